@@ -1,0 +1,208 @@
+/** /roll: Tac Talk challenge rolls, linked rolls, and replaying any stored roll (RULES 1.2, 1.3, 6.3). */
+import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import { cleanName } from '../src/engine/names.js';
+import { challengeDice, linkedDice, rederive } from '../src/engine/replay.js';
+import { seededRng } from '../src/engine/rng.js';
+import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, validName, type OperatorSheet } from '../src/engine/sheet.js';
+import {
+  resolveChallenge,
+  resolveLinkedChallenge,
+  validateChallengeInput,
+  type ChallengeInput,
+} from '../src/engine/systems/tactalk/challenge.js';
+import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
+import { listChoices, nameChoices } from '../src/views/autocomplete.js';
+import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
+import { NO_PINGS } from '../src/views/limits.js';
+import { replayReply } from '../src/views/replay.js';
+
+const data = new SlashCommandBuilder()
+  .setName('roll')
+  .setDescription('Roll the dice of the Decision Engine')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('challenge')
+      .setDescription('A challenge roll: D100 + skill + archetype modifiers against a Challenge Level')
+      .addStringOption((o) => o.setName('skill').setDescription('The skill tested, from your active sheet').setRequired(true).setAutocomplete(true))
+      .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
+      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'))
+      .addIntegerOption((o) => o.setName('level').setDescription('Use this skill level instead of a sheet (0–100)'))
+      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('linked')
+      .setDescription('A linked challenge roll: several skills, each with its own CL')
+      .addStringOption((o) =>
+        o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving -10 vs 110').setRequired(true),
+      )
+      .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
+      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('replay')
+      .setDescription('Re-derive a stored roll from its seed and check the dice')
+      .addStringOption((o) => o.setName('id').setDescription('The roll id from the embed footer').setRequired(true)),
+  );
+
+async function requireDispatcherToForce(force: boolean, context: HandlerContext): Promise<void> {
+  if (force && !(await context.isDispatcher())) {
+    throw new UserError('Only a Dispatcher can force a roll whose outcome is already certain. Leave `force` out.');
+  }
+}
+
+function challengeInputFromSheet(
+  sheet: OperatorSheet,
+  skillName: string,
+  archetypeNames: string[],
+  situationalModifier: number,
+  challengeLevel: number,
+  force: boolean,
+  now: Date,
+): ChallengeInput {
+  const skill = findSkill(sheet, skillName);
+  return {
+    skill: { name: skill.name, level: skill.level },
+    archetypeModifiers: archetypeModifiers(sheet, archetypeNames),
+    conditionModifiers: conditionModifiers(sheet, skill.name, now),
+    situationalModifier,
+    challengeLevel,
+    force,
+    hidden: false,
+  };
+}
+
+async function challenge(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const owner = { guildId: context.guildId, ownerId: context.userId };
+  const level = interaction.options.getInteger('level');
+  const force = interaction.options.getBoolean('force') ?? false;
+  const archetypeNames = splitNameList(interaction.options.getString('archetypes'));
+  const situationalModifier = interaction.options.getInteger('modifier') ?? 0;
+  const challengeLevel = interaction.options.getInteger('cl', true);
+  const skillName = interaction.options.getString('skill', true);
+
+  let input: ChallengeInput;
+  let who: string;
+  if (level === null) {
+    const sheet = await context.store.operators.requireActive(owner);
+    input = challengeInputFromSheet(sheet, skillName, archetypeNames, situationalModifier, challengeLevel, force, context.now());
+    who = sheet.name;
+  } else {
+    // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
+    const sheet = await context.store.operators.active(owner);
+    if (archetypeNames.length > 0 && !sheet) {
+      throw new UserError('Archetype modifiers come from your active sheet, and you have none. Leave `archetypes` out or create a sheet.');
+    }
+    const name = validName('skill', skillName);
+    input = {
+      skill: { name, level },
+      archetypeModifiers: sheet ? archetypeModifiers(sheet, archetypeNames) : [],
+      conditionModifiers: sheet ? conditionModifiers(sheet, name, context.now()) : [],
+      situationalModifier,
+      challengeLevel,
+      force,
+      hidden: false,
+    };
+    who = sheet?.name ?? interaction.user.displayName;
+  }
+  validateChallengeInput(input);
+  await requireDispatcherToForce(force, context);
+
+  const seed = context.newSeed();
+  const result = resolveChallenge(input, seededRng(seed));
+  const rollId =
+    result.outcome === 'rolled'
+      ? await context.store.rolls.record({
+          guildId: context.guildId,
+          channelId: context.channelId,
+          userId: context.userId,
+          kind: 'challenge',
+          inputs: input,
+          seed,
+          dice: challengeDice(result),
+          result,
+          total: result.result,
+          challengeLevel: input.challengeLevel,
+          success: result.success,
+        })
+      : null;
+  await interaction.reply(challengeReply(result, who, rollId));
+}
+
+async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const force = interaction.options.getBoolean('force') ?? false;
+  const parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const inputs = parts.map((part, index) => {
+    try {
+      const input = challengeInputFromSheet(sheet, part.skill, part.archetypes, part.situationalModifier, part.challengeLevel, force, context.now());
+      validateChallengeInput(input);
+      return input;
+    } catch (error) {
+      if (error instanceof UserError) throw new UserError(`Linked roll, part ${index + 1} (${cleanName(part.skill)}): ${error.message}`);
+      throw error;
+    }
+  });
+  await requireDispatcherToForce(force, context);
+  const seed = context.newSeed();
+  const result = resolveLinkedChallenge(inputs, seededRng(seed));
+  const anyRolled = result.results.some((part) => part.outcome === 'rolled');
+  const rollId = anyRolled
+    ? await context.store.rolls.record({
+        guildId: context.guildId,
+        channelId: context.channelId,
+        userId: context.userId,
+        kind: 'linked',
+        inputs,
+        seed,
+        dice: linkedDice(result),
+        result,
+        total: null,
+        challengeLevel: null,
+        success: null,
+      })
+    : null;
+  await interaction.reply({ embeds: [linkedEmbed(result, sheet.name, rollId).toJSON()], allowedMentions: NO_PINGS });
+}
+
+async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const stored = await context.store.rolls.require(interaction.options.getString('id', true));
+  const rederived = rederive(stored.kind, stored.inputs, stored.seed);
+  const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
+  await interaction.reply(
+    replayReply({ rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches }, rederived),
+  );
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === 'challenge') return challenge(interaction, context);
+  if (sub === 'linked') return linked(interaction, context);
+  if (sub === 'replay') return replay(interaction, context);
+  throw new UserError(`Unknown subcommand ${sub}.`);
+}
+
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+  if (!sheet) {
+    await interaction.respond([]);
+    return;
+  }
+  const typed = String(focused.value);
+  if (focused.name === 'skill') {
+    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
+    await interaction.respond(nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`));
+  } else if (focused.name === 'archetypes') {
+    await interaction.respond(listChoices(sheet.archetypes.map((archetype) => archetype.name), typed));
+  } else {
+    await interaction.respond([]);
+  }
+}
+
+export const rollCommand: BotCommand = { data, execute, autocomplete };

@@ -1,0 +1,63 @@
+/** The bot itself: database, discord.js client and router, started and stopped as one. */
+import { Events, type Client } from 'discord.js';
+import { commands } from '../commands/index.js';
+import type { BotServices } from './discord/command.js';
+import { createClient, loginAndWaitUntilReady } from './discord/client.js';
+import { Router } from './discord/router.js';
+import { newSeed } from './engine/rng.js';
+import type { Logger } from './log.js';
+import { migrateDatabase } from './store/database.js';
+import { openStore, type Store } from './store/index.js';
+
+export interface BotOptions {
+  token: string;
+  databaseUrl: string;
+  log: Logger;
+  /** REST base of a fake Discord; absent → the real one. */
+  restApi?: string;
+  /** Apply pending migrations first (default true). Tests that copy a migrated file skip it. */
+  migrate?: boolean;
+  /** Fixes seeds or the clock in tests; real use takes the defaults. */
+  newSeed?: () => string;
+  now?: () => Date;
+}
+
+export interface RunningBot {
+  client: Client;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+export async function startBot(options: BotOptions): Promise<RunningBot> {
+  const { log } = options;
+  if (options.migrate ?? true) {
+    await migrateDatabase(options.databaseUrl);
+    log.info('database migrations applied');
+  }
+  const store = await openStore(options.databaseUrl);
+  const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
+  const router = new Router(commands, services);
+  const client = createClient(options.restApi);
+  client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
+  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  client.on(Events.Warn, (message) => log.warn(message));
+  try {
+    await loginAndWaitUntilReady(client, options.token);
+  } catch (error) {
+    await client.destroy();
+    await store.close();
+    throw error;
+  }
+  log.info({ user: client.user?.tag }, 'logged in to Discord');
+  let stopped = false;
+  return {
+    client,
+    store,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await client.destroy();
+      await store.close();
+    },
+  };
+}

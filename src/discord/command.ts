@@ -1,0 +1,37 @@
+/** What a command module (commands/<name>.ts) provides, and what its handlers are given. */
+import type {
+  AutocompleteInteraction,
+  ChatInputCommandInteraction,
+  MessageComponentInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/index.js';
+
+/** Services shared by every handler. Time and seeds come from here so tests can fix them. */
+export interface BotServices {
+  store: Store;
+  log: Logger;
+  now(): Date;
+  newSeed(): string;
+}
+
+/** One interaction's view of the services: who, where, and a logger that carries them. */
+export interface HandlerContext extends BotServices {
+  guildId: string;
+  channelId: string;
+  userId: string;
+  /** Whether the acting member is a Dispatcher of this server (checked on each call, never cached). */
+  isDispatcher(): Promise<boolean>;
+}
+
+export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
+
+export interface BotCommand {
+  data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
+  /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
+  component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
+}

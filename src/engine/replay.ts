@@ -1,0 +1,40 @@
+/**
+ * Re-deriving a stored roll from its seed (RULES 6.3): the same inputs and the same seed give the same dice,
+ * so anyone can check a roll instead of taking it on trust.
+ */
+import { seededRng } from './rng.js';
+import {
+  resolveChallenge,
+  resolveLinkedChallenge,
+  type ChallengeInput,
+  type ChallengeResult,
+  type LinkedChallengeResult,
+} from './systems/tactalk/challenge.js';
+
+export type RollKind = 'challenge' | 'linked';
+
+/** The dice a challenge showed, as stored: null when no roll was needed. */
+export function challengeDice(result: ChallengeResult): { tens: number; ones: number } | null {
+  return result.outcome === 'rolled' ? { tens: result.d100.tens, ones: result.d100.ones } : null;
+}
+
+export function linkedDice(linked: LinkedChallengeResult): Array<{ tens: number; ones: number } | null> {
+  return linked.results.map(challengeDice);
+}
+
+export type Rederived =
+  | { kind: 'challenge'; result: ChallengeResult; dice: ReturnType<typeof challengeDice> }
+  | { kind: 'linked'; result: LinkedChallengeResult; dice: ReturnType<typeof linkedDice> };
+
+export function rederive(kind: string, inputs: unknown, seed: string): Rederived {
+  const rng = seededRng(seed);
+  if (kind === 'challenge') {
+    const result = resolveChallenge(inputs as ChallengeInput, rng);
+    return { kind, result, dice: challengeDice(result) };
+  }
+  if (kind === 'linked') {
+    const result = resolveLinkedChallenge(inputs as ChallengeInput[], rng);
+    return { kind, result, dice: linkedDice(result) };
+  }
+  throw new Error(`no replay for rolls of kind ${kind}`);
+}

@@ -1,0 +1,132 @@
+/**
+ * Operator sheets (RULES 1.7): what a sheet holds, its limits, and the pure decisions about it
+ * (which conditions apply to a skill, which archetypes a roll names, what an import file must look like).
+ */
+import { UserError } from '../errors.js';
+import { cleanName, closestNames, nameKey } from './names.js';
+import { SKILL_LEVEL_MAX, SKILL_LEVEL_MIN, type Modifier } from './systems/tactalk/challenge.js';
+
+export const SHEET_LIMITS = {
+  nameLength: 64,
+  notesLength: 1000,
+  sheetsPerUser: 10,
+  skills: 100,
+  archetypes: 25,
+  conditions: 25,
+  /** Archetype and condition modifiers are small numbers; past this is a typo. */
+  modifierMagnitude: 100,
+  conditionMinutesMax: 60 * 24 * 30,
+  importFileBytes: 100_000,
+} as const;
+
+export interface SkillEntry {
+  name: string;
+  level: number;
+}
+export interface ArchetypeEntry {
+  name: string;
+  modifier: number;
+}
+export interface ConditionEntry {
+  name: string;
+  modifier: number;
+  /** The skills it applies to; null = every skill. */
+  skills: string[] | null;
+  expiresAt: Date | null;
+}
+
+export interface OperatorSheet {
+  id: number;
+  guildId: string;
+  /** null for an NPC owned by the server. */
+  ownerId: string | null;
+  name: string;
+  system: string;
+  active: boolean;
+  notes: string;
+  skills: SkillEntry[];
+  archetypes: ArchetypeEntry[];
+  conditions: ConditionEntry[];
+}
+
+/** Checks a name for a sheet, skill, archetype or condition and returns it cleaned. */
+export function validName(what: string, raw: string): string {
+  const name = cleanName(raw);
+  if (name.length === 0) throw new UserError(`The ${what} name cannot be empty.`);
+  if (name.length > SHEET_LIMITS.nameLength) {
+    throw new UserError(`The ${what} name may be at most ${SHEET_LIMITS.nameLength} characters; yours has ${name.length}.`);
+  }
+  if (/[\u0000-\u001f]/.test(name)) throw new UserError(`The ${what} name cannot contain control characters.`);
+  return name;
+}
+
+export function validSkillLevel(level: number): number {
+  if (!Number.isInteger(level) || level < SKILL_LEVEL_MIN || level > SKILL_LEVEL_MAX) {
+    throw new UserError(`A skill level must be a whole number from ${SKILL_LEVEL_MIN} to ${SKILL_LEVEL_MAX}; ${level} is not.`);
+  }
+  return level;
+}
+
+export function validModifier(what: string, modifier: number): number {
+  const limit = SHEET_LIMITS.modifierMagnitude;
+  if (!Number.isInteger(modifier) || Math.abs(modifier) > limit) {
+    throw new UserError(`${what} must be a whole number from -${limit} to +${limit}; ${modifier} is not.`);
+  }
+  return modifier;
+}
+
+function notOnSheet(what: string, typed: string, sheet: OperatorSheet, names: string[]): UserError {
+  const suggestions = closestNames(typed, names);
+  const hint =
+    suggestions.length > 0
+      ? ` Did you mean ${suggestions.map((name) => `**${name}**`).join(', ')}?`
+      : names.length > 0
+        ? ''
+        : ` ${sheet.name} has no ${what}s yet.`;
+  return new UserError(`${sheet.name} has no ${what} named **${cleanName(typed)}**.${hint}`);
+}
+
+export function findSkill(sheet: OperatorSheet, typed: string): SkillEntry {
+  const key = nameKey(typed);
+  const skill = sheet.skills.find((entry) => nameKey(entry.name) === key);
+  if (!skill) throw notOnSheet('skill', typed, sheet, sheet.skills.map((entry) => entry.name));
+  return skill;
+}
+
+export function findArchetype(sheet: OperatorSheet, typed: string): ArchetypeEntry {
+  const key = nameKey(typed);
+  const archetype = sheet.archetypes.find((entry) => nameKey(entry.name) === key);
+  if (!archetype) throw notOnSheet('archetype', typed, sheet, sheet.archetypes.map((entry) => entry.name));
+  return archetype;
+}
+
+/** "Acuity, Dexterity" → the sheet's modifiers, each named once. */
+export function archetypeModifiers(sheet: OperatorSheet, typedNames: string[]): Modifier[] {
+  const seen = new Set<string>();
+  const modifiers: Modifier[] = [];
+  for (const typed of typedNames) {
+    const archetype = findArchetype(sheet, typed);
+    const key = nameKey(archetype.name);
+    if (seen.has(key)) throw new UserError(`The archetype **${archetype.name}** is named twice; each adds once.`);
+    seen.add(key);
+    modifiers.push({ name: archetype.name, value: archetype.modifier });
+  }
+  return modifiers;
+}
+
+export function splitNameList(list: string | null | undefined): string[] {
+  return (list ?? '').split(',').map(cleanName).filter((name) => name.length > 0);
+}
+
+export function isConditionActive(condition: ConditionEntry, now: Date): boolean {
+  return condition.expiresAt === null || condition.expiresAt.getTime() > now.getTime();
+}
+
+/** The sheet's active conditions that apply to this skill, as terms of the sum. */
+export function conditionModifiers(sheet: OperatorSheet, skillName: string, now: Date): Modifier[] {
+  const key = nameKey(skillName);
+  return sheet.conditions
+    .filter((condition) => isConditionActive(condition, now))
+    .filter((condition) => condition.skills === null || condition.skills.some((skill) => nameKey(skill) === key))
+    .map((condition) => ({ name: condition.name, value: condition.modifier }));
+}

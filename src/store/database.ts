@@ -1,0 +1,48 @@
+/**
+ * The one PrismaClient of the process, over SQLite through the better-sqlite3 driver adapter,
+ * and the start-up migration step.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type Database = PrismaClient;
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** `file:./data/bot.db` → the absolute file path (relative paths are taken from the working directory). */
+export function databaseFile(databaseUrl: string): string {
+  const file = databaseUrl.replace(/^file:/, '');
+  return path.resolve(file);
+}
+
+export async function openDatabase(databaseUrl: string): Promise<Database> {
+  const file = databaseFile(databaseUrl);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }) });
+  // WAL lets readers go on while one writer writes; the busy timeout makes a second writer wait, not fail.
+  await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+  await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
+  await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+  return prisma;
+}
+
+/**
+ * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine, see prisma.config.ts).
+ * Creates the file and its folder if missing.
+ */
+export async function migrateDatabase(databaseUrl: string): Promise<string> {
+  const file = databaseFile(databaseUrl);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const cli = path.join(projectRoot, 'node_modules', 'prisma', 'build', 'index.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'migrate', 'deploy'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    timeout: 120_000,
+  });
+  return stdout;
+}

@@ -1,0 +1,24 @@
+/** The store: the repositories over the one database. Nothing else in the bot talks to Prisma. */
+import { openDatabase, type Database } from './database.js';
+import { OperatorStore } from './operators.js';
+import { RollLog } from './rolls.js';
+import { ServerStore } from './servers.js';
+
+export interface Store {
+  db: Database;
+  operators: OperatorStore;
+  rolls: RollLog;
+  servers: ServerStore;
+  close(): Promise<void>;
+}
+
+export async function openStore(databaseUrl: string): Promise<Store> {
+  const db = await openDatabase(databaseUrl);
+  return {
+    db,
+    operators: new OperatorStore(db),
+    rolls: new RollLog(db),
+    servers: new ServerStore(db),
+    close: () => db.$disconnect(),
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * Operator sheets in the database. Every method takes the acting user's scope (server + owner) and returns
+ * engine types; limits and unique names are checked inside one transaction, so nothing half-written remains.
+ */
+import { UserError } from '../errors.js';
+import { cleanName, closestNames, nameKey } from '../engine/names.js';
+import { SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
+import type { ImportedSheet } from '../engine/sheet-file.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Database } from './database.js';
+
+/** Whose sheets: a user's in a server. */
+export interface SheetOwner {
+  guildId: string;
+  ownerId: string;
+}
+
+const withContents = { skills: { orderBy: { name: 'asc' } }, archetypes: { orderBy: { name: 'asc' } }, conditions: { orderBy: { name: 'asc' } } } as const;
+type OperatorRow = Prisma.OperatorGetPayload<{ include: typeof withContents }>;
+
+function toSheet(row: OperatorRow): OperatorSheet {
+  return {
+    id: row.id,
+    guildId: row.guildId,
+    ownerId: row.ownerId,
+    name: row.name,
+    system: row.system,
+    active: row.active,
+    notes: row.notes,
+    skills: row.skills.map(({ name, level }) => ({ name, level })),
+    archetypes: row.archetypes.map(({ name, modifier }) => ({ name, modifier })),
+    conditions: row.conditions.map(
+      (condition): ConditionEntry => ({
+        name: condition.name,
+        modifier: condition.modifier,
+        skills: condition.skillKeys === null ? null : (JSON.parse(condition.skillKeys) as string[]),
+        expiresAt: condition.expiresAt,
+      }),
+    ),
+  };
+}
+
+type Tx = Prisma.TransactionClient;
+
+export class OperatorStore {
+  constructor(private readonly db: Database) {}
+
+  async list(owner: SheetOwner): Promise<OperatorSheet[]> {
+    const rows = await this.db.operator.findMany({
+      where: { guildId: owner.guildId, ownerId: owner.ownerId },
+      include: withContents,
+      orderBy: { name: 'asc' },
+    });
+    return rows.map(toSheet);
+  }
+
+  async active(owner: SheetOwner): Promise<OperatorSheet | null> {
+    const row = await this.db.operator.findFirst({
+      where: { guildId: owner.guildId, ownerId: owner.ownerId, active: true },
+      include: withContents,
+    });
+    return row ? toSheet(row) : null;
+  }
+
+  /** The active sheet, or a clear error saying how to get one. */
+  /** `someoneElse` names the owner when it is not the acting user, so the message speaks of them. */
+  async requireActive(owner: SheetOwner, someoneElse?: string): Promise<OperatorSheet> {
+    const sheet = await this.active(owner);
+    if (!sheet) {
+      const count = await this.db.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+      if (someoneElse) {
+        throw new UserError(count === 0 ? `${someoneElse} has no Operator sheet on this server.` : `${someoneElse} has no active sheet; name one.`);
+      }
+      throw new UserError(
+        count === 0
+          ? 'You have no Operator sheet on this server yet. Create one with `/sheet create name:<name>`.'
+          : 'You have no active sheet. Pick one with `/sheet use name:<name>` (see `/sheet list`).',
+      );
+    }
+    return sheet;
+  }
+
+  /** A sheet by name, or the active one when no name is given. */
+  async byNameOrActive(owner: SheetOwner, name: string | null | undefined, someoneElse?: string): Promise<OperatorSheet> {
+    if (name === null || name === undefined || cleanName(name) === '') return this.requireActive(owner, someoneElse);
+    return toSheet(await this.requireRow(this.db, owner, name));
+  }
+
+  private async requireRow(tx: Tx | Database, owner: SheetOwner, name: string): Promise<OperatorRow> {
+    const row = await tx.operator.findFirst({
+      where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) },
+      include: withContents,
+    });
+    if (row) return row;
+    const names = (await tx.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true } })).map(
+      (sheet) => sheet.name,
+    );
+    const suggestions = closestNames(name, names);
+    throw new UserError(
+      `There is no sheet named **${cleanName(name)}**.` +
+        (suggestions.length > 0 ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ' See `/sheet list`.'),
+    );
+  }
+
+  private async assertNameFree(tx: Tx, owner: SheetOwner, name: string, exceptId?: number): Promise<void> {
+    const clash = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) } });
+    if (clash && clash.id !== exceptId) throw new UserError(`You already have a sheet named **${clash.name}**.`);
+  }
+
+  /** Creates a sheet and makes it the active one. */
+  async create(owner: SheetOwner, name: string): Promise<OperatorSheet> {
+    return this.db.$transaction(async (tx) => {
+      const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+      if (count >= SHEET_LIMITS.sheetsPerUser) {
+        throw new UserError(`You already have ${count} sheets on this server, the most allowed. Delete one first.`);
+      }
+      await this.assertNameFree(tx, owner, name);
+      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+      const row = await tx.operator.create({
+        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: true },
+        include: withContents,
+      });
+      return toSheet(row);
+    });
+  }
+
+  async use(owner: SheetOwner, name: string): Promise<OperatorSheet> {
+    return this.db.$transaction(async (tx) => {
+      const row = await this.requireRow(tx, owner, name);
+      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+      await tx.operator.update({ where: { id: row.id }, data: { active: true } });
+      return toSheet({ ...row, active: true });
+    });
+  }
+
+  async rename(owner: SheetOwner, sheetName: string | null | undefined, newName: string): Promise<{ before: string; sheet: OperatorSheet }> {
+    const sheet = await this.byNameOrActive(owner, sheetName);
+    return this.db.$transaction(async (tx) => {
+      await this.assertNameFree(tx, owner, newName, sheet.id);
+      const row = await tx.operator.update({ where: { id: sheet.id }, data: { name: newName, nameKey: nameKey(newName) }, include: withContents });
+      return { before: sheet.name, sheet: toSheet(row) };
+    });
+  }
+
+  /** Deletes a sheet by id, only if it still belongs to this owner (a confirm button carries the id). */
+  async delete(owner: SheetOwner, sheetId: number): Promise<OperatorSheet | null> {
+    return this.db.$transaction(async (tx) => {
+      const row = await tx.operator.findFirst({ where: { id: sheetId, guildId: owner.guildId, ownerId: owner.ownerId }, include: withContents });
+      if (!row) return null;
+      await tx.operator.delete({ where: { id: row.id } });
+      return toSheet(row);
+    });
+  }
+
+  async setNotes(sheetId: number, notes: string): Promise<void> {
+    await this.db.operator.update({ where: { id: sheetId }, data: { notes } });
+  }
+
+  /** Sets a skill's level, adding the skill if new. Returns the level it had before (null if new). */
+  async setSkill(sheetId: number, name: string, level: number): Promise<number | null> {
+    return this.db.$transaction(async (tx) => {
+      const existing = await tx.skill.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } } });
+      if (existing) {
+        await tx.skill.update({ where: { id: existing.id }, data: { name, level } });
+        return existing.level;
+      }
+      const count = await tx.skill.count({ where: { operatorId: sheetId } });
+      if (count >= SHEET_LIMITS.skills) throw new UserError(`A sheet holds at most ${SHEET_LIMITS.skills} skills; remove one first.`);
+      await tx.skill.create({ data: { operatorId: sheetId, name, nameKey: nameKey(name), level } });
+      return null;
+    });
+  }
+
+  async setArchetype(sheetId: number, name: string, modifier: number): Promise<number | null> {
+    return this.db.$transaction(async (tx) => {
+      const existing = await tx.archetype.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } } });
+      if (existing) {
+        await tx.archetype.update({ where: { id: existing.id }, data: { name, modifier } });
+        return existing.modifier;
+      }
+      const count = await tx.archetype.count({ where: { operatorId: sheetId } });
+      if (count >= SHEET_LIMITS.archetypes) {
+        throw new UserError(`A sheet holds at most ${SHEET_LIMITS.archetypes} archetypes; remove one first.`);
+      }
+      await tx.archetype.create({ data: { operatorId: sheetId, name, nameKey: nameKey(name), modifier } });
+      return null;
+    });
+  }
+
+  /** Adds a condition, or replaces the one with the same name. */
+  async setCondition(sheetId: number, condition: ConditionEntry, now: Date): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      // Expired conditions are dropped here so they never count against the limit.
+      await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
+      const key = nameKey(condition.name);
+      const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
+      const data = {
+        name: condition.name,
+        modifier: condition.modifier,
+        skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
+        expiresAt: condition.expiresAt,
+      };
+      if (existing) {
+        await tx.condition.update({ where: { id: existing.id }, data });
+        return;
+      }
+      const count = await tx.condition.count({ where: { operatorId: sheetId } });
+      if (count >= SHEET_LIMITS.conditions) {
+        throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
+      }
+      await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
+    });
+  }
+
+  /** Removes a named skill, archetype or condition; returns the removed entry's name as stored, or null. */
+  async remove(kind: 'skill' | 'archetype' | 'condition', sheetId: number, name: string): Promise<string | null> {
+    const where = { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } };
+    const table = kind === 'skill' ? this.db.skill : kind === 'archetype' ? this.db.archetype : this.db.condition;
+    const existing = await (table as typeof this.db.skill).findUnique({ where });
+    if (!existing) return null;
+    await (table as typeof this.db.skill).delete({ where });
+    return existing.name;
+  }
+
+  /**
+   * Writes an imported sheet as a new sheet, or over the one with the same name when `replace` is set.
+   * All in one transaction: a failure leaves the existing sheet exactly as it was.
+   */
+  async import(owner: SheetOwner, imported: ImportedSheet, replace: boolean): Promise<{ sheet: OperatorSheet; replaced: boolean }> {
+    return this.db.$transaction(async (tx) => {
+      const key = nameKey(imported.name);
+      const existing = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: key } });
+      if (existing && !replace) {
+        throw new UserError(
+          `You already have a sheet named **${existing.name}**. Import again with \`replace:True\` to overwrite it, or rename it first. Nothing was changed.`,
+        );
+      }
+      if (!existing) {
+        const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+        if (count >= SHEET_LIMITS.sheetsPerUser) {
+          throw new UserError(`You already have ${count} sheets on this server, the most allowed. Nothing was changed.`);
+        }
+      }
+      const contents = {
+        skills: { create: imported.skills.map((skill) => ({ ...skill, nameKey: nameKey(skill.name) })) },
+        archetypes: { create: imported.archetypes.map((archetype) => ({ ...archetype, nameKey: nameKey(archetype.name) })) },
+        conditions: {
+          create: imported.conditions.map((condition) => ({
+            name: condition.name,
+            nameKey: nameKey(condition.name),
+            modifier: condition.modifier,
+            skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
+            expiresAt: condition.expiresAt,
+          })),
+        },
+      };
+      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+      if (existing) await tx.operator.delete({ where: { id: existing.id } });
+      const row = await tx.operator.create({
+        data: {
+          guildId: owner.guildId,
+          ownerId: owner.ownerId,
+          name: imported.name,
+          nameKey: key,
+          system: imported.system,
+          notes: imported.notes,
+          active: true,
+          ...contents,
+        },
+        include: withContents,
+      });
+      return { sheet: toSheet(row), replaced: existing !== null };
+    });
+  }
+}

@@ -1,0 +1,38 @@
+/** Autocomplete choices, filtered by what the user typed and kept inside Discord's limits. */
+import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import { nameKey } from '../engine/names.js';
+import { DISCORD_LIMITS, truncate } from './limits.js';
+
+type Choice = ApplicationCommandOptionChoiceData<string>;
+
+function rank(names: readonly string[], typed: string): string[] {
+  const key = nameKey(typed);
+  return names
+    .filter((name) => nameKey(name).includes(key))
+    .sort((a, b) => Number(!nameKey(a).startsWith(key)) - Number(!nameKey(b).startsWith(key)) || a.localeCompare(b));
+}
+
+/** Choices for one name. `label` adds a hint after the name (e.g. the skill level). */
+export function nameChoices(names: readonly string[], typed: string, label: (name: string) => string = (name) => name): Choice[] {
+  return rank(names, typed)
+    .slice(0, DISCORD_LIMITS.autocompleteChoices)
+    .map((name) => ({ name: truncate(label(name), DISCORD_LIMITS.choiceName), value: truncate(name, DISCORD_LIMITS.choiceValue) }));
+}
+
+/**
+ * Choices for a comma list ("Acuity, Dex…"): the names already typed stay, the last one is completed from the
+ * names not yet in the list.
+ */
+export function listChoices(names: readonly string[], typed: string): Choice[] {
+  const parts = typed.split(',');
+  const last = parts.pop() ?? '';
+  const done = parts.map((part) => part.trim()).filter((part) => part.length > 0);
+  const doneKeys = new Set(done.map(nameKey));
+  const prefix = done.length > 0 ? `${done.join(', ')}, ` : '';
+  const choices = rank(names.filter((name) => !doneKeys.has(nameKey(name))), last)
+    .map((name) => prefix + name)
+    .filter((value) => value.length <= DISCORD_LIMITS.choiceValue)
+    .slice(0, DISCORD_LIMITS.autocompleteChoices)
+    .map((value) => ({ name: value, value }));
+  return choices;
+}

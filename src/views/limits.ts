@@ -1,0 +1,25 @@
+/** Discord's size limits, in one place, and the helpers that keep every message inside them. */
+export const DISCORD_LIMITS = {
+  content: 2000,
+  embedTitle: 256,
+  embedDescription: 4096,
+  embedFields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  embedTotal: 6000,
+  customId: 100,
+  autocompleteChoices: 25,
+  choiceName: 100,
+  choiceValue: 100,
+  selectOptions: 25,
+  buttonLabel: 80,
+} as const;
+
+/** Shortens text to `max` characters, marking the cut with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Every message the bot sends carries this unless a ping is the point: user text must never ping anyone. */
+export const NO_PINGS = { parse: [] as never[], repliedUser: false };

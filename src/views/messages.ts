@@ -1,0 +1,30 @@
+/** Plain replies: confirmations and errors. All private unless said otherwise, none ping. */
+import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
+import { NO_PINGS, truncate, DISCORD_LIMITS } from './limits.js';
+
+export interface ReplyPayload {
+  content?: string;
+  embeds?: APIEmbed[];
+  components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
+  files?: Array<{ attachment: Buffer; name: string }>;
+  flags?: MessageFlags.Ephemeral;
+  allowedMentions: typeof NO_PINGS;
+}
+
+export function privateNote(text: string): ReplyPayload {
+  return { content: truncate(text, DISCORD_LIMITS.content), flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS };
+}
+
+export function publicNote(text: string): ReplyPayload {
+  return { content: truncate(text, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
+}
+
+export function userErrorReply(message: string): ReplyPayload {
+  return privateNote(`⚠️ ${message}`);
+}
+
+export function apologyReply(interactionId: string): ReplyPayload {
+  return privateNote(
+    `Sorry, something went wrong on our side. If it happens again, tell the server admin this reference: \`${interactionId}\`.`,
+  );
+}

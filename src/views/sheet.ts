@@ -1,0 +1,86 @@
+/** Operator sheets as embeds, and the confirm-delete prompt. */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
+import { isConditionActive, type OperatorSheet } from '../engine/sheet.js';
+import { escapeMarkdown, plural, signed } from './format.js';
+import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
+import type { ReplyPayload } from './messages.js';
+
+/** Leaves room for the fields so the whole embed stays under Discord's 6000 characters. */
+const SKILLS_TEXT_MAX = 3000;
+
+function joinWithin(items: string[], max: number, separator: string): string {
+  let text = '';
+  for (let index = 0; index < items.length; index++) {
+    const next = (text ? separator : '') + items[index];
+    const rest = `${separator}… and ${items.length - index} more (see /sheet export)`;
+    if (text.length + next.length + rest.length > max && index < items.length - 1) return text + rest;
+    if (text.length + next.length > max) return text + rest;
+    text += next;
+  }
+  return text;
+}
+
+function minutesLeft(expiresAt: Date, now: Date): string {
+  const minutes = Math.ceil((expiresAt.getTime() - now.getTime()) / 60_000);
+  return minutes >= 120 ? `${Math.round(minutes / 60)} h left` : `${minutes} min left`;
+}
+
+export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date): EmbedBuilder {
+  const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**`);
+  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signed(archetype.modifier).replace(' ', '')}**`);
+  const conditions = sheet.conditions
+    .filter((condition) => isConditionActive(condition, now))
+    .map((condition) => {
+      const scope = condition.skills === null ? 'all skills' : condition.skills.map(escapeMarkdown).join(', ');
+      const expiry = condition.expiresAt ? `, ${minutesLeft(condition.expiresAt, now)}` : '';
+      return `${escapeMarkdown(condition.name)} **${signed(condition.modifier).replace(' ', '')}** (${scope}${expiry})`;
+    });
+  const embed = new EmbedBuilder()
+    .setColor(0x34495e)
+    .setTitle(truncate(`${sheet.name}${sheet.active ? ' (active)' : ''}`, DISCORD_LIMITS.embedTitle))
+    .setDescription(
+      truncate(
+        `Operator of ${escapeMarkdown(ownerLabel)}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : '*none yet: `/sheet skill set`*'}`,
+        DISCORD_LIMITS.embedDescription,
+      ),
+    )
+    .addFields(
+      { name: `Archetype modifiers (${archetypes.length})`, value: archetypes.length ? joinWithin(archetypes, 900, ' · ') : '*none*' },
+      { name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' },
+    );
+  if (sheet.notes) embed.addFields({ name: 'Notes', value: truncate(sheet.notes, 900) });
+  return embed;
+}
+
+export function sheetReply(sheet: OperatorSheet, ownerLabel: string, now: Date, ephemeral = false): ReplyPayload {
+  return {
+    embeds: [sheetEmbed(sheet, ownerLabel, now).toJSON()],
+    allowedMentions: NO_PINGS,
+    ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+  };
+}
+
+export function sheetListReply(sheets: OperatorSheet[], ownerLabel: string): ReplyPayload {
+  const lines = sheets.map(
+    (sheet) => `${sheet.active ? '▶' : '•'} **${escapeMarkdown(sheet.name)}**: ${plural(sheet.skills.length, 'skill')}, ${plural(sheet.archetypes.length, 'archetype')}`,
+  );
+  const embed = new EmbedBuilder()
+    .setColor(0x34495e)
+    .setTitle(truncate(`Sheets of ${ownerLabel}`, DISCORD_LIMITS.embedTitle))
+    .setDescription(lines.length ? lines.join('\n') : '*No sheets yet. Create one with `/sheet create`.*')
+    .setFooter({ text: '▶ marks the active sheet' });
+  return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
+}
+
+export function deleteConfirmReply(sheet: OperatorSheet): ReplyPayload {
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(`sheet:delete:${sheet.id}`).setLabel(truncate(`Delete ${sheet.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(`sheet:keep:${sheet.id}`).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
+  );
+  return {
+    content: `Delete **${escapeMarkdown(sheet.name)}** with its ${plural(sheet.skills.length, 'skill')}, archetypes and conditions? This cannot be undone; \`/sheet export\` first keeps a copy.`,
+    components: [row.toJSON()],
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: NO_PINGS,
+  };
+}
