@@ -22,7 +22,7 @@ import {
 import { parseSheetFile, toSheetFile } from '../src/engine/sheet-file.js';
 import type { SheetOwner } from '../src/store/operators.js';
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
-import { escapeMarkdown, signed } from '../src/views/format.js';
+import { escapeMarkdown, signedCompact } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
 
@@ -180,8 +180,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     if (group === 'archetype') {
       const modifier = validModifier('An archetype modifier', interaction.options.getInteger('modifier', true));
       const before = await store.operators.setArchetype(sheet.id, name, modifier);
-      const shown = signed(modifier).replace(' ', '');
-      await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signed(before).replace(' ', '')} → **${shown}**.`);
+      const shown = signedCompact(modifier);
+      await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signedCompact(before)} → **${shown}**.`);
       return;
     }
     const modifier = validModifier('A condition modifier', interaction.options.getInteger('modifier', true));
@@ -194,7 +194,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     const expiresAt = minutes === null ? null : new Date(context.now().getTime() + minutes * 60_000);
     await store.operators.setCondition(sheet.id, { name, modifier, skills, expiresAt }, context.now());
     const scope = skills === null ? 'every skill' : skills.map(escapeMarkdown).join(', ');
-    await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signed(modifier).replace(' ', '')} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
+    await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signedCompact(modifier)} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
     return;
   }
 

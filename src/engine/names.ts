@@ -34,7 +34,7 @@ export function closestNames(typed: string, names: readonly string[], count = 3)
       const contains = candidate.includes(key) || key.includes(candidate);
       return { name, score: (contains ? 0 : 1000) + editDistance(key, candidate) };
     })
-    .filter((entry) => entry.score < 1000 || entry.score - 1000 <= Math.max(2, Math.ceil(key.length / 2)))
+    .filter((entry) => entry.score < 1000 || entry.score - 1000 <= Math.max(2, Math.floor(key.length / 3)))
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
     .slice(0, count)
     .map((entry) => entry.name);

@@ -12,7 +12,18 @@ import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Database = PrismaClient;
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The folder with package.json and prisma/: two up from here in the sources, three in the built dist/. */
+function findProjectRoot(): string {
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(folder, 'prisma', 'schema.prisma'))) {
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error('cannot find the project folder (with prisma/schema.prisma) above the code');
+    folder = parent;
+  }
+  return folder;
+}
+
+const projectRoot = findProjectRoot();
 
 /** `file:./data/bot.db` → the absolute file path (relative paths are taken from the working directory). */
 export function databaseFile(databaseUrl: string): string {

@@ -1,7 +1,7 @@
 /** Challenge roll results (RULES 1.2, 1.3) as embeds: both dice, every term, the CL, the margin and the odds. */
 import { EmbedBuilder } from 'discord.js';
 import type { ChallengeResult, LinkedChallengeResult } from '../engine/systems/tactalk/challenge.js';
-import { escapeMarkdown, formatD100, formatTerms, percent, signed } from './format.js';
+import { escapeMarkdown, formatD100, formatTerms, percent, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 
@@ -36,8 +36,8 @@ export function challengeLines(result: ChallengeResult): string[] {
     ];
   }
   const comparison = result.success
-    ? `**${result.result} ≥ ${cl}: success** (margin ${signed(result.margin).replace(' ', '')})`
-    : `**${result.result} < ${cl}: failure** (margin ${signed(result.margin).replace(' ', '')})`;
+    ? `**${result.result} ≥ ${cl}: success** (margin ${signedCompact(result.margin)})`
+    : `**${result.result} < ${cl}: failure** (margin ${signedCompact(result.margin)})`;
   return [`🎲 \`${formatD100(result.d100)}\``, `${result.d100.value} (D100) + ${termsOf(result)} = **${result.result}**`, comparison, odds];
 }
 

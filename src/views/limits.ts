@@ -22,4 +22,4 @@ export function truncate(text: string, max: number): string {
 }
 
 /** Every message the bot sends carries this unless a ping is the point: user text must never ping anyone. */
-export const NO_PINGS = { parse: [] as never[], repliedUser: false };
+export const NO_PINGS = { parse: [] as never[] };

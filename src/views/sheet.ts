@@ -1,7 +1,7 @@
 /** Operator sheets as embeds, and the confirm-delete prompt. */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { isConditionActive, type OperatorSheet } from '../engine/sheet.js';
-import { escapeMarkdown, plural, signed } from './format.js';
+import { escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 
@@ -27,13 +27,13 @@ function minutesLeft(expiresAt: Date, now: Date): string {
 
 export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date): EmbedBuilder {
   const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**`);
-  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signed(archetype.modifier).replace(' ', '')}**`);
+  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signedCompact(archetype.modifier)}**`);
   const conditions = sheet.conditions
     .filter((condition) => isConditionActive(condition, now))
     .map((condition) => {
       const scope = condition.skills === null ? 'all skills' : condition.skills.map(escapeMarkdown).join(', ');
       const expiry = condition.expiresAt ? `, ${minutesLeft(condition.expiresAt, now)}` : '';
-      return `${escapeMarkdown(condition.name)} **${signed(condition.modifier).replace(' ', '')}** (${scope}${expiry})`;
+      return `${escapeMarkdown(condition.name)} **${signedCompact(condition.modifier)}** (${scope}${expiry})`;
     });
   const embed = new EmbedBuilder()
     .setColor(0x34495e)

@@ -1,0 +1,66 @@
+/**
+ * Sandbox mode: the fake Discord and the real bot against it, on 127.0.0.1, so the bot can be tried (and
+ * tested end to end) with no Discord account. The same function serves `npm start` without a token and tests.
+ */
+import { REST } from 'discord.js';
+import { startBot, type BotOptions, type RunningBot } from '../bot.js';
+import { registerCommands } from '../discord/deploy.js';
+import { FakeDiscord } from './fake-discord.js';
+
+export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface Sandbox {
+  fake: FakeDiscord;
+  bot: RunningBot;
+  url: string;
+  /** Stops the bot only, keeping the fake Discord (and its users and messages) up: for restart tests. */
+  restartBot(options?: Partial<SandboxOptions>): Promise<RunningBot>;
+  stop(): Promise<void>;
+}
+
+const ROLLS_LIMIT_MAX = 100;
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const fake = new FakeDiscord({ port: options.port });
+  await fake.start();
+  const launch = async (overrides: Partial<SandboxOptions> = {}): Promise<RunningBot> => {
+    const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi });
+    const rest = new REST({ api: fake.restApi }).setToken(fake.token);
+    await registerCommands(rest, fake.applicationId, fake.guildId);
+    return bot;
+  };
+  let bot: RunningBot;
+  try {
+    bot = await launch();
+  } catch (error) {
+    await fake.stop();
+    throw error;
+  }
+
+  fake.route('GET', '/api/rolls', async ({ query }) => {
+    const asked = Number(query.get('limit') ?? 20);
+    const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, ROLLS_LIMIT_MAX) : 20;
+    const rolls = await bot.store.rolls.latest(limit);
+    return { rolls };
+  });
+
+  return {
+    fake,
+    get bot() {
+      return bot;
+    },
+    url: fake.url,
+    async restartBot(overrides) {
+      await bot.stop();
+      bot = await launch({ migrate: false, ...overrides });
+      return bot;
+    },
+    async stop() {
+      await bot.stop();
+      await fake.stop();
+    },
+  };
+}

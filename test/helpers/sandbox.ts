@@ -1,0 +1,56 @@
+import { expect } from 'vitest';
+import { pino } from 'pino';
+import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { freshDatabaseUrl } from './database.js';
+
+export interface TestSandbox extends Sandbox {
+  databaseUrl: string;
+  /** Acts as a user and returns what the bot answered; fails the test on any Discord rule the bot broke. */
+  act(request: SandboxInteractionRequest): Promise<SandboxInteractionResult>;
+  /** Acts and returns the one response the bot gave. */
+  one(request: SandboxInteractionRequest): Promise<SandboxResponse>;
+}
+
+/** The fake Discord and the real bot on a fresh database; seeds come from `seeds` in order when given. */
+export async function startTestSandbox(options: { seeds?: string[]; databaseUrl?: string } = {}): Promise<TestSandbox> {
+  const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
+  const seeds = [...(options.seeds ?? [])];
+  let counter = 0;
+  const sandbox = await startSandbox({
+    port: 0,
+    databaseUrl,
+    migrate: false,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
+  });
+  const act = async (request: SandboxInteractionRequest) => {
+    const result = await sandbox.fake.interact(request);
+    expect(result.errors, `Discord rules broken by ${JSON.stringify(request)}`).toEqual([]);
+    return result;
+  };
+  return Object.assign(sandbox, {
+    databaseUrl,
+    act,
+    async one(request: SandboxInteractionRequest) {
+      const result = await act(request);
+      expect(result.responses, `responses to ${JSON.stringify(request)}`).toHaveLength(1);
+      return result.responses[0]!;
+    },
+  });
+}
+
+/** Everything a response shows as text: content, embed titles, descriptions, fields and footers. */
+export function textOf(response: SandboxResponse): string {
+  const embeds = (response.embeds as Array<Record<string, unknown>>).map((embed) =>
+    [
+      embed.title,
+      embed.description,
+      ...((embed.fields as Array<{ name: string; value: string }> | undefined) ?? []).flatMap((field) => [field.name, field.value]),
+      (embed.footer as { text?: string } | undefined)?.text,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
+  return [response.content ?? '', ...embeds].join('\n');
+}

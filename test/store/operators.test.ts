@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSheetFile } from '../../src/engine/sheet-file.js';
+import type { Store } from '../../src/store/index.js';
+import { freshStore } from '../helpers/database.js';
+
+const mike = { guildId: 'guild-1', ownerId: 'mike' };
+const sasha = { guildId: 'guild-1', ownerId: 'sasha' };
+const mikeElsewhere = { guildId: 'guild-2', ownerId: 'mike' };
+
+let store: Store;
+beforeEach(async () => {
+  store = await freshStore();
+});
+afterEach(async () => {
+  await store.close();
+});
+
+describe('Operator sheets in SQLite', () => {
+  it('keeps sheets per user per server, the newest one active', async () => {
+    await store.operators.create(mike, 'Troy');
+    await store.operators.create(mike, 'Backup Troy');
+    await store.operators.create(sasha, 'Kat');
+    expect((await store.operators.active(mike))?.name).toBe('Backup Troy');
+    expect((await store.operators.list(mike)).map((sheet) => sheet.name)).toEqual(['Backup Troy', 'Troy']);
+    expect((await store.operators.active(sasha))?.name).toBe('Kat');
+    expect(await store.operators.list(mikeElsewhere)).toEqual([]);
+    await store.operators.use(mike, '  troy ');
+    expect((await store.operators.active(mike))?.name).toBe('Troy');
+  });
+
+  it('refuses a second sheet with the same name, whatever the case', async () => {
+    await store.operators.create(mike, 'Troy');
+    await expect(store.operators.create(mike, 'TROY')).rejects.toThrow(/already have a sheet named \*\*Troy\*\*/);
+    await expect(store.operators.create(sasha, 'Troy')).resolves.toMatchObject({ name: 'Troy' });
+  });
+
+  it('stores skills, archetypes and conditions, and updates by case-insensitive name', async () => {
+    const troy = await store.operators.create(mike, 'Troy');
+    expect(await store.operators.setSkill(troy.id, 'Climbing', 40)).toBeNull();
+    expect(await store.operators.setSkill(troy.id, 'climbing', 45)).toBe(40);
+    await store.operators.setArchetype(troy.id, 'Acuity', 10);
+    await store.operators.setCondition(troy.id, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date());
+    const sheet = await store.operators.requireActive(mike);
+    expect(sheet.skills).toEqual([{ name: 'climbing', level: 45 }]);
+    expect(sheet.archetypes).toEqual([{ name: 'Acuity', modifier: 10 }]);
+    expect(sheet.conditions).toEqual([{ name: 'Wounded', modifier: -10, skills: null, expiresAt: null }]);
+    expect(await store.operators.remove('skill', troy.id, 'CLIMBING')).toBe('climbing');
+    expect(await store.operators.remove('skill', troy.id, 'Climbing')).toBeNull();
+  });
+
+  it('enforces the limits on sheets and skills', async () => {
+    for (let index = 0; index < 10; index++) await store.operators.create(mike, `Operator ${index}`);
+    await expect(store.operators.create(mike, 'One too many')).rejects.toThrow(/already have 10 sheets/);
+    const sheet = await store.operators.requireActive(mike);
+    for (let index = 0; index < 100; index++) await store.operators.setSkill(sheet.id, `Skill ${index}`, 10);
+    await expect(store.operators.setSkill(sheet.id, 'Skill 100', 10)).rejects.toThrow(/at most 100 skills/);
+    await expect(store.operators.setSkill(sheet.id, 'Skill 5', 20)).resolves.toBe(10);
+  });
+
+  it('deletes only a sheet the user owns', async () => {
+    const troy = await store.operators.create(mike, 'Troy');
+    expect(await store.operators.delete(sasha, troy.id)).toBeNull();
+    expect((await store.operators.delete(mike, troy.id))?.name).toBe('Troy');
+    expect(await store.operators.list(mike)).toEqual([]);
+  });
+
+  it('imports a sheet, and a refused import leaves the existing sheet exactly as it was', async () => {
+    const troy = await store.operators.create(mike, 'Troy');
+    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    const imported = parseSheetFile(JSON.stringify({ name: 'troy', skills: [{ name: 'Driving', level: 55 }] }));
+    await expect(store.operators.import(mike, imported, false)).rejects.toThrow(/already have a sheet named \*\*Troy\*\*.*Nothing was changed/);
+    expect((await store.operators.requireActive(mike)).skills).toEqual([{ name: 'Climbing', level: 40 }]);
+    const { sheet, replaced } = await store.operators.import(mike, imported, true);
+    expect(replaced).toBe(true);
+    expect(sheet.skills).toEqual([{ name: 'Driving', level: 55 }]);
+    expect((await store.operators.list(mike)).length).toBe(1);
+  });
+});
