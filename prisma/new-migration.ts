@@ -1,0 +1,35 @@
+/**
+ * Writes a new migration: `npm run migration:new -- <name>`.
+ * `prisma migrate dev` cannot run with the driver adapter, so the SQL is the diff between the schema as it was
+ * when the latest migration was committed and prisma/schema.prisma now.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const name = (process.argv[2] ?? '').trim().toLowerCase().replace(/[^a-z0-9]+/g, '_');
+if (!name) {
+  console.error('usage: npm run migration:new -- <name>');
+  process.exit(1);
+}
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+const lastMigrationCommit = git('log', '-1', '--format=%H', '--', 'prisma/migrations');
+if (!lastMigrationCommit) throw new Error('no committed migration to start from');
+const previous = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'schema-')), 'schema.prisma');
+fs.writeFileSync(previous, git('show', `${lastMigrationCommit}:prisma/schema.prisma`));
+
+const sql = execFileSync(
+  process.execPath,
+  ['node_modules/prisma/build/index.js', 'migrate', 'diff', '--from-schema-datamodel', previous, '--to-schema-datamodel', 'prisma/schema.prisma', '--script'],
+  { encoding: 'utf8' },
+);
+if (/This is an empty migration/.test(sql)) {
+  console.log('The schema has not changed since the latest migration; nothing written.');
+  process.exit(0);
+}
+const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+const folder = path.join('prisma', 'migrations', `${stamp}_${name}`);
+fs.mkdirSync(folder, { recursive: true });
+fs.writeFileSync(path.join(folder, 'migration.sql'), sql);
+console.log(`Wrote ${folder}/migration.sql; review it, then commit it with the schema.`);

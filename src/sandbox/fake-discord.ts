@@ -1,0 +1,366 @@
+// An in-process fake of Discord on 127.0.0.1, for end-to-end tests and the bot's no-token sandbox mode.
+//
+// One node:http server carries
+//   - the Discord REST API under /api/v10 (fake-rest.ts), for an unmodified discord.js Client whose
+//     `rest.api` is `${fake.restApi}` and for `new REST({ api: fake.restApi })`;
+//   - the gateway WebSocket on /gateway (fake-gateway.ts), announced by GET /api/v10/gateway/bot;
+//   - files users and the bot attached, on /attachments/<id>/<filename>;
+//   - the sandbox JSON API that acts as users: POST /api/interactions, GET /api/messages, GET /api/commands,
+//     GET /api/users, GET /api/violations, plus whatever route() adds (documented in docs/sandbox.md).
+// The fake never connects anywhere itself and listens on 127.0.0.1 only.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { FakeState, isEphemeral } from './fake-state.js';
+import type { Json } from './fake-state.js';
+import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
+import { FakeRest } from './fake-rest.js';
+import { InteractionTracker } from './interaction-tracker.js';
+import type { InteractionRecord } from './interaction-tracker.js';
+import { buildInteraction } from './interaction-builder.js';
+import type {
+  FakeDiscordOptions,
+  FakeMessage,
+  FakeRole,
+  FakeUser,
+  SandboxInteractionRequest,
+  SandboxInteractionResult,
+} from './types.js';
+import { SandboxRequestError } from './types.js';
+
+export type {
+  FakeDiscordOptions,
+  FakeMessage,
+  FakeRole,
+  FakeUser,
+  SandboxAttachment,
+  SandboxInteractionRequest,
+  SandboxInteractionResult,
+  SandboxResponse,
+} from './types.js';
+export { SandboxRequestError } from './types.js';
+
+/**
+ * What a route() handler may return:
+ * - any JSON value → 200 application/json (undefined → 204);
+ * - `{ __html: string }` → 200 text/html (e.g. the sandbox page on GET /);
+ * - `{ __body: string | Buffer, __contentType: string, __status?: number }` → that, as is (scripts, styles).
+ * Throwing a SandboxRequestError answers its status (default 400) with `{ error: message }`; any other
+ * error answers 500 `{ error: message }`.
+ */
+export type RouteHandler = (req: { query: URLSearchParams; body: unknown }) => Promise<unknown> | unknown;
+
+const DEFAULT_APPLICATION_ID = '1180000000000000001';
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const RESERVED_PREFIXES = ['/api/v', GATEWAY_PATH, '/attachments/'];
+
+export class FakeDiscord {
+  readonly token: string;
+  readonly applicationId: string;
+  private readonly settleMs: number;
+  private readonly responseTimeoutMs: number;
+  private readonly requestedPort: number;
+  private readonly state: FakeState;
+  private readonly tracker: InteractionTracker;
+  private readonly gateway: FakeGateway;
+  private readonly rest: FakeRest;
+  private readonly customRoutes = new Map<string, RouteHandler>();
+  private server?: http.Server;
+  private listeningPort = 0;
+
+  constructor(options: FakeDiscordOptions = {}) {
+    this.token = options.token ?? 'sandbox-token';
+    this.applicationId = options.applicationId ?? DEFAULT_APPLICATION_ID;
+    this.settleMs = options.settleMs ?? 40;
+    this.responseTimeoutMs = options.responseTimeoutMs ?? 5000;
+    this.requestedPort = options.port ?? 0;
+    this.state = new FakeState({ applicationId: this.applicationId, botUsername: options.botUsername ?? 'Tac Talk Bot', token: this.token });
+    this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
+    const gatewayUrl = (): string => `ws://127.0.0.1:${this.listeningPort}${GATEWAY_PATH}`;
+    this.gateway = new FakeGateway(this.state, gatewayUrl);
+    this.rest = new FakeRest(this.state, this.tracker, {
+      interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
+      interactionTokenTtlMs: options.interactionTokenTtlMs ?? 15 * 60_000,
+      gatewayUrl,
+    });
+    this.state.onRoleCreate = (role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: this.state.guildId, role: this.state.apiRole(role) });
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+  get url(): string {
+    return `http://127.0.0.1:${this.listeningPort}`;
+  }
+  get restApi(): string {
+    return `${this.url}/api`;
+  }
+  get guildId(): string {
+    return this.state.guildId;
+  }
+  get channelId(): string {
+    return this.state.channelId;
+  }
+  /** Every rule the bot broke and every request the fake does not implement (the live list). */
+  get violations(): string[] {
+    return this.state.violations;
+  }
+
+  async start(): Promise<void> {
+    if (this.server) return;
+    const server = http.createServer((req, res) => void this.onRequest(req, res));
+    server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!this.gateway.handleUpgrade(req, socket, head)) socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.requestedPort, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.listeningPort = (server.address() as AddressInfo).port;
+    this.state.baseUrl = this.url;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.gateway.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  user(nameOrId: string): FakeUser {
+    return { ...this.state.user(nameOrId) };
+  }
+
+  role(name: string): FakeRole {
+    const role = this.state.role(name);
+    return { id: role.id, name: role.name };
+  }
+
+  /** Injects INTERACTION_CREATE for the request and resolves with the bot's responses once it is done. */
+  async interact(request: SandboxInteractionRequest): Promise<SandboxInteractionResult> {
+    if (!this.server) throw new SandboxRequestError('the fake Discord is not started');
+    if (!this.gateway.ready) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    const built = buildInteraction(this.state, request, (customId) => this.tracker.findModal(customId));
+    const s = this.state;
+    const id = s.ids.next();
+    const token = InteractionTracker.newToken();
+    const permissions = s.permissionsOf(built.userId);
+    const payload: Json = {
+      id,
+      application_id: s.applicationId,
+      type: built.type,
+      data: built.data,
+      guild_id: s.guildId,
+      guild: { id: s.guildId, locale: 'en-US', features: [] },
+      channel: { ...s.apiChannel(), permissions },
+      channel_id: built.channelId,
+      member: { ...s.apiMember(built.userId), permissions },
+      token,
+      version: 1,
+      app_permissions: s.permissionsOf(s.botUser.id),
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': s.guildId },
+      context: 0,
+      attachment_size_limit: 10 * 1024 * 1024,
+      ...(built.sourceMessage ? { message: s.apiMessage(built.sourceMessage) } : {}),
+    };
+    const record: InteractionRecord = {
+      id,
+      token,
+      type: built.type,
+      createdAt: Date.now(),
+      userId: built.userId,
+      channelId: built.channelId,
+      ...(built.sourceMessage ? { sourceMessageId: built.sourceMessage.id } : {}),
+      ...(built.commandName ? { commandName: built.commandName } : {}),
+      payload,
+      responses: [],
+      errors: [],
+      lastActivity: Date.now(),
+      inflight: 0,
+    };
+    this.tracker.register(record);
+    if (!this.gateway.dispatchToLatest('INTERACTION_CREATE', payload)) {
+      throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    }
+    return this.tracker.collect(record, this.responseTimeoutMs, this.settleMs);
+  }
+
+  /** The channel's messages as they are now (after edits), oldest first; ephemeral ones only if asked. */
+  messages(channelId: string = this.state.channelId, options: { includeEphemeral?: boolean } = {}): FakeMessage[] {
+    return [...this.state.messages.values()]
+      .filter((m) => m.channelId === channelId && (options.includeEphemeral || !isEphemeral(m)))
+      .map((m) => this.state.fakeMessage(m));
+  }
+
+  /** Any message by id, ephemeral ones included. */
+  message(id: string): FakeMessage | undefined {
+    const message = this.state.messages.get(id);
+    return message ? this.state.fakeMessage(message) : undefined;
+  }
+
+  /** The command definitions the bot registered, exactly as sent: global ones, then guild ones. */
+  commands(): unknown[] {
+    const all = [...this.state.commands.values()];
+    return [...all.filter((c) => !c.guildId), ...all.filter((c) => c.guildId)].map((c) => structuredClone(c.definition));
+  }
+
+  knownUsers(): FakeUser[] {
+    return [...this.state.users.values()].map((u) => ({ ...u }));
+  }
+
+  clearViolations(): void {
+    this.state.violations.length = 0;
+  }
+
+  /** Resolves once a client has identified and been sent READY + GUILD_CREATE (at once if one is connected). */
+  waitForReady(timeoutMs = 10_000): Promise<void> {
+    return this.gateway.waitForReady(timeoutMs);
+  }
+
+  /** Adds a sandbox endpoint (exact path match); see RouteHandler for what it may return. */
+  route(method: 'GET' | 'POST', path: string, handler: RouteHandler): void {
+    if (!path.startsWith('/')) throw new Error(`route path must start with "/": ${path}`);
+    if (RESERVED_PREFIXES.some((prefix) => path.startsWith(prefix))) throw new Error(`route path ${path} is reserved for the fake Discord`);
+    this.customRoutes.set(`${method} ${path}`, handler);
+  }
+
+  // ---- HTTP ------------------------------------------------------------------------------------------------
+
+  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    try {
+      const body = await readBody(req);
+      if (path === '/api/v10' || path.startsWith('/api/v10/')) {
+        const result = await this.rest.handle({ method, path: path.slice('/api/v10'.length) || '/', query: url.searchParams, headers: req.headers, body });
+        sendJson(res, result.status, result.body);
+        return;
+      }
+      if (/^\/api\/v\d+(\/|$)/.test(path)) {
+        this.state.recordViolation(`${method} ${path}: not implemented by the fake (only API v10 is)`);
+        sendJson(res, 404, { message: '404: Not Found', code: 0 });
+        return;
+      }
+      if (method === 'GET' && path.startsWith('/attachments/')) {
+        this.serveAttachment(path, res);
+        return;
+      }
+      const custom = this.customRoutes.get(`${method} ${path}`);
+      if (custom) {
+        const result = await custom({ query: url.searchParams, body: parseSandboxBody(body) });
+        sendRouteResult(res, result);
+        return;
+      }
+      const builtIn = await this.sandboxApi(method, path, url.searchParams, body);
+      if (builtIn !== undefined) {
+        sendJson(res, 200, builtIn);
+        return;
+      }
+      sendJson(res, 404, { error: `no such sandbox endpoint: ${method} ${path}` });
+    } catch (error) {
+      if (error instanceof SandboxRequestError) sendJson(res, error.status, { error: error.message });
+      else sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The built-in sandbox JSON API; undefined when the path is not one of its endpoints. */
+  private async sandboxApi(method: string, path: string, query: URLSearchParams, body: Buffer): Promise<unknown> {
+    if (method === 'POST' && path === '/api/interactions') {
+      return this.interact(parseSandboxBody(body) as SandboxInteractionRequest);
+    }
+    if (method !== 'GET') return undefined;
+    if (path === '/api/messages') {
+      const includeEphemeral = query.get('ephemeral') === 'true';
+      return { messages: this.messages(this.state.channelId, { includeEphemeral }) };
+    }
+    const one = /^\/api\/messages\/(\d+)$/.exec(path);
+    if (one) {
+      const message = this.message(one[1]!);
+      if (!message) throw new SandboxRequestError(`unknown message id "${one[1]}"`, 404);
+      return { message };
+    }
+    if (path === '/api/commands') return { commands: this.commands() };
+    if (path === '/api/users') return { users: this.knownUsers() };
+    if (path === '/api/violations') return { violations: [...this.violations] };
+    return undefined;
+  }
+
+  private serveAttachment(path: string, res: http.ServerResponse): void {
+    const id = path.split('/')[2] ?? '';
+    const file = this.state.files.get(id);
+    if (!file) {
+      sendJson(res, 404, { message: 'Not Found', code: 0 });
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.length });
+    res.end(file.data);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new SandboxRequestError(`request body larger than ${MAX_BODY_BYTES} bytes`, 413));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseSandboxBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new SandboxRequestError('the request body is not valid JSON');
+  }
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  if (status === 204 || body === undefined) {
+    res.writeHead(status === 200 ? 204 : status);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendRouteResult(res: http.ServerResponse, result: unknown): void {
+  if (typeof result === 'object' && result !== null) {
+    const raw = result as { __html?: unknown; __body?: unknown; __contentType?: unknown; __status?: unknown };
+    if (typeof raw.__html === 'string') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(raw.__html) });
+      res.end(raw.__html);
+      return;
+    }
+    if ((typeof raw.__body === 'string' || Buffer.isBuffer(raw.__body)) && typeof raw.__contentType === 'string') {
+      const data = typeof raw.__body === 'string' ? Buffer.from(raw.__body) : raw.__body;
+      res.writeHead(typeof raw.__status === 'number' ? raw.__status : 200, { 'content-type': raw.__contentType, 'content-length': data.length });
+      res.end(data);
+      return;
+    }
+  }
+  sendJson(res, 200, result);
+}

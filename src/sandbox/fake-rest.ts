@@ -1,0 +1,769 @@
+// The fake Discord REST API (`/api/v10/...`): the routes an unmodified discord.js 14 bot uses, with Discord's
+// rules enforced (bot token, interaction deadlines and single acknowledgement, message and command limits).
+// Every breach answers like Discord would (status + JSON error code) AND is logged in state.violations, and,
+// when it belongs to an interaction, in that interaction's errors. A route the fake does not know answers
+// 404 and is logged as 'METHOD PATH: not implemented by the fake', so a test notices an unexpected call.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
+import { guessContentType, isEphemeral } from './fake-state.js';
+import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
+import type { SandboxResponse } from './types.js';
+import { MultipartError, multipartBoundary, parseMultipart } from './multipart.js';
+import type { LimitIssue } from './discord-limits.js';
+import {
+  MessageFlag,
+  checkAutocompleteChoices,
+  checkCommand,
+  checkCommandSet,
+  checkMessage,
+  checkModal,
+  describeIssues,
+  invalidFormBody,
+  isEmptyMessage,
+} from './discord-limits.js';
+import { stableSnowflake } from './snowflake.js';
+
+export interface RestRequest {
+  method: string;
+  /** The path after `/api/v10`, e.g. `/users/@me`. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface RestResult {
+  status: number;
+  body?: unknown;
+}
+
+export interface RestOptions {
+  interactionDeadlineMs: number;
+  interactionTokenTtlMs: number;
+  gatewayUrl: () => string;
+}
+
+interface UploadedFile {
+  field: string;
+  filename?: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+interface Context {
+  request: RestRequest;
+  params: Record<string, string>;
+  /** `METHOD /api/v10/path` with interaction tokens masked, for violation messages. */
+  label: string;
+  /** The interaction this request belongs to, if any (its errors get this request's violations). */
+  interaction?: InteractionRecord;
+  json?: Json | unknown[];
+  files: UploadedFile[];
+}
+
+type Handler = (ctx: Context) => RestResult | Promise<RestResult>;
+
+interface Route {
+  method: string;
+  segments: string[];
+  /** 'bot': needs `Authorization: Bot <token>`; 'none': interaction callbacks and webhooks. */
+  auth: 'bot' | 'none';
+  handler: Handler;
+}
+
+/** Thrown inside handlers to answer with a Discord error. */
+class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Json,
+  ) {
+    super(String(body.message));
+  }
+}
+
+const MAX_FILE_BYTES = 10 * 1024 * 1024; // the upload limit of a server without boosts
+const CALLBACK_NAMES: Record<number, string> = {
+  1: 'PONG',
+  4: 'CHANNEL_MESSAGE_WITH_SOURCE',
+  5: 'DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE',
+  6: 'DEFERRED_UPDATE_MESSAGE',
+  7: 'UPDATE_MESSAGE',
+  8: 'APPLICATION_COMMAND_AUTOCOMPLETE_RESULT',
+  9: 'MODAL',
+};
+const INTERACTION_NAMES: Record<number, string> = { 2: 'APPLICATION_COMMAND', 3: 'MESSAGE_COMPONENT', 4: 'APPLICATION_COMMAND_AUTOCOMPLETE', 5: 'MODAL_SUBMIT' };
+/** Which callback types Discord accepts for which interaction type. */
+const ALLOWED_CALLBACKS: Record<number, number[]> = { 2: [4, 5, 9], 3: [4, 5, 6, 7, 9], 4: [8], 5: [4, 5, 6, 7] };
+/** Flags a bot may set on a new message; others are Discord's to set. */
+const SETTABLE_FLAGS = MessageFlag.SuppressEmbeds | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class FakeRest {
+  private readonly routes: Route[] = [];
+
+  constructor(
+    private readonly state: FakeState,
+    private readonly tracker: InteractionTracker,
+    private readonly options: RestOptions,
+  ) {
+    this.defineRoutes();
+  }
+
+  async handle(request: RestRequest): Promise<RestResult> {
+    const label = `${request.method} /api/v10${this.mask(request.path)}`;
+    const match = this.match(request.method, request.path);
+    if (!match) {
+      this.state.recordViolation(`${label}: not implemented by the fake`);
+      return { status: 404, body: { message: '404: Not Found', code: 0 } };
+    }
+    const { route, params } = match;
+    if (route.auth === 'bot' && !this.authorized(request.headers.authorization)) {
+      this.state.recordViolation(`${label}: 401 Unauthorized (missing or wrong bot token)`);
+      return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
+    }
+    const ctx: Context = { request, params, label, files: [] };
+    ctx.interaction = this.interactionFor(route, params);
+    if (ctx.interaction) this.tracker.begin(ctx.interaction);
+    try {
+      this.parseBody(ctx);
+      return await route.handler(ctx);
+    } catch (error) {
+      if (error instanceof RestError) return { status: error.status, body: error.body };
+      throw error;
+    } finally {
+      if (ctx.interaction) this.tracker.end(ctx.interaction);
+    }
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------------------
+
+  private route(method: string, pattern: string, auth: Route['auth'], handler: Handler): void {
+    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), auth, handler });
+  }
+
+  private match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+    const parts = path.split('/').filter(Boolean).map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p; // a malformed escape: match it as written
+      }
+    });
+    for (const route of this.routes) {
+      if (route.method !== method || route.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      const ok = route.segments.every((segment, i) => {
+        if (segment.startsWith(':')) {
+          params[segment.slice(1)] = parts[i]!;
+          return true;
+        }
+        return segment === parts[i];
+      });
+      if (ok) return { route, params };
+    }
+    return undefined;
+  }
+
+  private authorized(header: string | undefined): boolean {
+    return header === `Bot ${this.state.token}`;
+  }
+
+  /** Hides interaction tokens in logged paths: they are long and secret-looking. */
+  private mask(path: string): string {
+    return path
+      .replace(/^(\/interactions\/[^/]+\/)[^/]+/, '$1<token>')
+      .replace(/^(\/webhooks\/[^/]+\/)[^/]+/, '$1<token>');
+  }
+
+  /** Callbacks and webhooks belong to their interaction; other writes to the one interact() is collecting. */
+  private interactionFor(route: Route, params: Record<string, string>): InteractionRecord | undefined {
+    if (params.interaction !== undefined) {
+      const record = this.tracker.get(params.interaction);
+      return record?.token === params.token ? record : undefined;
+    }
+    if (params.token !== undefined) return this.tracker.withToken(params.token);
+    if (route.method !== 'GET') return this.tracker.current();
+    return undefined;
+  }
+
+  private parseBody(ctx: Context): void {
+    const { body, headers } = ctx.request;
+    if (body.length === 0) return;
+    const contentType = headers['content-type'];
+    const boundary = multipartBoundary(contentType);
+    if (boundary) {
+      let parts;
+      try {
+        parts = parseMultipart(body, boundary);
+      } catch (error) {
+        throw this.fail(ctx, 400, 50035, `Invalid multipart body: ${(error as MultipartError).message}`);
+      }
+      for (const part of parts) {
+        if (part.name === 'payload_json') ctx.json = this.parseJson(ctx, part.data);
+        else if (part.filename !== undefined || /^files\[\d+\]$/.test(part.name)) {
+          if (part.data.length > MAX_FILE_BYTES) {
+            throw this.fail(ctx, 413, 40005, `Request entity too large: ${part.filename ?? part.name} has ${part.data.length} bytes (limit ${MAX_FILE_BYTES})`);
+          }
+          ctx.files.push({ field: part.name, filename: part.filename, contentType: part.contentType, data: part.data });
+        }
+      }
+      return;
+    }
+    ctx.json = this.parseJson(ctx, body);
+  }
+
+  private parseJson(ctx: Context, data: Buffer): Json | unknown[] {
+    try {
+      const value = JSON.parse(data.toString('utf8')) as unknown;
+      if (isObject(value) || Array.isArray(value)) return value;
+    } catch {
+      // fall through
+    }
+    throw this.fail(ctx, 400, 50109, 'The request body contains invalid JSON.');
+  }
+
+  private object(ctx: Context): Json {
+    return isObject(ctx.json) ? ctx.json : {};
+  }
+
+  /** Records a violation (globally and on the request's interaction). */
+  private violate(ctx: Context, text: string): void {
+    const line = `${ctx.label}: ${text}`;
+    this.state.recordViolation(line);
+    if (ctx.interaction) this.tracker.addError(ctx.interaction, line);
+  }
+
+  /** A Discord error answer; `violation` false for answers that are not the bot's fault (a fetch of a gone message). */
+  private fail(ctx: Context, status: number, code: number, message: string, violation = true, extra: Json = {}): RestError {
+    if (violation) this.violate(ctx, `${message} (HTTP ${status}, code ${code})`);
+    return new RestError(status, { message, code, ...extra });
+  }
+
+  private invalid(ctx: Context, issues: LimitIssue[]): RestError {
+    this.violate(ctx, `Invalid Form Body (HTTP 400, code 50035): ${describeIssues(issues)}`);
+    return new RestError(400, invalidFormBody(issues));
+  }
+
+  // ---- messages -------------------------------------------------------------------------------------------
+
+  private storeFiles(ctx: Context, body: Json): StoredFile[] {
+    const meta = Array.isArray(body.attachments) ? body.attachments.filter(isObject) : [];
+    return ctx.files.map((file, index) => {
+      const n = /^files\[(\d+)\]$/.exec(file.field)?.[1] ?? String(index);
+      const info = meta.find((a) => String(a.id) === n);
+      const filename = (typeof info?.filename === 'string' && info.filename) || file.filename || `file${n}`;
+      const stored: StoredFile = {
+        id: this.state.ids.next(),
+        filename,
+        contentType: file.contentType && file.contentType !== 'application/octet-stream' ? file.contentType : guessContentType(filename),
+        data: file.data,
+        ...(typeof info?.description === 'string' ? { description: info.description } : {}),
+      };
+      this.state.files.set(stored.id, stored);
+      return stored;
+    });
+  }
+
+  private checkNewMessage(ctx: Context, body: Json, prefix: string[] = []): void {
+    const issues = checkMessage(body, { prefix, fileCount: ctx.files.length });
+    if (issues.length) throw this.invalid(ctx, issues);
+    if (isEmptyMessage(body, ctx.files.length)) throw this.fail(ctx, 400, 50006, 'Cannot send an empty message');
+  }
+
+  private checkEdit(ctx: Context, body: Json, prefix: string[] = []): void {
+    const issues = checkMessage(body, { prefix, edit: true, fileCount: ctx.files.length });
+    if (issues.length) throw this.invalid(ctx, issues);
+  }
+
+  private createMessage(
+    ctx: Context,
+    body: Json,
+    init: { channelId: string; type: number; flags: number; interaction?: InteractionRecord; originalId?: string },
+  ): MessageRecord {
+    const message: MessageRecord = {
+      id: this.state.ids.next(),
+      channelId: init.channelId,
+      authorId: this.state.botUser.id,
+      content: typeof body.content === 'string' ? body.content : '',
+      embeds: Array.isArray(body.embeds) ? structuredClone(body.embeds) : [],
+      components: Array.isArray(body.components) ? structuredClone(body.components) : [],
+      ...(body.allowed_mentions !== undefined ? { allowedMentions: structuredClone(body.allowed_mentions) } : {}),
+      flags: init.flags,
+      type: init.type,
+      tts: body.tts === true,
+      attachments: this.storeFiles(ctx, body),
+      createdAt: new Date().toISOString(),
+    };
+    const interaction = init.interaction;
+    if (interaction) {
+      message.interactionId = interaction.id;
+      message.webhookId = this.state.applicationId;
+      message.interactionMetadata = {
+        id: interaction.id,
+        type: interaction.type,
+        user: this.state.apiUser(this.state.user(interaction.userId)),
+        authorizing_integration_owners: { '0': this.state.guildId },
+        ...(init.originalId ? { original_response_message_id: init.originalId } : {}),
+        ...(interaction.sourceMessageId && interaction.type === 3 ? { interacted_message_id: interaction.sourceMessageId } : {}),
+        ...(interaction.commandName && interaction.type === 2 ? { name: interaction.commandName } : {}),
+      };
+    }
+    this.state.messages.set(message.id, message);
+    return message;
+  }
+
+  private editMessage(ctx: Context, message: MessageRecord, body: Json): void {
+    if ('content' in body) message.content = typeof body.content === 'string' ? body.content : '';
+    if ('embeds' in body) message.embeds = Array.isArray(body.embeds) ? structuredClone(body.embeds) : [];
+    if ('components' in body) message.components = Array.isArray(body.components) ? structuredClone(body.components) : [];
+    if ('allowed_mentions' in body) message.allowedMentions = structuredClone(body.allowed_mentions);
+    if (typeof body.flags === 'number') {
+      message.flags = (message.flags & ~MessageFlag.SuppressEmbeds) | (body.flags & MessageFlag.SuppressEmbeds);
+    }
+    // `attachments` lists the files to keep (by id) plus the new ones; without it the old files stay.
+    const keep = Array.isArray(body.attachments)
+      ? new Set(body.attachments.filter(isObject).map((a) => String(a.id)))
+      : undefined;
+    const kept = keep ? message.attachments.filter((file) => keep.has(file.id)) : message.attachments;
+    message.attachments = [...kept, ...this.storeFiles(ctx, body)];
+    const wasLoading = (message.flags & MessageFlag.Loading) !== 0;
+    message.flags &= ~MessageFlag.Loading;
+    if (!wasLoading) message.editedAt = new Date().toISOString();
+  }
+
+  /** The sandbox's view of a response that created or changed a message. */
+  private messageResponse(kind: SandboxResponse['kind'], message: MessageRecord, body: Json): SandboxResponse {
+    return {
+      kind,
+      ephemeral: isEphemeral(message),
+      content: message.content,
+      embeds: structuredClone(message.embeds),
+      components: structuredClone(message.components),
+      ...(body.allowed_mentions !== undefined ? { allowedMentions: structuredClone(body.allowed_mentions) } : {}),
+      messageId: message.id,
+      attachments: message.attachments.map((file) => this.state.sandboxAttachment(file)),
+    };
+  }
+
+  /** Credits a response to the request's interaction, if it has one. */
+  private respond(ctx: Context, response: SandboxResponse): void {
+    if (ctx.interaction) this.tracker.addResponse(ctx.interaction, response);
+  }
+
+  // ---- routes ---------------------------------------------------------------------------------------------
+
+  private defineRoutes(): void {
+    const s = this.state;
+
+    this.route('GET', '/gateway', 'none', () => ({ status: 200, body: { url: this.options.gatewayUrl() } }));
+    this.route('GET', '/gateway/bot', 'bot', () => ({
+      status: 200,
+      body: {
+        url: this.options.gatewayUrl(),
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+      },
+    }));
+
+    this.route('GET', '/users/@me', 'bot', () => ({
+      status: 200,
+      body: { ...s.apiUser(s.botUser), verified: true, mfa_enabled: false, locale: 'en-US', email: null },
+    }));
+    this.route('GET', '/users/:user', 'bot', (ctx) => {
+      const user = s.users.get(ctx.params.user!);
+      if (!user) throw this.fail(ctx, 404, 10013, 'Unknown User', false);
+      return { status: 200, body: s.apiUser(user) };
+    });
+    this.route('GET', '/applications/@me', 'bot', () => ({ status: 200, body: this.application() }));
+    this.route('GET', '/oauth2/applications/@me', 'bot', () => ({ status: 200, body: this.application() }));
+
+    this.defineCommandRoutes('/applications/:app/commands', false);
+    this.defineCommandRoutes('/applications/:app/guilds/:guild/commands', true);
+
+    this.route('POST', '/interactions/:interaction/:token/callback', 'none', (ctx) => this.callback(ctx));
+
+    this.route('POST', '/webhooks/:app/:token', 'none', (ctx) => this.followUp(ctx));
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      this.route(method, '/webhooks/:app/:token/messages/:message', 'none', (ctx) => this.webhookMessage(ctx));
+    }
+
+    this.route('GET', '/channels/:channel', 'bot', (ctx) => {
+      this.channel(ctx);
+      return { status: 200, body: s.apiChannel() };
+    });
+    this.route('POST', '/channels/:channel/typing', 'bot', (ctx) => {
+      this.channel(ctx);
+      return { status: 204 };
+    });
+    this.route('GET', '/channels/:channel/messages', 'bot', (ctx) => this.listMessages(ctx));
+    this.route('POST', '/channels/:channel/messages', 'bot', (ctx) => this.postChannelMessage(ctx));
+    this.route('GET', '/channels/:channel/messages/:message', 'bot', (ctx) => ({
+      status: 200,
+      body: s.apiMessage(this.channelMessage(ctx, false)),
+    }));
+    this.route('PATCH', '/channels/:channel/messages/:message', 'bot', (ctx) => this.patchChannelMessage(ctx));
+    this.route('DELETE', '/channels/:channel/messages/:message', 'bot', (ctx) => {
+      const message = this.channelMessage(ctx, true);
+      s.messages.delete(message.id);
+      this.respond(ctx, { kind: 'delete', ephemeral: false, embeds: [], components: [], messageId: message.id });
+      return { status: 204 };
+    });
+
+    this.route('GET', '/guilds/:guild', 'bot', (ctx) => {
+      this.guild(ctx);
+      const counts = ctx.request.query.get('with_counts') === 'true'
+        ? { approximate_member_count: s.members.size, approximate_presence_count: 0 }
+        : {};
+      return { status: 200, body: { ...s.apiGuild(), ...counts } };
+    });
+    this.route('GET', '/guilds/:guild/channels', 'bot', (ctx) => {
+      this.guild(ctx);
+      return { status: 200, body: [s.apiChannel()] };
+    });
+    this.route('GET', '/guilds/:guild/roles', 'bot', (ctx) => {
+      this.guild(ctx);
+      return { status: 200, body: [...s.roles.values()].map((role) => s.apiRole(role)) };
+    });
+    this.route('GET', '/guilds/:guild/members', 'bot', (ctx) => {
+      this.guild(ctx);
+      const limit = Math.min(1000, Math.max(1, Number(ctx.request.query.get('limit') ?? 1)));
+      const after = ctx.request.query.get('after') ?? '0';
+      const ids = [...s.members.keys()].filter((id) => BigInt(id) > BigInt(after)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+      return { status: 200, body: ids.slice(0, limit).map((id) => s.apiMember(id)) };
+    });
+    this.route('GET', '/guilds/:guild/members/:user', 'bot', (ctx) => {
+      this.guild(ctx);
+      if (!s.members.has(ctx.params.user!)) throw this.fail(ctx, 404, 10007, 'Unknown Member', false);
+      return { status: 200, body: s.apiMember(ctx.params.user!) };
+    });
+  }
+
+  private application(): Json {
+    const s = this.state;
+    return {
+      id: s.applicationId,
+      name: s.botUser.username,
+      icon: null,
+      description: '',
+      summary: '',
+      type: null,
+      bot_public: true,
+      bot_require_code_grant: false,
+      verify_key: '0'.repeat(64),
+      flags: 0,
+      hook: true,
+      is_monetized: false,
+      redirect_uris: [],
+      interactions_endpoint_url: null,
+      role_connections_verification_url: null,
+      tags: [],
+      team: null,
+      owner: s.apiUser(s.user('sandbox-owner')),
+      bot: s.apiUser(s.botUser),
+      approximate_guild_count: 1,
+      integration_types_config: { '0': {} },
+    };
+  }
+
+  private channel(ctx: Context): void {
+    if (ctx.params.channel !== this.state.channelId) throw this.fail(ctx, 404, 10003, 'Unknown Channel');
+  }
+
+  private guild(ctx: Context): void {
+    if (ctx.params.guild !== this.state.guildId) throw this.fail(ctx, 404, 10004, 'Unknown Guild');
+  }
+
+  // ---- application commands -----------------------------------------------------------------------------
+
+  private defineCommandRoutes(base: string, guild: boolean): void {
+    const scopeOf = (ctx: Context): string | undefined => {
+      if (ctx.params.app !== this.state.applicationId) throw this.fail(ctx, 404, 10002, `Unknown Application (${ctx.params.app} is not this bot's application id ${this.state.applicationId})`);
+      if (!guild) return undefined;
+      if (ctx.params.guild !== this.state.guildId) throw this.fail(ctx, 403, 50001, `Missing Access (the bot is not in guild ${ctx.params.guild})`);
+      return ctx.params.guild;
+    };
+    const list = (guildId: string | undefined): Json[] =>
+      [...this.state.commands.values()].filter((c) => c.guildId === guildId).map((c) => this.apiCommand(c.definition, guildId));
+    const find = (ctx: Context, guildId: string | undefined): string => {
+      const key = [...this.state.commands.entries()].find(([, c]) => c.guildId === guildId && c.id === ctx.params.command)?.[0];
+      if (!key) throw this.fail(ctx, 404, 10063, 'Unknown application command');
+      return key;
+    };
+
+    this.route('GET', base, 'bot', (ctx) => ({ status: 200, body: list(scopeOf(ctx)) }));
+    this.route('PUT', base, 'bot', (ctx) => {
+      const guildId = scopeOf(ctx);
+      const issues = checkCommandSet(ctx.json);
+      if (issues.length) throw this.invalid(ctx, issues);
+      for (const [key, command] of this.state.commands) if (command.guildId === guildId) this.state.commands.delete(key);
+      for (const definition of ctx.json as Json[]) this.storeCommand(definition, guildId);
+      return { status: 200, body: list(guildId) };
+    });
+    this.route('POST', base, 'bot', (ctx) => {
+      const guildId = scopeOf(ctx);
+      const definition = this.object(ctx);
+      const issues = checkCommand(definition);
+      if (issues.length) throw this.invalid(ctx, issues);
+      const existed = this.state.commands.has(this.commandKey(definition, guildId));
+      this.storeCommand(definition, guildId);
+      return { status: existed ? 200 : 201, body: this.apiCommand(definition, guildId) };
+    });
+    this.route('GET', `${base}/:command`, 'bot', (ctx) => {
+      const guildId = scopeOf(ctx);
+      return { status: 200, body: this.apiCommand(this.state.commands.get(find(ctx, guildId))!.definition, guildId) };
+    });
+    this.route('PATCH', `${base}/:command`, 'bot', (ctx) => {
+      const guildId = scopeOf(ctx);
+      const key = find(ctx, guildId);
+      const definition = { ...this.state.commands.get(key)!.definition, ...this.object(ctx) };
+      const issues = checkCommand(definition);
+      if (issues.length) throw this.invalid(ctx, issues);
+      this.state.commands.delete(key);
+      this.storeCommand(definition, guildId);
+      return { status: 200, body: this.apiCommand(definition, guildId) };
+    });
+    this.route('DELETE', `${base}/:command`, 'bot', (ctx) => {
+      this.state.commands.delete(find(ctx, scopeOf(ctx)));
+      return { status: 204 };
+    });
+  }
+
+  private commandKey(definition: Json, guildId: string | undefined): string {
+    return `${guildId ?? 'global'}:${String(definition.type ?? 1)}:${String(definition.name)}`;
+  }
+
+  private storeCommand(definition: Json, guildId: string | undefined): void {
+    const key = this.commandKey(definition, guildId);
+    // Discord keeps a command's id when a bulk overwrite re-sends the same name; a stable id does the same here.
+    this.state.commands.set(key, {
+      id: stableSnowflake(`command:${this.state.applicationId}:${key}`),
+      ...(guildId ? { guildId } : {}),
+      version: this.state.ids.next(),
+      definition: structuredClone(definition),
+    });
+  }
+
+  private apiCommand(definition: Json, guildId: string | undefined): Json {
+    const record = this.state.commands.get(this.commandKey(definition, guildId))!;
+    return {
+      type: 1,
+      name_localizations: null,
+      description_localizations: null,
+      default_member_permissions: null,
+      dm_permission: true,
+      nsfw: false,
+      integration_types: [0],
+      contexts: null,
+      ...definition,
+      id: record.id,
+      application_id: this.state.applicationId,
+      version: record.version,
+      ...(guildId ? { guild_id: guildId } : {}),
+    };
+  }
+
+  // ---- interaction callbacks ------------------------------------------------------------------------------
+
+  private callback(ctx: Context): RestResult {
+    const record = ctx.interaction;
+    if (!record) {
+      throw this.fail(ctx, 404, 10062, 'Unknown interaction', true);
+    }
+    const body = this.object(ctx);
+    const type = typeof body.type === 'number' ? body.type : -1;
+    const typeName = CALLBACK_NAMES[type] ?? `type ${type}`;
+    // PONG only answers Discord's PING in HTTP-interactions mode; over the gateway it means nothing: ignore it.
+    if (type === 1) return { status: 204 };
+    if (record.ack !== undefined) {
+      throw this.fail(ctx, 400, 40060, `Interaction has already been acknowledged. (second callback ${typeName} after ${CALLBACK_NAMES[record.ack]})`, true);
+    }
+    const elapsed = Date.now() - record.createdAt;
+    if (elapsed > this.options.interactionDeadlineMs) {
+      throw this.fail(ctx, 404, 10062, `Unknown interaction (the callback came ${elapsed} ms after the interaction; Discord allows ${this.options.interactionDeadlineMs} ms)`, true);
+    }
+    if (!(ALLOWED_CALLBACKS[record.type] ?? []).includes(type) || ((type === 6 || type === 7) && !record.sourceMessageId)) {
+      throw this.invalid(ctx, [{ path: ['type'], code: 'INTERACTION_CALLBACK_TYPE_INVALID', message: `Callback ${typeName} is not valid for a ${INTERACTION_NAMES[record.type] ?? record.type} interaction${record.sourceMessageId ? '' : ' without a message'}.` }]);
+    }
+    const data = isObject(body.data) ? body.data : {};
+    switch (type) {
+      case 4:
+        this.checkNewMessage(ctx, data, ['data']);
+        break;
+      case 7:
+        this.checkEdit(ctx, data, ['data']);
+        break;
+      case 8: {
+        const issues = checkAutocompleteChoices(data);
+        if (issues.length) throw this.invalid(ctx, issues);
+        break;
+      }
+      case 9: {
+        const issues = checkModal(data);
+        if (issues.length) throw this.invalid(ctx, issues);
+        break;
+      }
+    }
+    record.ack = type;
+    const s = this.state;
+    const messageType = record.type === 2 ? 20 : 0;
+    const ephemeralFlag = typeof data.flags === 'number' ? data.flags & MessageFlag.Ephemeral : 0;
+    let message: MessageRecord | undefined;
+    switch (type) {
+      case 4: {
+        const flags = ((data.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlag.Ephemeral);
+        message = this.createMessage(ctx, data, { channelId: record.channelId, type: messageType, flags, interaction: record });
+        record.originalMessageId = message.id;
+        this.respond(ctx, this.messageResponse('reply', message, data));
+        break;
+      }
+      case 5: {
+        message = this.createMessage(ctx, {}, { channelId: record.channelId, type: messageType, flags: ephemeralFlag | MessageFlag.Loading, interaction: record });
+        record.originalMessageId = message.id;
+        this.respond(ctx, { kind: 'deferred', ephemeral: ephemeralFlag !== 0, embeds: [], components: [], messageId: message.id });
+        break;
+      }
+      case 6: {
+        const source = s.messages.get(record.sourceMessageId!);
+        record.originalMessageId = record.sourceMessageId;
+        this.respond(ctx, { kind: 'deferred', ephemeral: source ? isEphemeral(source) : false, embeds: [], components: [], messageId: record.sourceMessageId });
+        break;
+      }
+      case 7: {
+        message = s.messages.get(record.sourceMessageId!);
+        if (!message) throw this.fail(ctx, 404, 10008, 'Unknown Message (the message this component sat on was deleted)');
+        this.editMessage(ctx, message, data);
+        record.originalMessageId = message.id;
+        this.respond(ctx, this.messageResponse('update', message, data));
+        break;
+      }
+      case 8:
+        this.respond(ctx, { kind: 'autocomplete', ephemeral: false, embeds: [], components: [], choices: structuredClone(data.choices as unknown[]) });
+        break;
+      case 9:
+        record.modal = structuredClone(data);
+        this.respond(ctx, { kind: 'modal', ephemeral: false, embeds: [], components: [], modal: structuredClone(data) });
+        break;
+    }
+    if (ctx.request.query.get('with_response') !== 'true') return { status: 204 };
+    return {
+      status: 200,
+      body: {
+        interaction: {
+          id: record.id,
+          type: record.type,
+          ...(message ? { response_message_id: message.id, response_message_loading: type === 5, response_message_ephemeral: isEphemeral(message) } : {}),
+        },
+        resource: { type, ...(message && (type === 4 || type === 7) ? { message: s.apiMessage(message) } : {}) },
+      },
+    };
+  }
+
+  // ---- interaction webhooks (follow-ups, @original) -------------------------------------------------------
+
+  /** The interaction behind a webhook call, after Discord's checks. */
+  private webhookInteraction(ctx: Context): InteractionRecord {
+    const record = ctx.interaction;
+    if (ctx.params.app !== this.state.applicationId || !record) {
+      throw this.fail(ctx, 404, 10015, 'Unknown Webhook (not an interaction token the fake issued)');
+    }
+    if (Date.now() - record.createdAt > this.options.interactionTokenTtlMs) {
+      throw this.fail(ctx, 401, 50027, 'Invalid Webhook Token (the interaction token expired)');
+    }
+    if (record.ack === undefined || record.ack === 8) {
+      throw this.fail(ctx, 404, 10015, `Unknown Webhook (the interaction was ${record.ack === 8 ? 'answered with autocomplete choices, which allow no messages' : 'not acknowledged yet: reply or defer first'})`);
+    }
+    return record;
+  }
+
+  private followUp(ctx: Context): RestResult {
+    const record = this.webhookInteraction(ctx);
+    const body = this.object(ctx);
+    this.checkNewMessage(ctx, body);
+    const flags = ((body.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlag.Ephemeral);
+    const message = this.createMessage(ctx, body, {
+      channelId: record.channelId,
+      type: record.type === 2 ? 20 : 0,
+      flags,
+      interaction: record,
+      originalId: record.originalMessageId,
+    });
+    this.respond(ctx, this.messageResponse('followup', message, body));
+    return { status: 200, body: this.state.apiMessage(message) };
+  }
+
+  private webhookMessage(ctx: Context): RestResult {
+    const record = this.webhookInteraction(ctx);
+    const id = ctx.params.message === '@original' ? record.originalMessageId : ctx.params.message;
+    const message = id ? this.state.messages.get(id) : undefined;
+    const belongs = message && (message.id === record.originalMessageId || message.interactionId === record.id);
+    const write = ctx.request.method !== 'GET';
+    if (!message || !belongs) {
+      const why = !id ? 'the interaction has no original response message' : !message ? `message ${id} does not exist` : `message ${id} is not a response to this interaction`;
+      throw this.fail(ctx, 404, 10008, `Unknown Message (${why})`, write);
+    }
+    if (ctx.request.method === 'GET') return { status: 200, body: this.state.apiMessage(message) };
+    if (ctx.request.method === 'DELETE') {
+      this.state.messages.delete(message.id);
+      this.respond(ctx, { kind: 'delete', ephemeral: isEphemeral(message), embeds: [], components: [], messageId: message.id });
+      return { status: 204 };
+    }
+    const body = this.object(ctx);
+    this.checkEdit(ctx, body);
+    this.editMessage(ctx, message, body);
+    this.respond(ctx, this.messageResponse('edit', message, body));
+    return { status: 200, body: this.state.apiMessage(message) };
+  }
+
+  // ---- channel messages (the bot posting outside interactions) --------------------------------------------
+
+  private channelMessage(ctx: Context, write: boolean): MessageRecord {
+    this.channel(ctx);
+    const message = this.state.messages.get(ctx.params.message!);
+    // Ephemeral messages exist only for their user; the channel endpoints cannot see them.
+    if (!message || message.channelId !== ctx.params.channel || isEphemeral(message)) {
+      throw this.fail(ctx, 404, 10008, 'Unknown Message', write);
+    }
+    if (write && message.authorId !== this.state.botUser.id && ctx.request.method === 'PATCH') {
+      throw this.fail(ctx, 403, 50005, 'Cannot edit a message authored by another user');
+    }
+    return message;
+  }
+
+  private listMessages(ctx: Context): RestResult {
+    this.channel(ctx);
+    const query = ctx.request.query;
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
+    let list = [...this.state.messages.values()].filter((m) => m.channelId === ctx.params.channel && !isEphemeral(m));
+    const before = query.get('before');
+    const after = query.get('after');
+    if (before) list = list.filter((m) => BigInt(m.id) < BigInt(before));
+    if (after) list = list.filter((m) => BigInt(m.id) > BigInt(after));
+    const newestFirst = list.reverse();
+    const page = after ? newestFirst.slice(-limit) : newestFirst.slice(0, limit);
+    return { status: 200, body: page.map((m) => this.state.apiMessage(m)) };
+  }
+
+  private postChannelMessage(ctx: Context): RestResult {
+    this.channel(ctx);
+    const body = this.object(ctx);
+    this.checkNewMessage(ctx, body);
+    const flags = ((body.flags as number | undefined) ?? 0) & SETTABLE_FLAGS;
+    const message = this.createMessage(ctx, body, {
+      channelId: ctx.params.channel!,
+      type: isObject(body.message_reference) ? 19 : 0,
+      flags,
+    });
+    this.respond(ctx, this.messageResponse('reply', message, body));
+    return { status: 200, body: this.state.apiMessage(message) };
+  }
+
+  private patchChannelMessage(ctx: Context): RestResult {
+    const message = this.channelMessage(ctx, true);
+    const body = this.object(ctx);
+    this.checkEdit(ctx, body);
+    this.editMessage(ctx, message, body);
+    this.respond(ctx, this.messageResponse('edit', message, body));
+    return { status: 200, body: this.state.apiMessage(message) };
+  }
+}

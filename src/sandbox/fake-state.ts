@@ -1,0 +1,450 @@
+// The fake Discord's world: one guild with one text channel, users, roles, members, messages, uploaded files,
+// registered commands and the violations log, plus the API payloads (users, members, guild, channel, message)
+// built from it. Payloads are full and realistic on purpose: discord.js silently drops events whose payloads
+// miss fields it needs (see /work/shared/FAKE-DISCORD-NOTES.md).
+import type { FakeMessage, FakeRole, FakeUser, SandboxAttachment } from './types.js';
+import { SnowflakeGenerator, isSnowflake, stableSnowflake } from './snowflake.js';
+import { MessageFlag } from './discord-limits.js';
+
+export type Json = Record<string, unknown>;
+
+/** Permission bits (Discord's PermissionFlagsBits), spelled out so this module needs no discord.js import. */
+const P = {
+  CreateInstantInvite: 1n << 0n,
+  AddReactions: 1n << 6n,
+  Stream: 1n << 9n,
+  ViewChannel: 1n << 10n,
+  SendMessages: 1n << 11n,
+  ManageMessages: 1n << 13n,
+  EmbedLinks: 1n << 14n,
+  AttachFiles: 1n << 15n,
+  ReadMessageHistory: 1n << 16n,
+  UseExternalEmojis: 1n << 18n,
+  Connect: 1n << 20n,
+  Speak: 1n << 21n,
+  UseVAD: 1n << 25n,
+  ChangeNickname: 1n << 26n,
+  UseApplicationCommands: 1n << 31n,
+  CreatePublicThreads: 1n << 35n,
+  SendMessagesInThreads: 1n << 38n,
+};
+
+/** What a new server grants @everyone (the usual defaults for a text community). */
+export const EVERYONE_PERMISSIONS = (
+  P.CreateInstantInvite | P.AddReactions | P.Stream | P.ViewChannel | P.SendMessages | P.EmbedLinks | P.AttachFiles |
+  P.ReadMessageHistory | P.UseExternalEmojis | P.Connect | P.Speak | P.UseVAD | P.ChangeNickname |
+  P.UseApplicationCommands | P.CreatePublicThreads | P.SendMessagesInThreads
+).toString();
+/** The bot's managed role adds message management on top. */
+const BOT_ROLE_PERMISSIONS = (BigInt(EVERYONE_PERMISSIONS) | P.ManageMessages).toString();
+
+export interface RoleRecord extends FakeRole {
+  permissions: string;
+  position: number;
+  managed: boolean;
+  tags?: Json;
+}
+
+export interface StoredFile {
+  id: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+  description?: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  channelId: string;
+  authorId: string;
+  content: string;
+  embeds: unknown[];
+  components: unknown[];
+  allowedMentions?: unknown;
+  flags: number;
+  /** 0 DEFAULT, 20 CHAT_INPUT_COMMAND (a reply to a slash command). */
+  type: number;
+  tts: boolean;
+  interactionId?: string;
+  /** Discord's interaction_metadata of messages created by interactions. */
+  interactionMetadata?: Json;
+  webhookId?: string;
+  attachments: StoredFile[];
+  editedAt?: string;
+  createdAt: string;
+}
+
+export interface CommandRecord {
+  id: string;
+  /** undefined = global */
+  guildId?: string;
+  version: string;
+  /** The definition exactly as the bot sent it. */
+  definition: Json;
+}
+
+export interface StateOptions {
+  applicationId: string;
+  botUsername: string;
+  token: string;
+}
+
+export class FakeState {
+  readonly ids = new SnowflakeGenerator();
+  readonly applicationId: string;
+  readonly token: string;
+  readonly botUser: FakeUser;
+  readonly guildId = stableSnowflake('guild:Sandbox Server');
+  readonly guildName = 'Sandbox Server';
+  readonly channelId = stableSnowflake('channel:Sandbox Server/table');
+  readonly channelName = 'table';
+  readonly ownerId = stableSnowflake('user:sandbox-owner');
+  readonly createdAt = new Date().toISOString();
+  /** Set by the base URL once the server listens; used for attachment urls. */
+  baseUrl = 'http://127.0.0.1';
+
+  readonly users = new Map<string, FakeUser>();
+  private readonly userIdsByName = new Map<string, string>();
+  readonly roles = new Map<string, RoleRecord>();
+  private readonly roleIdsByName = new Map<string, string>();
+  /** Member state per user id: the roles of their latest interaction and when they "joined". */
+  readonly members = new Map<string, { roles: string[]; joinedAt: string }>();
+  /** Insertion order = creation order (ids increase). */
+  readonly messages = new Map<string, MessageRecord>();
+  readonly files = new Map<string, StoredFile>();
+  /** key `${guildId ?? 'global'}:${type}:${name}` */
+  readonly commands = new Map<string, CommandRecord>();
+  readonly violations: string[] = [];
+  /** Called when a role is created (the gateway announces it with GUILD_ROLE_CREATE). */
+  onRoleCreate?: (role: RoleRecord) => void;
+
+  constructor(options: StateOptions) {
+    this.applicationId = options.applicationId;
+    this.token = options.token;
+    this.botUser = { id: options.applicationId, username: options.botUsername, bot: true };
+    this.users.set(this.botUser.id, this.botUser);
+    this.userIdsByName.set(this.botUser.username.toLowerCase(), this.botUser.id);
+    this.roles.set(this.guildId, { id: this.guildId, name: '@everyone', permissions: EVERYONE_PERMISSIONS, position: 0, managed: false });
+    this.roleIdsByName.set('@everyone', this.guildId);
+    const botRole = this.role(options.botUsername);
+    botRole.managed = true;
+    botRole.permissions = BOT_ROLE_PERMISSIONS;
+    botRole.tags = { bot_id: this.botUser.id };
+    this.role('Dispatcher');
+    this.members.set(this.botUser.id, { roles: [botRole.id], joinedAt: this.createdAt });
+  }
+
+  // ---- users and roles ------------------------------------------------------------------------------------
+
+  /** A user by name (case-insensitive, created on first use, stable id) or by id. */
+  user(nameOrId: string): FakeUser {
+    const key = nameOrId.trim();
+    if (!key) throw new Error('a user needs a name');
+    const byId = this.users.get(key);
+    if (byId) return byId;
+    const id = this.userIdsByName.get(key.toLowerCase());
+    if (id) return this.users.get(id)!;
+    // An id this process has not seen (e.g. stored by an earlier run): keep the id, invent a name.
+    const user: FakeUser = isSnowflake(key)
+      ? { id: key, username: `user-${key.slice(-6)}`, bot: false }
+      : { id: stableSnowflake(`user:${key.toLowerCase()}`), username: key, bot: false };
+    this.users.set(user.id, user);
+    this.userIdsByName.set(user.username.toLowerCase(), user.id);
+    return user;
+  }
+
+  /** A role by name (case-insensitive, created on first use, stable id) or by id. */
+  role(nameOrId: string): RoleRecord {
+    const key = nameOrId.trim();
+    if (!key) throw new Error('a role needs a name');
+    const byId = this.roles.get(key);
+    if (byId) return byId;
+    const id = this.roleIdsByName.get(key.toLowerCase());
+    if (id) return this.roles.get(id)!;
+    const role: RoleRecord = {
+      id: stableSnowflake(`role:${key.toLowerCase()}`),
+      name: key,
+      permissions: '0',
+      position: this.roles.size,
+      managed: false,
+    };
+    this.roles.set(role.id, role);
+    this.roleIdsByName.set(key.toLowerCase(), role.id);
+    this.onRoleCreate?.(role);
+    return role;
+  }
+
+  /** A known role by name or id, without creating one. */
+  findRole(nameOrId: string): RoleRecord | undefined {
+    const key = nameOrId.trim();
+    const id = this.roles.has(key) ? key : this.roleIdsByName.get(key.toLowerCase());
+    return id ? this.roles.get(id) : undefined;
+  }
+
+  /** Makes the user a member (if not yet) and sets their roles; returns the member state. */
+  member(userId: string, roleIds?: string[]): { roles: string[]; joinedAt: string } {
+    let member = this.members.get(userId);
+    if (!member) {
+      member = { roles: [], joinedAt: this.createdAt };
+      this.members.set(userId, member);
+    }
+    if (roleIds) member.roles = roleIds;
+    return member;
+  }
+
+  /** The member's permissions: @everyone plus their roles. */
+  permissionsOf(userId: string): string {
+    let bits = BigInt(EVERYONE_PERMISSIONS);
+    for (const roleId of this.members.get(userId)?.roles ?? []) bits |= BigInt(this.roles.get(roleId)?.permissions ?? '0');
+    return bits.toString();
+  }
+
+  // ---- payloads -------------------------------------------------------------------------------------------
+
+  apiUser(user: FakeUser): Json {
+    return {
+      id: user.id,
+      username: user.username,
+      discriminator: '0',
+      global_name: user.bot ? null : user.username,
+      avatar: null,
+      bot: user.bot,
+      system: false,
+      banner: null,
+      accent_color: null,
+      avatar_decoration_data: null,
+      public_flags: 0,
+      flags: 0,
+    };
+  }
+
+  /** A member object; `withUser: false` for data.resolved.members, where Discord leaves the user out. */
+  apiMember(userId: string, withUser = true): Json {
+    const member = this.member(userId);
+    const base: Json = {
+      roles: [...member.roles],
+      nick: null,
+      avatar: null,
+      banner: null,
+      joined_at: member.joinedAt,
+      premium_since: null,
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      communication_disabled_until: null,
+      unusual_dm_activity_until: null,
+    };
+    if (withUser) base.user = this.apiUser(this.user(userId));
+    return base;
+  }
+
+  apiRole(role: RoleRecord): Json {
+    return {
+      id: role.id,
+      name: role.name,
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      icon: null,
+      unicode_emoji: null,
+      position: role.position,
+      permissions: role.permissions,
+      managed: role.managed,
+      mentionable: false,
+      flags: 0,
+      ...(role.tags ? { tags: role.tags } : {}),
+    };
+  }
+
+  apiChannel(): Json {
+    const last = [...this.messages.values()].reverse().find((m) => m.channelId === this.channelId && !isEphemeral(m));
+    return {
+      id: this.channelId,
+      type: 0,
+      guild_id: this.guildId,
+      name: this.channelName,
+      position: 0,
+      permission_overwrites: [],
+      topic: null,
+      nsfw: false,
+      last_message_id: last?.id ?? null,
+      rate_limit_per_user: 0,
+      parent_id: null,
+      flags: 0,
+    };
+  }
+
+  apiGuild(): Json {
+    return {
+      id: this.guildId,
+      name: this.guildName,
+      icon: null,
+      icon_hash: null,
+      splash: null,
+      discovery_splash: null,
+      owner_id: this.ownerId,
+      afk_channel_id: null,
+      afk_timeout: 300,
+      widget_enabled: false,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      roles: [...this.roles.values()].map((role) => this.apiRole(role)),
+      emojis: [],
+      features: [],
+      mfa_level: 0,
+      application_id: null,
+      system_channel_id: this.channelId,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      max_members: 500000,
+      vanity_url_code: null,
+      description: null,
+      banner: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      preferred_locale: 'en-US',
+      public_updates_channel_id: null,
+      max_video_channel_users: 25,
+      nsfw_level: 0,
+      stickers: [],
+      premium_progress_bar_enabled: false,
+      safety_alerts_channel_id: null,
+    };
+  }
+
+  /** The GUILD_CREATE payload: the guild plus the gateway-only fields. */
+  gatewayGuild(): Json {
+    const members = [...this.members.keys()].map((id) => this.apiMember(id));
+    return {
+      ...this.apiGuild(),
+      unavailable: false,
+      joined_at: this.createdAt,
+      large: false,
+      member_count: members.length,
+      members,
+      channels: [this.apiChannel()],
+      threads: [],
+      presences: [],
+      voice_states: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+      lazy: true,
+    };
+  }
+
+  apiAttachment(file: StoredFile): Json {
+    const url = `${this.baseUrl}/attachments/${file.id}/${encodeURIComponent(file.filename)}`;
+    return {
+      id: file.id,
+      filename: file.filename,
+      size: file.data.length,
+      url,
+      proxy_url: url,
+      content_type: file.contentType,
+      ...(file.description ? { description: file.description } : {}),
+    };
+  }
+
+  apiMessage(message: MessageRecord): Json {
+    return {
+      id: message.id,
+      channel_id: message.channelId,
+      ...(isEphemeral(message) ? {} : { guild_id: this.guildId }),
+      author: this.apiUser(this.user(message.authorId)),
+      content: message.content,
+      timestamp: message.createdAt,
+      edited_timestamp: message.editedAt ?? null,
+      tts: message.tts,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      mention_channels: [],
+      attachments: message.attachments.map((file) => this.apiAttachment(file)),
+      embeds: message.embeds,
+      components: message.components,
+      reactions: [],
+      pinned: false,
+      type: message.type,
+      flags: message.flags,
+      ...(message.webhookId ? { webhook_id: message.webhookId, application_id: this.applicationId } : {}),
+      ...(message.interactionMetadata ? { interaction_metadata: message.interactionMetadata } : {}),
+    };
+  }
+
+  fakeMessage(message: MessageRecord): FakeMessage {
+    return {
+      id: message.id,
+      channelId: message.channelId,
+      authorId: message.authorId,
+      content: message.content,
+      embeds: structuredClone(message.embeds),
+      components: structuredClone(message.components),
+      ...(message.allowedMentions !== undefined ? { allowedMentions: structuredClone(message.allowedMentions) } : {}),
+      flags: message.flags,
+      ephemeral: isEphemeral(message),
+      ...(message.interactionId ? { interactionId: message.interactionId } : {}),
+      attachments: message.attachments.map((file) => this.sandboxAttachment(file)),
+      ...(message.editedAt ? { editedAt: message.editedAt } : {}),
+      createdAt: message.createdAt,
+    };
+  }
+
+  sandboxAttachment(file: StoredFile): SandboxAttachment {
+    return {
+      id: file.id,
+      filename: file.filename,
+      contentType: file.contentType,
+      size: file.data.length,
+      url: `${this.baseUrl}/attachments/${file.id}/${encodeURIComponent(file.filename)}`,
+      content: file.data.toString('utf8'),
+      base64: file.data.toString('base64'),
+    };
+  }
+
+  /** Stores a file a user attaches (a sandbox attachment option) and returns it. */
+  storeUpload(attachment: SandboxAttachment): StoredFile {
+    if (!attachment || typeof attachment.filename !== 'string' || !attachment.filename) {
+      throw new Error('an attachment needs a filename');
+    }
+    const data =
+      attachment.base64 !== undefined ? Buffer.from(attachment.base64, 'base64') : Buffer.from(attachment.content ?? '', 'utf8');
+    const file: StoredFile = {
+      id: this.ids.next(),
+      filename: attachment.filename,
+      contentType: attachment.contentType ?? guessContentType(attachment.filename),
+      data,
+    };
+    this.files.set(file.id, file);
+    return file;
+  }
+
+  recordViolation(text: string): string {
+    this.violations.push(text);
+    return text;
+  }
+}
+
+export function isEphemeral(message: { flags: number }): boolean {
+  return (message.flags & MessageFlag.Ephemeral) !== 0;
+}
+
+export function guessContentType(filename: string): string {
+  const ext = filename.toLowerCase().split('.').pop() ?? '';
+  const types: Record<string, string> = {
+    txt: 'text/plain; charset=utf-8',
+    md: 'text/markdown; charset=utf-8',
+    csv: 'text/csv; charset=utf-8',
+    json: 'application/json; charset=utf-8',
+    html: 'text/html; charset=utf-8',
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    pdf: 'application/pdf',
+  };
+  return types[ext] ?? 'application/octet-stream';
+}

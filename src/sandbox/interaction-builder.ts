@@ -1,0 +1,388 @@
+// Turns a sandbox request ("mike runs /roll challenge skill:Climbing cl:90") into the INTERACTION_CREATE
+// payload Discord would send: the registered command's definition decides the subcommand path and how each
+// option value is typed and resolved. Requests a real Discord client could not produce (unknown command or
+// option, a missing required option, a value outside the choices, a button that is not on the message) are
+// refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out.
+import type { FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
+import { EVERYONE_PERMISSIONS } from './fake-state.js';
+import type { SandboxAttachment, SandboxInteractionRequest } from './types.js';
+import { SandboxRequestError } from './types.js';
+
+export interface BuiltInteraction {
+  type: number;
+  data: Json;
+  channelId: string;
+  userId: string;
+  sourceMessage?: MessageRecord;
+  commandName?: string;
+}
+
+type OptionDef = Json & { name: string; type: number };
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionsOf = (node: Json | undefined): OptionDef[] =>
+  (Array.isArray(node?.options) ? node.options : []).filter((o): o is OptionDef => isObject(o) && typeof o.name === 'string');
+
+export function buildInteraction(
+  state: FakeState,
+  request: SandboxInteractionRequest,
+  findModal: (customId: string) => Json | undefined,
+): BuiltInteraction {
+  if (!isObject(request)) throw new SandboxRequestError('the request must be a JSON object');
+  if (typeof request.user !== 'string' || !request.user.trim()) throw new SandboxRequestError('"user" is required (a user name or id)');
+  const user = state.user(request.user);
+  if (user.bot) throw new SandboxRequestError(`"${request.user}" is the bot; interactions come from users`);
+  if (request.roles !== undefined && (!Array.isArray(request.roles) || request.roles.some((r) => typeof r !== 'string'))) {
+    throw new SandboxRequestError('"roles" must be a list of role names');
+  }
+  const roleIds = (request.roles ?? []).map((name) => role(state, name).id);
+  state.member(user.id, roleIds);
+  const channelId = resolveChannel(state, request.channel);
+
+  const kinds = ['command', 'button', 'select', 'modal'].filter((key) => request[key as keyof SandboxInteractionRequest] !== undefined);
+  if (kinds.length !== 1) {
+    throw new SandboxRequestError('give exactly one of "command", "button", "select" or "modal"');
+  }
+  if (request.command !== undefined) {
+    return { ...buildCommand(state, request), channelId, userId: user.id };
+  }
+  if (request.modal !== undefined) {
+    return { ...buildModalSubmit(state, request, findModal), channelId, userId: user.id };
+  }
+  return { ...buildComponent(state, request), userId: user.id };
+}
+
+function role(state: FakeState, name: string): RoleRecord {
+  if (!name.trim()) throw new SandboxRequestError('a role name cannot be empty');
+  return state.role(name);
+}
+
+function resolveChannel(state: FakeState, channel: string | undefined): string {
+  if (channel === undefined) return state.channelId;
+  const key = String(channel).replace(/^#/, '').toLowerCase();
+  if (key === state.channelId || key === state.channelName) return state.channelId;
+  throw new SandboxRequestError(`unknown channel "${channel}" (the sandbox has one channel: #${state.channelName})`);
+}
+
+// ---- slash commands and autocomplete ---------------------------------------------------------------------
+
+function buildCommand(state: FakeState, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'channelId' | 'userId'> {
+  if (typeof request.command !== 'string' || !request.command.trim()) throw new SandboxRequestError('"command" must be a non-empty string');
+  const words = request.command.trim().replace(/^\//, '').split(/\s+/);
+  const name = words[0]!.toLowerCase();
+  const record = state.commands.get(`${state.guildId}:1:${name}`) ?? state.commands.get(`global:1:${name}`);
+  if (!record) {
+    const known = [...state.commands.values()].filter((c) => (c.definition.type ?? 1) === 1).map((c) => String(c.definition.name));
+    throw new SandboxRequestError(`unknown command "/${name}"${known.length ? ` (registered: ${[...new Set(known)].sort().join(', ')})` : ' (the bot registered no commands)'}`);
+  }
+  const definition = record.definition;
+
+  // Walk the words after the name down the subcommand groups and subcommands.
+  const path: OptionDef[] = [];
+  let level: Json = definition;
+  for (const word of words.slice(1)) {
+    const next = optionsOf(level).find((o) => (o.type === 1 || o.type === 2) && o.name === word.toLowerCase());
+    if (!next) {
+      const subs = optionsOf(level).filter((o) => o.type === 1 || o.type === 2).map((o) => o.name);
+      throw new SandboxRequestError(`"/${[name, ...path.map((p) => p.name)].join(' ')}" has no subcommand "${word}"${subs.length ? ` (choose: ${subs.join(', ')})` : ''}`);
+    }
+    path.push(next);
+    level = next;
+  }
+  const pending = optionsOf(level).filter((o) => o.type === 1 || o.type === 2);
+  if (pending.length > 0) {
+    throw new SandboxRequestError(`"/${[name, ...path.map((p) => p.name)].join(' ')}" needs a subcommand: ${pending.map((o) => o.name).join(', ')}`);
+  }
+  const fullName = [name, ...path.map((p) => p.name)].join(' ');
+  const leaf = optionsOf(level);
+
+  const given = request.options ?? {};
+  if (!isObject(given)) throw new SandboxRequestError('"options" must be an object of option name → value');
+  const values = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(given)) {
+    const def = leaf.find((o) => o.name === key.toLowerCase());
+    if (!def) {
+      throw new SandboxRequestError(`unknown option "${key}" for /${fullName}${leaf.length ? ` (options: ${leaf.map((o) => o.name).join(', ')})` : ' (it takes no options)'}`);
+    }
+    if (value !== undefined && value !== null) values.set(def.name, value);
+  }
+
+  const autocomplete = request.focused !== undefined;
+  let focusedDef: OptionDef | undefined;
+  if (autocomplete) {
+    focusedDef = leaf.find((o) => o.name === String(request.focused).toLowerCase());
+    if (!focusedDef) throw new SandboxRequestError(`unknown option "${request.focused}" for /${fullName}`);
+    if (focusedDef.autocomplete !== true) throw new SandboxRequestError(`option "${focusedDef.name}" of /${fullName} has no autocomplete`);
+  } else {
+    const missing = leaf.filter((o) => o.required === true && !values.has(o.name)).map((o) => o.name);
+    if (missing.length) throw new SandboxRequestError(`/${fullName} needs the option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+
+  const resolved: Record<string, Json> = {};
+  const options: Json[] = [];
+  for (const def of leaf) {
+    if (def === focusedDef) {
+      // Discord sends what the user has typed so far, as a string, whatever the option's type.
+      options.push({ name: def.name, type: def.type, value: String(values.get(def.name) ?? ''), focused: true });
+      continue;
+    }
+    if (!values.has(def.name)) continue;
+    const value = convertOption(state, def, values.get(def.name), `/${fullName}`, resolved);
+    options.push({ name: def.name, type: def.type, value });
+  }
+
+  let nested: Json[] = options;
+  for (const step of [...path].reverse()) {
+    nested = [{ name: step.name, type: step.type, ...(nested.length || step.type === 2 ? { options: nested } : {}) }];
+  }
+  const data: Json = {
+    id: record.id,
+    name: String(definition.name),
+    type: 1,
+    ...(record.guildId ? { guild_id: record.guildId } : {}),
+    ...(nested.length ? { options: nested } : {}),
+    ...(Object.keys(resolved).length ? { resolved } : {}),
+  };
+  return { type: autocomplete ? 4 : 2, data, commandName: fullName };
+}
+
+function convertOption(state: FakeState, def: OptionDef, raw: unknown, where: string, resolved: Record<string, Json>): unknown {
+  const label = `option "${def.name}" of ${where}`;
+  const add = (kind: string, id: string, value: Json): void => {
+    resolved[kind] ??= {};
+    resolved[kind]![id] = value;
+  };
+  const choices = Array.isArray(def.choices) ? def.choices.filter(isObject) : [];
+  const pickChoice = (value: unknown): unknown => {
+    if (choices.length === 0) return value;
+    const exact = choices.find((c) => c.value === value);
+    if (exact) return exact.value;
+    const byName = choices.find((c) => String(c.name).toLowerCase() === String(raw).toLowerCase() || String(c.value) === String(raw));
+    if (byName) return byName.value;
+    throw new SandboxRequestError(`${label} must be one of: ${choices.map((c) => String(c.value)).join(', ')}`);
+  };
+  switch (def.type) {
+    case 3: {
+      if (typeof raw === 'object') throw new SandboxRequestError(`${label} takes text`);
+      const value = pickChoice(String(raw));
+      const n = [...String(value)].length;
+      if (typeof def.min_length === 'number' && n < def.min_length) throw new SandboxRequestError(`${label} needs at least ${def.min_length} characters`);
+      if (typeof def.max_length === 'number' && n > def.max_length) throw new SandboxRequestError(`${label} takes at most ${def.max_length} characters`);
+      return value;
+    }
+    case 4:
+    case 10: {
+      const number = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+      if (def.type === 4 && !Number.isSafeInteger(number)) throw new SandboxRequestError(`${label} takes a whole number, not ${JSON.stringify(raw)}`);
+      if (!Number.isFinite(number)) throw new SandboxRequestError(`${label} takes a number, not ${JSON.stringify(raw)}`);
+      const value = pickChoice(number);
+      if (typeof def.min_value === 'number' && number < def.min_value) throw new SandboxRequestError(`${label} must be at least ${def.min_value}`);
+      if (typeof def.max_value === 'number' && number > def.max_value) throw new SandboxRequestError(`${label} must be at most ${def.max_value}`);
+      return value;
+    }
+    case 5: {
+      if (raw === true || raw === 'true') return true;
+      if (raw === false || raw === 'false') return false;
+      throw new SandboxRequestError(`${label} takes true or false`);
+    }
+    case 6: {
+      if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user name or id`);
+      const user = state.user(raw);
+      state.member(user.id);
+      add('users', user.id, state.apiUser(user));
+      add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+      return user.id;
+    }
+    case 7: {
+      const key = String(raw).replace(/^#/, '').toLowerCase();
+      if (key !== state.channelId && key !== state.channelName) throw new SandboxRequestError(`${label}: unknown channel "${String(raw)}"`);
+      add('channels', state.channelId, { ...state.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+      return state.channelId;
+    }
+    case 8: {
+      if (typeof raw !== 'string') throw new SandboxRequestError(`${label} takes a role name`);
+      const found = role(state, raw);
+      add('roles', found.id, state.apiRole(found));
+      return found.id;
+    }
+    case 9: {
+      if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user or role name`);
+      const found = state.findRole(raw);
+      if (found) {
+        add('roles', found.id, state.apiRole(found));
+        return found.id;
+      }
+      const user = state.user(raw);
+      add('users', user.id, state.apiUser(user));
+      add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+      return user.id;
+    }
+    case 11: {
+      if (!isObject(raw) || typeof raw.filename !== 'string') {
+        throw new SandboxRequestError(`${label} takes a file: { "filename": "…", "content": "text" } or { "filename": "…", "base64": "…" }`);
+      }
+      const file = state.storeUpload(raw as unknown as SandboxAttachment);
+      add('attachments', file.id, { ...state.apiAttachment(file), ephemeral: true });
+      return file.id;
+    }
+    default:
+      throw new SandboxRequestError(`${label} has a type (${def.type}) the sandbox cannot fill`);
+  }
+}
+
+// ---- message components --------------------------------------------------------------------------------
+
+/** Every component of a message, through action rows, sections, containers and labels. */
+function* walkComponents(nodes: unknown): Generator<Json> {
+  if (!Array.isArray(nodes)) return;
+  for (const node of nodes) {
+    if (!isObject(node)) continue;
+    yield node;
+    yield* walkComponents(node.components);
+    if (isObject(node.accessory)) yield* walkComponents([node.accessory]);
+    if (isObject(node.component)) yield* walkComponents([node.component]);
+  }
+}
+
+function sourceMessage(state: FakeState, id: unknown, what: string): MessageRecord {
+  if (typeof id !== 'string' || !id) throw new SandboxRequestError(`a ${what} needs "message": the id of the message it sits on`);
+  const message = state.messages.get(id);
+  if (!message) throw new SandboxRequestError(`unknown message id "${id}"`);
+  return message;
+}
+
+function buildComponent(state: FakeState, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'userId'> {
+  const isButton = request.button !== undefined;
+  const customId = String(isButton ? request.button : request.select);
+  const message = sourceMessage(state, request.message, isButton ? 'button press' : 'select');
+  const component = [...walkComponents(message.components)].find((c) => c.custom_id === customId);
+  const ids = [...walkComponents(message.components)].map((c) => c.custom_id).filter((c) => typeof c === 'string');
+  if (!component) {
+    throw new SandboxRequestError(`message ${message.id} has no component "${customId}"${ids.length ? ` (it has: ${ids.join(', ')})` : ' (it has no components)'}`);
+  }
+  if (component.disabled === true) throw new SandboxRequestError(`component "${customId}" is disabled`);
+  const type = component.type as number;
+  const data: Json = { custom_id: customId, component_type: type };
+  if (isButton) {
+    if (type !== 2) throw new SandboxRequestError(`component "${customId}" is not a button (type ${type})`);
+  } else {
+    if (![3, 5, 6, 7, 8].includes(type)) throw new SandboxRequestError(`component "${customId}" is not a select menu (type ${type})`);
+    if (!Array.isArray(request.values) || request.values.some((v) => typeof v !== 'string')) {
+      throw new SandboxRequestError('a select needs "values": a list of strings');
+    }
+    const min = typeof component.min_values === 'number' ? component.min_values : 1;
+    const max = typeof component.max_values === 'number' ? component.max_values : 1;
+    if (request.values.length < min || request.values.length > max) {
+      throw new SandboxRequestError(`select "${customId}" takes ${min === max ? min : `${min} to ${max}`} value(s), got ${request.values.length}`);
+    }
+    const resolved: Record<string, Json> = {};
+    data.values = selectValues(state, component, request.values, resolved);
+    if (Object.keys(resolved).length) data.resolved = resolved;
+  }
+  return { type: 3, data, channelId: message.channelId, sourceMessage: message };
+}
+
+function selectValues(state: FakeState, select: Json, values: string[], resolved: Record<string, Json>): string[] {
+  const add = (kind: string, id: string, value: Json): void => {
+    resolved[kind] ??= {};
+    resolved[kind]![id] = value;
+  };
+  const customId = String(select.custom_id);
+  switch (select.type) {
+    case 3: {
+      const options = Array.isArray(select.options) ? select.options.filter(isObject) : [];
+      return values.map((value) => {
+        const option = options.find((o) => o.value === value) ?? options.find((o) => String(o.label).toLowerCase() === value.toLowerCase());
+        if (!option) throw new SandboxRequestError(`select "${customId}" has no option "${value}" (options: ${options.map((o) => String(o.value)).join(', ')})`);
+        return String(option.value);
+      });
+    }
+    case 6:
+      return values.map((value) => {
+        const found = role(state, value);
+        add('roles', found.id, state.apiRole(found));
+        return found.id;
+      });
+    case 8:
+      return values.map((value) => {
+        const key = value.replace(/^#/, '').toLowerCase();
+        if (key !== state.channelId && key !== state.channelName) throw new SandboxRequestError(`unknown channel "${value}"`);
+        add('channels', state.channelId, { ...state.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+        return state.channelId;
+      });
+    default: // 5 user select, 7 mentionable select
+      return values.map((value) => {
+        const found = select.type === 7 ? state.findRole(value) : undefined;
+        if (found) {
+          add('roles', found.id, state.apiRole(found));
+          return found.id;
+        }
+        const user = state.user(value);
+        add('users', user.id, state.apiUser(user));
+        add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+        return user.id;
+      });
+  }
+}
+
+// ---- modal submits ---------------------------------------------------------------------------------------
+
+function buildModalSubmit(
+  state: FakeState,
+  request: SandboxInteractionRequest,
+  findModal: (customId: string) => Json | undefined,
+): Omit<BuiltInteraction, 'channelId' | 'userId'> {
+  const customId = String(request.modal);
+  const fields = request.fields ?? {};
+  if (!isObject(fields) || Object.values(fields).some((v) => typeof v !== 'string')) {
+    throw new SandboxRequestError('"fields" must be an object of text input custom_id → text');
+  }
+  const message = request.message !== undefined ? sourceMessage(state, request.message, 'modal') : undefined;
+  const modal = findModal(customId);
+  let components: Json[];
+  if (modal) {
+    components = shapeModalSubmit(modal, fields as Record<string, string>);
+  } else {
+    // The bot never opened this modal in this process (e.g. the sandbox restarted): submit plain text inputs.
+    components = Object.entries(fields).map(([id, value]) => ({ type: 1, components: [{ type: 4, custom_id: id, value }] }));
+  }
+  const data: Json = { custom_id: customId, components };
+  return { type: 5, data, sourceMessage: message };
+}
+
+/** Mirrors the modal the bot showed: action rows of text inputs, or labels (type 18) around inputs. */
+function shapeModalSubmit(modal: Json, fields: Record<string, string>): Json[] {
+  const known = new Set<string>();
+  const out: Json[] = [];
+  const fill = (input: Json): Json => {
+    const id = String(input.custom_id);
+    known.add(id);
+    const value = fields[id];
+    const label = typeof input.label === 'string' ? ` ("${input.label}")` : '';
+    if (input.type === 4) {
+      const text = value ?? '';
+      const required = input.required !== false;
+      if (required && text === '') throw new SandboxRequestError(`modal field "${id}"${label} is required`);
+      const n = [...text].length;
+      if (text !== '' && typeof input.min_length === 'number' && n < input.min_length) throw new SandboxRequestError(`modal field "${id}" needs at least ${input.min_length} characters`);
+      if (typeof input.max_length === 'number' && n > input.max_length) throw new SandboxRequestError(`modal field "${id}" takes at most ${input.max_length} characters`);
+      return { type: 4, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, value: text };
+    }
+    // A select inside a label: the field's text is one value, or several separated by commas.
+    const values = value === undefined || value === '' ? [] : value.split(',').map((v) => v.trim());
+    return { type: input.type, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, values };
+  };
+  for (const row of Array.isArray(modal.components) ? modal.components.filter(isObject) : []) {
+    if (row.type === 1) {
+      const inputs = Array.isArray(row.components) ? row.components.filter(isObject) : [];
+      out.push({ type: 1, ...(row.id !== undefined ? { id: row.id } : {}), components: inputs.map(fill) });
+    } else if (row.type === 18 && isObject(row.component)) {
+      out.push({ type: 18, ...(row.id !== undefined ? { id: row.id } : {}), component: fill(row.component) });
+    }
+  }
+  const unknown = Object.keys(fields).filter((id) => !known.has(id));
+  if (unknown.length) {
+    throw new SandboxRequestError(`modal "${String(modal.custom_id)}" has no field ${unknown.map((u) => `"${u}"`).join(', ')} (fields: ${[...known].join(', ')})`);
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+// Bookkeeping for injected interactions: which callbacks and webhook calls belong to which interaction, and
+// interact()'s rule for "the bot is done answering":
+//   1. wait up to responseTimeoutMs for the first response (or a rejected request, e.g. a late callback);
+//   2. if that first response was a deferral, wait up to responseTimeoutMs more for a real one (edit/follow-up);
+//   3. then wait until settleMs pass with no request for this interaction in flight or arriving.
+import { randomBytes } from 'node:crypto';
+import type { Json } from './fake-state.js';
+import type { SandboxInteractionResult, SandboxResponse } from './types.js';
+import { SandboxRequestError } from './types.js';
+
+export interface InteractionRecord {
+  id: string;
+  token: string;
+  /** 2 command, 3 component, 4 autocomplete, 5 modal submit */
+  type: number;
+  /** ms since the Unix epoch when the interaction was dispatched */
+  createdAt: number;
+  userId: string;
+  channelId: string;
+  /** The message a component sits on / a modal was opened from. */
+  sourceMessageId?: string;
+  /** 'roll challenge' for commands */
+  commandName?: string;
+  payload: Json;
+  /** The callback type of the first (accepted) callback. */
+  ack?: number;
+  /** What webhooks call @original: the reply, or for component updates the message the component sits on. */
+  originalMessageId?: string;
+  /** The modal the bot opened in answer to this interaction, if any. */
+  modal?: Json;
+  responses: SandboxResponse[];
+  errors: string[];
+  lastActivity: number;
+  inflight: number;
+}
+
+/** One-shot wake-up for waiters: wait(ms) resolves on the next notify() or after ms. */
+class Signal {
+  private wakers: (() => void)[] = [];
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.wakers.push(done);
+    });
+  }
+  notify(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const wake of wakers) wake();
+  }
+}
+
+export class InteractionTracker {
+  private readonly byId = new Map<string, InteractionRecord>();
+  private readonly byToken = new Map<string, InteractionRecord>();
+  /** Interactions an interact() call is collecting, oldest first. */
+  private readonly open: InteractionRecord[] = [];
+  private readonly signals = new Map<string, Signal>();
+
+  constructor(private readonly tokenTtlMs: number) {}
+
+  static newToken(): string {
+    // Discord's tokens are long opaque base64url strings starting with "aW50ZXJhY3Rpb246" ("interaction:").
+    return `aW50ZXJhY3Rpb246${randomBytes(60).toString('base64url')}`;
+  }
+
+  register(record: InteractionRecord): void {
+    this.prune();
+    this.byId.set(record.id, record);
+    this.byToken.set(record.token, record);
+  }
+
+  get(id: string): InteractionRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  withToken(token: string): InteractionRecord | undefined {
+    return this.byToken.get(token);
+  }
+
+  /** The newest modal the bot opened with this custom_id (to shape a modal submit like Discord would). */
+  findModal(customId: string): Json | undefined {
+    const records = [...this.byId.values()].reverse();
+    return records.find((record) => record.modal?.custom_id === customId)?.modal;
+  }
+
+  /** The interaction a request outside any interaction (e.g. POST /channels/:id/messages) is credited to. */
+  current(): InteractionRecord | undefined {
+    return this.open[this.open.length - 1];
+  }
+
+  /** A request for this interaction started (it keeps the settle window open until end()). */
+  begin(record: InteractionRecord): void {
+    record.inflight++;
+    this.touch(record);
+  }
+
+  end(record: InteractionRecord): void {
+    record.inflight = Math.max(0, record.inflight - 1);
+    this.touch(record);
+  }
+
+  addResponse(record: InteractionRecord, response: SandboxResponse): void {
+    record.responses.push(response);
+    this.touch(record);
+  }
+
+  addError(record: InteractionRecord, text: string): void {
+    record.errors.push(text);
+    this.touch(record);
+  }
+
+  private touch(record: InteractionRecord): void {
+    record.lastActivity = Date.now();
+    this.signals.get(record.id)?.notify();
+  }
+
+  /** Waits until the bot is done with this interaction (see the top of this file) and returns what it did. */
+  async collect(record: InteractionRecord, responseTimeoutMs: number, settleMs: number): Promise<SandboxInteractionResult> {
+    const signal = new Signal();
+    this.signals.set(record.id, signal);
+    this.open.push(record);
+    try {
+      const answered = (): boolean => record.responses.length > 0 || record.errors.length > 0;
+      const firstDeadline = Date.now() + responseTimeoutMs;
+      while (!answered()) {
+        const left = firstDeadline - Date.now();
+        if (left <= 0) {
+          throw new SandboxRequestError(`the bot did not answer within ${responseTimeoutMs} ms`);
+        }
+        await signal.wait(left);
+      }
+      if (record.responses[0]?.kind === 'deferred') {
+        const deferDeadline = Date.now() + responseTimeoutMs;
+        const completed = (): boolean => record.responses.some((r) => r.kind !== 'deferred') || record.errors.length > 0;
+        while (!completed() && Date.now() < deferDeadline) await signal.wait(deferDeadline - Date.now());
+      }
+      // Settle: no request in flight and none for settleMs. In-flight requests always finish; the cap guards
+      // against a request that never completes (a client that died mid-upload).
+      const settleCap = Date.now() + responseTimeoutMs;
+      for (;;) {
+        const quiet = Date.now() - record.lastActivity;
+        if (record.inflight === 0 && quiet >= settleMs) break;
+        if (Date.now() >= settleCap) break;
+        await signal.wait(record.inflight > 0 ? settleCap - Date.now() : settleMs - quiet);
+      }
+      return { id: record.id, responses: [...record.responses], errors: [...record.errors] };
+    } finally {
+      this.signals.delete(record.id);
+      const index = this.open.indexOf(record);
+      if (index >= 0) this.open.splice(index, 1);
+    }
+  }
+
+  /** Forget interactions whose tokens expired, so a long sandbox session does not grow without bound. */
+  private prune(): void {
+    const cutoff = Date.now() - this.tokenTtlMs;
+    for (const [id, record] of this.byId) {
+      if (record.createdAt >= cutoff) break; // insertion order = creation order
+      if (this.open.includes(record)) continue;
+      this.byId.delete(id);
+      this.byToken.delete(record.token);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// The public shapes of the fake Discord (re-exported by fake-discord.ts, which is the module to import).
+
+export interface FakeDiscordOptions {
+  /** 0 (default) = a free port. */
+  port?: number;
+  /** The bot token the fake accepts (default 'sandbox-token'). */
+  token?: string;
+  applicationId?: string;
+  /** Default 'Tac Talk Bot'. */
+  botUsername?: string;
+  /** Quiet period after the last request for an interaction before interact() resolves; default 40 ms. */
+  settleMs?: number;
+  /** How long interact() waits for the first response (and, after a deferral, for the real one); default 5000 ms. */
+  responseTimeoutMs?: number;
+  /** Discord's deadline for the first callback; default 3000 ms. Lower it to test late answers quickly. */
+  interactionDeadlineMs?: number;
+  /** How long an interaction token stays valid for follow-ups and edits; default 15 minutes as on Discord. */
+  interactionTokenTtlMs?: number;
+}
+
+export interface SandboxAttachment {
+  filename: string;
+  /** UTF-8 text of the file. */
+  content?: string;
+  base64?: string;
+  contentType?: string;
+  /** Filled in by the fake for stored files: where it serves them. */
+  id?: string;
+  url?: string;
+  size?: number;
+}
+
+export interface SandboxInteractionRequest {
+  /** A sandbox user's name (created on first use) or id. */
+  user: string;
+  /** Role names the member has for this interaction, e.g. ['dispatcher'] (case-insensitive; created on first use). */
+  roles?: string[];
+  /** 'roll challenge' = command 'roll', subcommand 'challenge'; 'sheet skill set' = group 'skill', subcommand 'set'. */
+  command?: string;
+  /** Option name → value; user options take a user name or id, role options a role name, attachments a SandboxAttachment. */
+  options?: Record<string, unknown>;
+  /** With command: send an AUTOCOMPLETE interaction with this option focused. */
+  focused?: string;
+  /** A button press: custom_id + the message id it sits on. */
+  button?: string;
+  message?: string;
+  /** A select menu: custom_id + chosen values (message required too). */
+  select?: string;
+  values?: string[];
+  /** A modal submit: custom_id + text input custom_id → value. */
+  modal?: string;
+  fields?: Record<string, string>;
+  /** Channel name or id; default the one text channel. */
+  channel?: string;
+}
+
+export interface SandboxResponse {
+  kind: 'reply' | 'update' | 'followup' | 'autocomplete' | 'modal' | 'deferred' | 'edit' | 'delete';
+  ephemeral: boolean;
+  /**
+   * For 'reply' and 'followup' the content/embeds/components as sent; for 'update' and 'edit' the message as it
+   * stands after the change (fields the request left out keep their earlier value).
+   */
+  content?: string;
+  embeds: unknown[];
+  components: unknown[];
+  /** Exactly as sent (allowed_mentions), undefined if absent. */
+  allowedMentions?: unknown;
+  messageId?: string;
+  attachments?: SandboxAttachment[];
+  choices?: unknown[];
+  modal?: unknown;
+}
+
+export interface SandboxInteractionResult {
+  id: string;
+  responses: SandboxResponse[];
+  /** Rule violations caused by this interaction's requests. */
+  errors: string[];
+}
+
+export interface FakeMessage {
+  id: string;
+  channelId: string;
+  authorId: string;
+  content: string;
+  embeds: unknown[];
+  components: unknown[];
+  allowedMentions?: unknown;
+  flags: number;
+  ephemeral: boolean;
+  interactionId?: string;
+  attachments: SandboxAttachment[];
+  editedAt?: string;
+  createdAt: string;
+}
+
+export interface FakeUser {
+  id: string;
+  username: string;
+  bot: boolean;
+}
+
+export interface FakeRole {
+  id: string;
+  name: string;
+}
+
+/** A bad sandbox request (unknown command, missing field, the bot did not answer …): HTTP 400 in the JSON API. */
+export class SandboxRequestError extends Error {
+  readonly status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.name = 'SandboxRequestError';
+    this.status = status;
+  }
+}
