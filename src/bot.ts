@@ -49,6 +49,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     throw error;
   }
   log.info({ user: client.user?.tag }, 'logged in to Discord');
+  const stopBackground = commands.flatMap((command) => (command.start ? [command.start(client, services)] : []));
   let stopped = false;
   return {
     client,
@@ -56,6 +57,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      for (const stopOne of stopBackground) stopOne();
       await client.destroy();
       await store.close();
     },

@@ -1,6 +1,7 @@
 /** What a command module (commands/<name>.ts) provides, and what its handlers are given. */
 import type {
   AutocompleteInteraction,
+  Client,
   ChatInputCommandInteraction,
   MessageComponentInteraction,
   ModalSubmitInteraction,
@@ -34,4 +35,6 @@ export interface BotCommand {
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
   /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
   component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
+  /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
+  start?(client: Client, services: BotServices): () => void;
 }

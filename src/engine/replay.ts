@@ -10,8 +10,9 @@ import {
   type ChallengeResult,
   type LinkedChallengeResult,
 } from './systems/tactalk/challenge.js';
+import { resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
 
-export type RollKind = 'challenge' | 'linked';
+export type RollKind = 'challenge' | 'linked' | 'contest';
 
 /** The dice a challenge showed, as stored: null when no roll was needed. */
 export function challengeDice(result: ChallengeResult): { tens: number; ones: number } | null {
@@ -24,7 +25,13 @@ export function linkedDice(linked: LinkedChallengeResult): Array<{ tens: number;
 
 export type Rederived =
   | { kind: 'challenge'; result: ChallengeResult; dice: ReturnType<typeof challengeDice> }
-  | { kind: 'linked'; result: LinkedChallengeResult; dice: ReturnType<typeof linkedDice> };
+  | { kind: 'linked'; result: LinkedChallengeResult; dice: ReturnType<typeof linkedDice> }
+  | { kind: 'contest'; result: ContestRollResult; dice: ReturnType<typeof contestDice> };
+
+/** A contest round's two dice, challenger first. */
+export function contestDice(result: ContestRollResult): Array<{ tens: number; ones: number }> {
+  return [result.challenger, result.opponent].map((side) => ({ tens: side.d100.tens, ones: side.d100.ones }));
+}
 
 export function rederive(kind: string, inputs: unknown, seed: string): Rederived {
   const rng = seededRng(seed);
@@ -35,6 +42,10 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
   if (kind === 'linked') {
     const result = resolveLinkedChallenge(inputs as ChallengeInput[], rng);
     return { kind, result, dice: linkedDice(result) };
+  }
+  if (kind === 'contest') {
+    const result = resolveContestRoll(inputs as ContestRollInput, rng);
+    return { kind, result, dice: contestDice(result) };
   }
   throw new Error(`no replay for rolls of kind ${kind}`);
 }

@@ -190,6 +190,7 @@ export class FakeDiscord {
       inflight: 0,
     };
     this.tracker.register(record);
+    record.dispatchedAt = performance.now();
     if (!this.gateway.dispatchToLatest('INTERACTION_CREATE', payload)) {
       throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
     }
@@ -238,13 +239,14 @@ export class FakeDiscord {
   // ---- HTTP ------------------------------------------------------------------------------------------------
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     const path = url.pathname;
     try {
       const body = await readBody(req);
       if (path === '/api/v10' || path.startsWith('/api/v10/')) {
-        const result = await this.rest.handle({ method, path: path.slice('/api/v10'.length) || '/', query: url.searchParams, headers: req.headers, body });
+        const result = await this.rest.handle({ method, path: path.slice('/api/v10'.length) || '/', query: url.searchParams, headers: req.headers, body, receivedAt });
         sendJson(res, result.status, result.body);
         return;
       }

@@ -30,6 +30,8 @@ export interface RestRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** performance.now() when the HTTP request arrived (before its body was read). */
+  receivedAt?: number;
 }
 
 export interface RestResult {
@@ -605,6 +607,7 @@ export class FakeRest {
       }
     }
     record.ack = type;
+    record.firstResponseAt = ctx.request.receivedAt ?? performance.now();
     const s = this.state;
     const messageType = record.type === 2 ? 20 : 0;
     const ephemeralFlag = typeof data.flags === 'number' ? data.flags & MessageFlag.Ephemeral : 0;

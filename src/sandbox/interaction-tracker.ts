@@ -32,6 +32,9 @@ export interface InteractionRecord {
   errors: string[];
   lastActivity: number;
   inflight: number;
+  /** performance.now() when INTERACTION_CREATE was dispatched, and when the first accepted callback arrived. */
+  dispatchedAt?: number;
+  firstResponseAt?: number;
 }
 
 /** One-shot wake-up for waiters: wait(ms) resolves on the next notify() or after ms. */
@@ -148,7 +151,13 @@ export class InteractionTracker {
         if (Date.now() >= settleCap) break;
         await signal.wait(record.inflight > 0 ? settleCap - Date.now() : settleMs - quiet);
       }
-      return { id: record.id, responses: [...record.responses], errors: [...record.errors] };
+      const { dispatchedAt, firstResponseAt } = record;
+      return {
+        id: record.id,
+        responses: [...record.responses],
+        errors: [...record.errors],
+        ...(dispatchedAt !== undefined && firstResponseAt !== undefined ? { firstResponseMs: firstResponseAt - dispatchedAt } : {}),
+      };
     } finally {
       this.signals.delete(record.id);
       const index = this.open.indexOf(record);

@@ -10,6 +10,8 @@ import { FakeDiscord } from './fake-discord.js';
 export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
   /** 0 picks a free port. */
   port: number;
+  /** The fake's quiet period before interact() resolves (FakeDiscordOptions.settleMs); benchmarks lower it. */
+  settleMs?: number;
 }
 
 export interface Sandbox {
@@ -24,7 +26,7 @@ export interface Sandbox {
 const ROLLS_LIMIT_MAX = 100;
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const fake = new FakeDiscord({ port: options.port });
+  const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs });
   await fake.start();
   const launch = async (overrides: Partial<SandboxOptions> = {}): Promise<RunningBot> => {
     const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi });

@@ -77,6 +77,11 @@ export interface SandboxInteractionResult {
   responses: SandboxResponse[];
   /** Rule violations caused by this interaction's requests. */
   errors: string[];
+  /**
+   * Milliseconds (performance.now(), fractional) from dispatching INTERACTION_CREATE to the fake receiving the
+   * bot's first accepted callback; absent when no callback was accepted.
+   */
+  firstResponseMs?: number;
 }
 
 export interface FakeMessage {

@@ -1,4 +1,5 @@
 /** The store: the repositories over the one database. Nothing else in the bot talks to Prisma. */
+import { ContestStore } from './contests.js';
 import { openDatabase, type Database } from './database.js';
 import { OperatorStore } from './operators.js';
 import { RollLog } from './rolls.js';
@@ -7,6 +8,7 @@ import { ServerStore } from './servers.js';
 export interface Store {
   db: Database;
   operators: OperatorStore;
+  contests: ContestStore;
   rolls: RollLog;
   servers: ServerStore;
   close(): Promise<void>;
@@ -17,6 +19,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   return {
     db,
     operators: new OperatorStore(db),
+    contests: new ContestStore(db),
     rolls: new RollLog(db),
     servers: new ServerStore(db),
     close: () => db.$disconnect(),

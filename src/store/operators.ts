@@ -54,6 +54,11 @@ export class OperatorStore {
     return rows.map(toSheet);
   }
 
+  async get(id: number): Promise<OperatorSheet | null> {
+    const row = await this.db.operator.findUnique({ where: { id }, include: withContents });
+    return row ? toSheet(row) : null;
+  }
+
   async active(owner: SheetOwner): Promise<OperatorSheet | null> {
     const row = await this.db.operator.findFirst({
       where: { guildId: owner.guildId, ownerId: owner.ownerId, active: true },

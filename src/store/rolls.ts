@@ -28,7 +28,7 @@ export interface StoredRoll extends Omit<RollRecordInput, 'system'> {
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
 export const ROLL_ID_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 
-function newRollId(): string {
+export function newRollId(): string {
   const bytes = randomBytes(8);
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
@@ -44,9 +44,10 @@ export class RollLog {
     return new Date(this.lastCreatedAt);
   }
 
-  async record(roll: RollRecordInput): Promise<string> {
+  /** Stores a roll; `presetId` when the id had to be shown (saved elsewhere) before the roll was stored. */
+  async record(roll: RollRecordInput, presetId?: string): Promise<string> {
     for (let attempt = 0; ; attempt++) {
-      const id = newRollId();
+      const id = attempt === 0 && presetId ? presetId : newRollId();
       try {
         await this.db.roll.create({
           data: {

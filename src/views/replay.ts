@@ -1,7 +1,8 @@
 /** The answer to /roll replay: the stored roll re-derived from its seed, and whether the dice match. */
-import { EmbedBuilder } from 'discord.js';
+import { EmbedBuilder, type APIEmbedField } from 'discord.js';
 import type { Rederived } from '../engine/replay.js';
 import { challengeLines } from './challenge.js';
+import { formatD100, formatTerms } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 
@@ -13,25 +14,45 @@ export interface ReplayFacts {
   matches: boolean;
 }
 
-export function replayReply(facts: ReplayFacts, rederived: Rederived): ReplyPayload {
+function fieldsOf(rederived: Rederived): APIEmbedField[] {
+  const field = (name: string, value: string, inline = false) => ({
+    name: truncate(name, DISCORD_LIMITS.fieldName),
+    value: truncate(value, DISCORD_LIMITS.fieldValue),
+    inline,
+  });
+  if (rederived.kind === 'contest') {
+    const { result } = rederived;
+    const sides = [
+      ['Challenger', result.challenger],
+      ['Opponent', result.opponent],
+    ] as const;
+    return [
+      ...sides.map(([label, side]) =>
+        field(
+          `${label} (${side.role}): ${side.skill.name} ${side.skill.level}`,
+          `🎲 \`${formatD100(side.d100)}\`\n${side.d100.value} (D100)${formatTerms(side.terms)} = **${side.result}** vs CL ${side.challengeLevel} → ${side.success ? 'success' : 'failure'}`,
+          true,
+        ),
+      ),
+      field('Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'),
+    ];
+  }
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
+  return results.map((result, index) =>
+    field(`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')),
+  );
+}
+
+export function replayReply(facts: ReplayFacts, rederived: Rederived): ReplyPayload {
   const embed = new EmbedBuilder()
     .setColor(facts.matches ? 0x2e9e5b : 0xc0392b)
     .setTitle(facts.matches ? `🔁 Roll ${facts.rollId}: the dice match` : `⚠️ Roll ${facts.rollId}: the dice do NOT match`)
     .setDescription(
-      truncate(
-        [
-          `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f>. Re-rolled from its stored seed \`${facts.seed}\` with the same inputs:`,
-          facts.matches ? 'Same dice, same result: this roll is exactly what the engine gives for that seed.' : 'The stored dice differ from what the seed gives. Please report this roll id.',
-        ].join('\n'),
-        DISCORD_LIMITS.embedDescription,
-      ),
-    );
-  results.slice(0, DISCORD_LIMITS.embedFields).forEach((result, index) => {
-    embed.addFields({
-      name: truncate(`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, DISCORD_LIMITS.fieldName),
-      value: truncate(challengeLines(result).join('\n'), DISCORD_LIMITS.fieldValue),
-    });
-  });
+      [
+        `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f>. Re-rolled from its stored seed \`${facts.seed}\` with the same inputs:`,
+        facts.matches ? 'Same dice, same result: this roll is exactly what the engine gives for that seed.' : 'The stored dice differ from what the seed gives. Please report this roll id.',
+      ].join('\n'),
+    )
+    .addFields(fieldsOf(rederived).slice(0, DISCORD_LIMITS.embedFields));
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }
