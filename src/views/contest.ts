@@ -27,7 +27,7 @@ import {
 } from '../engine/systems/tactalk/contest.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
-import type { ReplyPayload } from './messages.js';
+import type { MessageBody } from './messages.js';
 
 export const SKILL_SEARCH_VALUE = '__search__';
 const COLOR = { open: 0x2c3e50, won: 0x2e9e5b, tie: 0xd4ac0d, over: 0x7f8c8d } as const;
@@ -212,7 +212,7 @@ function lastOpenPhase(state: ContestState): ContestState['phase'] {
   return state.opponent.operator ? 'countered' : 'proposed';
 }
 
-export function contestMessage(view: ContestView): ReplyPayload {
+export function contestMessage(view: ContestView): MessageBody {
   return {
     content: `<@${view.state.opponent.userId}>, you are challenged to a contest by <@${view.state.challenger.userId}>.`,
     embeds: [contestEmbed(view).toJSON()],

@@ -11,6 +11,9 @@ export interface ReplyPayload {
   allowedMentions: typeof NO_PINGS;
 }
 
+/** A message that is posted or edited in the channel: it cannot be private. */
+export type MessageBody = Omit<ReplyPayload, 'flags' | 'files'>;
+
 export function privateNote(text: string): ReplyPayload {
   return { content: truncate(text, DISCORD_LIMITS.content), flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS };
 }

@@ -13,7 +13,9 @@ export interface TestSandbox extends Sandbox {
 }
 
 /** The fake Discord and the real bot on a fresh database; seeds come from `seeds` in order when given. */
-export async function startTestSandbox(options: { seeds?: string[]; databaseUrl?: string } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(
+  options: { seeds?: string[]; databaseUrl?: string; now?: () => Date } = {},
+): Promise<TestSandbox> {
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
   const seeds = [...(options.seeds ?? [])];
   let counter = 0;
@@ -23,6 +25,7 @@ export async function startTestSandbox(options: { seeds?: string[]; databaseUrl?
     migrate: false,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
+    ...(options.now ? { now: options.now } : {}),
   });
   const act = async (request: SandboxInteractionRequest) => {
     const result = await sandbox.fake.interact(request);

@@ -1,0 +1,363 @@
+/**
+ * /contest: a contest between two players' Operators (RULES 1.6), run on one message as a consent flow with
+ * buttons. Every press reloads the contest, lets the engine decide, and saves with a compare-and-set: a press
+ * that lost a race, came late or came from the wrong person changes nothing and is answered privately.
+ */
+import {
+  InteractionContextType,
+  SlashCommandBuilder,
+  type ChatInputCommandInteraction,
+  type Client,
+  type BaseInteraction,
+} from 'discord.js';
+import type { BotCommand, BotServices, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import { seededRng } from '../src/engine/rng.js';
+import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
+import {
+  CONTEST_LIMITS,
+  ContestRefusal,
+  OPEN_PHASES,
+  applyContestAction,
+  proposeContest,
+  sideOf,
+  type ContestAction,
+  type ContestActor,
+  type ContestRollSideInput,
+  type ContestSideName,
+  type ContestState,
+} from '../src/engine/systems/tactalk/contest.js';
+import { contestDice } from '../src/engine/replay.js';
+import type { StoredContest } from '../src/store/contests.js';
+import { newRollId } from '../src/store/rolls.js';
+import type { ServerSettings } from '../src/store/servers.js';
+import {
+  SKILL_SEARCH_VALUE,
+  acceptModal,
+  adjustModal,
+  contestMessage,
+  contestOpening,
+  skillSearchModal,
+  type ContestView,
+} from '../src/views/contest.js';
+import { privateNote } from '../src/views/messages.js';
+
+const TIMEOUT_MINUTES_MAX = 24 * 60;
+const SWEEP_INTERVAL_MS = 30_000;
+
+const data = new SlashCommandBuilder()
+  .setName('contest')
+  .setDescription('Contests between two players’ Operators')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('start')
+      .setDescription('Challenge another player to a contest')
+      .addUserOption((o) => o.setName('opponent').setDescription('The player you act against').setRequired(true))
+      .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries to do').setRequired(true))
+      .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('settings')
+      .setDescription('Dispatcher: this server’s contest settings')
+      .addIntegerOption((o) => o.setName('timeout').setDescription('Minutes each step waits before the contest expires (1–1440)'))
+      .addBooleanOption((o) => o.setName('adds_own_skill').setDescription('House rule: each side also adds its own skill to its roll')),
+  );
+
+function expiryFrom(now: Date, settings: ServerSettings): Date {
+  return new Date(now.getTime() + settings.contestTimeoutMinutes * 60_000);
+}
+
+function memberName(interaction: BaseInteraction): string {
+  if (interaction.inCachedGuild()) return interaction.member.displayName;
+  return interaction.user.globalName ?? interaction.user.username;
+}
+
+async function start(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const opponent = interaction.options.getUser('opponent', true);
+  if (opponent.bot) throw new UserError('You cannot contest a bot: a contest is between two players.');
+  if (opponent.id === context.userId) throw new UserError('You cannot contest yourself. Pick another player.');
+  const { store } = context;
+  const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  for (const [userId, who] of [[context.userId, 'You have'], [opponent.id, `<@${opponent.id}> has`]] as const) {
+    if ((await store.contests.openCount(context.guildId, userId)) >= CONTEST_LIMITS.openPerUser) {
+      throw new UserError(`${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once. Finish or let one expire first.`);
+    }
+  }
+  const settings = await store.servers.settings(context.guildId);
+  const state = proposeContest({
+    challengerId: context.userId,
+    opponentId: opponent.id,
+    challengerOperator: { id: sheet.id, name: sheet.name },
+    intent: interaction.options.getString('intent', true),
+    stakes: interaction.options.getString('stakes', true),
+    addsOwnSkill: settings.contestAddsOwnSkill,
+  });
+  const contest = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
+  const response = await interaction.reply({ ...contestOpening(viewOf(contest, settings)), withResponse: true });
+  const messageId = response.resource?.message?.id;
+  if (messageId) await store.contests.setMessage(contest.id, messageId);
+}
+
+async function settingsCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  if (!(await context.isDispatcher())) throw new UserError('Only a Dispatcher can change the contest settings.');
+  const timeout = interaction.options.getInteger('timeout');
+  const addsOwnSkill = interaction.options.getBoolean('adds_own_skill');
+  if (timeout !== null && (timeout < 1 || timeout > TIMEOUT_MINUTES_MAX)) {
+    throw new UserError(`The timeout must be from 1 to ${TIMEOUT_MINUTES_MAX} minutes; ${timeout} is not.`);
+  }
+  const settings = await context.store.servers.update(context.guildId, {
+    ...(timeout !== null ? { contestTimeoutMinutes: timeout } : {}),
+    ...(addsOwnSkill !== null ? { contestAddsOwnSkill: addsOwnSkill } : {}),
+  });
+  await interaction.reply(
+    privateNote(
+      `Contest settings: each step expires after **${settings.contestTimeoutMinutes} min**; own skill added to own roll (house rule): **${settings.contestAddsOwnSkill ? 'on' : 'off'}**. New contests use them.`,
+    ),
+  );
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === 'start') return start(interaction, context);
+  if (sub === 'settings') return settingsCommand(interaction, context);
+  throw new UserError(`Unknown subcommand ${sub}.`);
+}
+
+function viewOf(contest: StoredContest, settings: ServerSettings, skills?: ContestView['skills']): ContestView {
+  return { id: contest.id, state: contest.state, expiresAt: contest.expiresAt, timeoutMinutes: settings.contestTimeoutMinutes, skills };
+}
+
+/** Both sides' skills, for the skill menus. */
+async function sideSkills(context: BotServices, state: ContestState): Promise<ContestView['skills']> {
+  if (state.phase !== 'skills') return undefined;
+  const load = async (side: ContestSideName) => (state[side].operator ? ((await context.store.operators.get(state[side].operator.id))?.skills ?? []) : []);
+  return { challenger: await load('challenger'), opponent: await load('opponent') };
+}
+
+async function operatorOf(context: HandlerContext, state: ContestState, side: ContestSideName): Promise<OperatorSheet> {
+  const operator = state[side].operator;
+  const sheet = operator ? await context.store.operators.get(operator.id) : null;
+  if (!sheet) throw new ContestRefusal('invalid', `The sheet of ${operator?.name ?? 'this side'} no longer exists. A Dispatcher can cancel the contest.`);
+  return sheet;
+}
+
+async function skillChoice(context: HandlerContext, state: ContestState, side: ContestSideName, typed: string) {
+  const sheet = await operatorOf(context, state, side);
+  const skill = findSkill(sheet, typed);
+  return { skill: { name: skill.name, level: skill.level }, conditionModifiers: conditionModifiers(sheet, skill.name, context.now()) };
+}
+
+function field(interaction: ComponentInteraction, name: string): string {
+  return interaction.isModalSubmit() ? interaction.fields.getTextInputValue(name) : '';
+}
+
+/** The Dispatcher's form becomes a list of actions, applied together or not at all. */
+async function adjustActions(interaction: ComponentInteraction, context: HandlerContext, state: ContestState): Promise<ContestAction[]> {
+  const actions: ContestAction[] = [];
+  const modifiersText = field(interaction, 'modifiers').trim();
+  const modifiers = modifiersText.split(',').map((part) => part.trim().replace('−', '-'));
+  if (modifiers.length !== 2 || modifiers.some((part) => !/^[+-]?\d{1,3}$/.test(part))) {
+    throw new UserError('Situational modifiers: write two whole numbers, the challenger’s then the opponent’s, e.g. `0, -10`.');
+  }
+  for (const [index, side] of (['challenger', 'opponent'] as const).entries()) {
+    const sheet = await operatorOf(context, state, side);
+    const typedSkill = field(interaction, `${side}_skill`).trim();
+    if (typedSkill && typedSkill.toLowerCase() !== state[side].skill?.name.toLowerCase()) {
+      const chosen = findSkill(sheet, typedSkill);
+      actions.push({ type: 'dispute', side, skill: { name: chosen.name, level: chosen.level }, conditionModifiers: conditionModifiers(sheet, chosen.name, context.now()) });
+    }
+    const archetypes = archetypeModifiers(sheet, splitNameList(field(interaction, `${side}_archetypes`)));
+    const situationalModifier = Number(modifiers[index]);
+    const current = state[side];
+    const unchanged =
+      situationalModifier === current.situationalModifier &&
+      JSON.stringify(archetypes) === JSON.stringify(current.archetypeModifiers);
+    if (!unchanged) actions.push({ type: 'setModifiers', side, archetypeModifiers: archetypes, situationalModifier });
+  }
+  return actions;
+}
+
+async function openForm(interaction: ComponentInteraction, modal: ReturnType<typeof acceptModal>): Promise<null> {
+  if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
+  await interaction.showModal(modal);
+  return null;
+}
+
+/** What a press means; null when it only opens a form (the form's submit is the action). */
+async function actionsFor(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest, verb: string, arg: string | undefined, actor: ContestActor): Promise<ContestAction[] | null> {
+  const { state } = contest;
+  switch (verb) {
+    case 'accept': {
+      // A dry run with the engine's own checks, so only the challenged player, and only now, gets the form.
+      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
+      const owner = { guildId: context.guildId, ownerId: context.userId };
+      if ((await context.store.operators.list(owner)).length === 0) {
+        throw new UserError('You need an Operator sheet to take part: create one with `/sheet create`, then press Accept again.');
+      }
+      const active = await context.store.operators.active(owner);
+      return openForm(interaction, acceptModal(contest.id, active?.name ?? null));
+    }
+    case 'acceptform': {
+      const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: context.userId }, field(interaction, 'operator'));
+      return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name } }];
+    }
+    case 'decline':
+      return [{ type: 'decline' }];
+    case 'agree':
+      return [{ type: 'agree' }];
+    case 'withdraw':
+      return [{ type: 'withdraw' }];
+    case 'cancel':
+      return [{ type: 'cancel' }];
+    case 'ready':
+      return [{ type: 'ready' }];
+    case 'again':
+      return [{ type: 'anotherRound' }];
+    case 'accepttie':
+      return [{ type: 'acceptTie' }];
+    case 'role':
+      if (arg !== 'attacker' && arg !== 'defender') break;
+      return [{ type: 'chooseRole', role: arg }];
+    case 'skill':
+    case 'searchform': {
+      if (arg !== 'challenger' && arg !== 'opponent') break;
+      if (sideOf(state, context.userId) !== arg) {
+        throw new ContestRefusal('notYours', `This menu is for ${state[arg].operator?.name ?? 'the other player'}’s player only.`);
+      }
+      const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
+      if (typed === SKILL_SEARCH_VALUE) {
+        applyContestAction(state, { type: 'ready' }, actor, seededRng('dry-run')); // refuses when skills can no longer be picked
+        return openForm(interaction, skillSearchModal(contest.id, arg));
+      }
+      const choice = await skillChoice(context, state, arg, typed);
+      return [{ type: 'chooseSkill', ...choice }];
+    }
+    case 'adjust': {
+      if (!actor.isDispatcher) throw new ContestRefusal('notYours', 'Only a Dispatcher can adjust a contest.');
+      if (state.phase !== 'skills') throw new ContestRefusal(OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over', 'Skills and modifiers can only be adjusted while the players pick their skills.');
+      return openForm(interaction, adjustModal(contest.id, state));
+    }
+    case 'adjustform': {
+      if (!actor.isDispatcher) throw new ContestRefusal('notYours', 'Only a Dispatcher can adjust a contest.');
+      return adjustActions(interaction, context, state);
+    }
+  }
+  throw new UserError('This button is not one the bot made.');
+}
+
+/** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
+async function show(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>, note?: string): Promise<void> {
+  if (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage())) {
+    await interaction.update(payload);
+    if (note) await interaction.followUp(privateNote(note));
+    return;
+  }
+  await interaction.reply(privateNote(note ?? 'Done.'));
+}
+
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  const [, verb = '', idText = '', arg] = interaction.customId.split(':');
+  const { store } = context;
+  const contest = await store.contests.find(Number(idText));
+  if (!contest) throw new UserError('This contest no longer exists.');
+  const settings = await store.servers.settings(context.guildId);
+  const now = context.now();
+  if (!OPEN_PHASES.includes(contest.state.phase)) throw new UserError('This contest is over; its buttons do nothing now.');
+
+  const side = sideOf(contest.state, context.userId);
+  const actor: ContestActor = {
+    userId: context.userId,
+    isDispatcher: await context.isDispatcher(),
+    name: (side && contest.state[side].operator?.name) || memberName(interaction),
+  };
+
+  if (contest.expiresAt <= now) {
+    const expired = applyContestAction(contest.state, { type: 'expire' }, actor, seededRng('expire'));
+    const saved = await store.contests.save(contest, expired, contest.expiresAt);
+    if (saved) {
+      await show(interaction, contestMessage(viewOf(saved, settings)), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
+    } else {
+      await interaction.reply(privateNote('This contest is over; its buttons do nothing now.'));
+    }
+    return;
+  }
+
+  let next: ContestState;
+  let seed: string | null = null;
+  try {
+    const actions = await actionsFor(interaction, context, contest, verb, arg, actor);
+    if (actions === null) return; // a form was opened
+    if (actions.length === 0) {
+      await interaction.reply(privateNote('Nothing to change: the form matches the contest as it is.'));
+      return;
+    }
+    seed = context.newSeed();
+    const rng = seededRng(seed);
+    next = actions.reduce((state, action) => applyContestAction(state, action, actor, rng), contest.state);
+  } catch (error) {
+    if (error instanceof UserError) {
+      await interaction.reply(privateNote(error.message));
+      return;
+    }
+    throw error;
+  }
+
+  const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
+  if (rolled) rolled.rollId = newRollId();
+  const saved = await store.contests.save(contest, next, expiryFrom(now, settings));
+  if (!saved) {
+    await interaction.reply(privateNote('Someone else’s press got there first: this step is already handled, nothing changed.'));
+    return;
+  }
+  if (rolled && seed) {
+    const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
+    await store.rolls.record(
+      {
+        guildId: context.guildId,
+        channelId: context.channelId,
+        userId: context.userId,
+        kind: 'contest',
+        inputs: { contestId: contest.id, round: rolled.number, challenger: inputOf(rolled.challenger), opponent: inputOf(rolled.opponent) },
+        seed,
+        dice: contestDice(rolled),
+        result: rolled,
+        total: null,
+        challengeLevel: null,
+        success: null,
+      },
+      rolled.rollId!,
+    );
+  }
+  await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, next))));
+}
+
+/** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */
+async function sweep(client: Client, services: BotServices): Promise<void> {
+  for (const contest of await services.store.contests.overdue(services.now())) {
+    const expired = applyContestAction(contest.state, { type: 'expire' }, { userId: '', isDispatcher: false, name: 'timer' }, seededRng('expire'));
+    const saved = await services.store.contests.save(contest, expired, contest.expiresAt);
+    if (!saved || !saved.messageId) continue;
+    try {
+      const channel = await client.channels.fetch(saved.channelId);
+      const settings = await services.store.servers.settings(saved.guildId);
+      if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(viewOf(saved, settings)));
+    } catch (error) {
+      services.log.warn({ err: error, contestId: saved.id }, 'could not mark an expired contest on its message');
+    }
+  }
+}
+
+function startSweeper(client: Client, services: BotServices): () => void {
+  let running = Promise.resolve();
+  const run = () => {
+    running = running.then(() => sweep(client, services)).catch((error: unknown) => services.log.error({ err: error }, 'contest expiry sweep failed'));
+  };
+  run();
+  const timer = setInterval(run, SWEEP_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export const contestCommand: BotCommand = { data, execute, component, start: startSweeper };
