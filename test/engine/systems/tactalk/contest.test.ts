@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { rollD100 } from '../../../../src/engine/dice.js';
+import { seededRng } from '../../../../src/engine/rng.js';
+import {
+  ContestRefusal,
+  applyContestAction,
+  contestOdds,
+  contestWinner,
+  proposeContest,
+  resolveContestRoll,
+  type ContestAction,
+  type ContestActor,
+  type ContestPhase,
+  type ContestRole,
+  type ContestState,
+} from '../../../../src/engine/systems/tactalk/contest.js';
+import { scriptedD100 } from '../../../helpers/dice.js';
+
+const kat: ContestActor = { userId: 'sasha', isDispatcher: false, name: 'Kat' };
+const troy: ContestActor = { userId: 'mike', isDispatcher: false, name: 'Troy' };
+const dispatcher: ContestActor = { userId: 'dee', isDispatcher: true, name: 'Dee' };
+const bystander: ContestActor = { userId: 'eve', isDispatcher: false, name: 'Eve' };
+const noDice = scriptedD100();
+
+function proposed(addsOwnSkill = false): ContestState {
+  return proposeContest({
+    challengerId: 'sasha',
+    opponentId: 'mike',
+    challengerOperator: { id: 1, name: 'Kat' },
+    intent: 'Disarm Troy',
+    stakes: 'Troy is disarmed',
+    addsOwnSkill,
+  });
+}
+
+function act(state: ContestState, actor: ContestActor, action: ContestAction, rng = noDice): ContestState {
+  return applyContestAction(state, action, actor, rng);
+}
+
+/** The flow up to the skills step, with the given roles. */
+function atSkills(katRole: ContestRole, troyRole: ContestRole, addsOwnSkill = false): ContestState {
+  let state = act(proposed(addsOwnSkill), troy, { type: 'accept', stakes: 'Kat is kicked', operator: { id: 2, name: 'Troy' } });
+  state = act(state, kat, { type: 'agree' });
+  state = act(state, kat, { type: 'chooseRole', role: katRole });
+  return act(state, troy, { type: 'chooseRole', role: troyRole });
+}
+
+function withSkills(state: ContestState, katSkill: number, troySkill: number): ContestState {
+  let next = act(state, kat, { type: 'chooseSkill', skill: { name: 'CQC', level: katSkill }, conditionModifiers: [] });
+  next = act(next, troy, { type: 'chooseSkill', skill: { name: 'Shotgun Handling', level: troySkill }, conditionModifiers: [] });
+  return next;
+}
+
+function rollBoth(state: ContestState, katDie: number, troyDie: number): ContestState {
+  const ready = act(state, kat, { type: 'ready' });
+  return act(ready, troy, { type: 'ready' }, scriptedD100(katDie, troyDie));
+}
+
+describe('who wins a contest (RULES 1.6)', () => {
+  it.each([
+    [true, false, 'attacker', 'defender', 'challenger'],
+    [false, true, 'attacker', 'defender', 'opponent'],
+    [true, false, 'attacker', 'attacker', 'challenger'],
+    [true, true, 'attacker', 'defender', 'opponent'],
+    [false, false, 'attacker', 'defender', 'opponent'],
+    [true, true, 'defender', 'attacker', 'challenger'],
+    [false, false, 'defender', 'attacker', 'challenger'],
+    [true, true, 'attacker', 'attacker', 'tie'],
+    [false, false, 'attacker', 'attacker', 'tie'],
+  ] as const)('challenger success %s, opponent success %s, roles %s/%s → %s', (cs, os, cr, or, winner) => {
+    expect(contestWinner({ success: cs, role: cr }, { success: os, role: or })).toBe(winner);
+  });
+});
+
+describe('rolling a contest round', () => {
+  it('uses each side’s skill as the other side’s CL, not its own (seed: Kat CQC 37 vs Troy Shotgun 35, both succeed → Troy)', () => {
+    const state = rollBoth(withSkills(atSkills('attacker', 'defender'), 37, 35), 40, 50);
+    expect(state.phase).toBe('resolved');
+    const round = state.rounds[0]!;
+    expect(round.challenger).toMatchObject({ challengeLevel: 35, result: 40, success: true });
+    expect(round.opponent).toMatchObject({ challengeLevel: 37, result: 50, success: true });
+    expect(round.winner).toBe('opponent');
+  });
+
+  it('adds archetype, condition and situational modifiers to the side’s own roll', () => {
+    let state = withSkills(atSkills('attacker', 'defender'), 37, 35);
+    state = act(state, dispatcher, { type: 'setModifiers', side: 'challenger', archetypeModifiers: [{ name: 'Dexterity', value: 10 }], situationalModifier: -3 });
+    const round = rollBoth(state, 20, 1).rounds[0]!;
+    expect(round.challenger).toMatchObject({ result: 27, success: false });
+  });
+
+  it('with the house rule contest_adds_own_skill, adds the side’s own skill as well', () => {
+    const round = rollBoth(withSkills(atSkills('attacker', 'defender', true), 37, 35), 10, 10).rounds[0]!;
+    expect(round.challenger).toMatchObject({ result: 47, challengeLevel: 35, success: true });
+    expect(round.opponent).toMatchObject({ result: 45, challengeLevel: 37, success: true });
+  });
+
+  it('a tie between two attackers waits for both to want another round, with skills not used before', () => {
+    let state = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 90, 90);
+    expect(state.phase).toBe('tied');
+    state = act(state, kat, { type: 'anotherRound' });
+    expect(state.phase).toBe('tied');
+    state = act(state, troy, { type: 'anotherRound' });
+    expect(state.phase).toBe('skills');
+    expect(state.challenger.skill).toBeNull();
+    expect(() => act(state, kat, { type: 'chooseSkill', skill: { name: 'cqc', level: 37 }, conditionModifiers: [] })).toThrow(/already rolled in this contest/);
+  });
+
+  it('a tie accepted by either player ends the contest', () => {
+    const state = act(rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1), troy, { type: 'acceptTie' });
+    expect(state).toMatchObject({ phase: 'ended' });
+    expect(state.endReason).toContain('accepted the tie');
+  });
+
+  it('both defenders end the contest before any skill is picked', () => {
+    const state = atSkills('defender', 'defender');
+    expect(state.phase).toBe('ended');
+    expect(state.endReason).toContain('no reason for a contest');
+  });
+
+  it('replays a round from the same inputs and seed', () => {
+    const input = {
+      challenger: { skill: { name: 'CQC', level: 37 }, role: 'attacker' as const, terms: [], challengeLevel: 35 },
+      opponent: { skill: { name: 'Shotgun Handling', level: 35 }, role: 'defender' as const, terms: [], challengeLevel: 37 },
+    };
+    expect(resolveContestRoll(input, seededRng('s'))).toEqual(resolveContestRoll(input, seededRng('s')));
+  });
+});
+
+describe('the odds shown before the roll', () => {
+  /** Counts all 100×100 pairs of D100 faces through the same resolution the roll uses. */
+  function bruteForce(state: ContestState) {
+    const counts = { challengerWins: 0, opponentWins: 0, tie: 0 };
+    for (let c = 1; c <= 100; c++) {
+      for (let o = 1; o <= 100; o++) {
+        const ready = act(state, kat, { type: 'ready' });
+        const round = act(ready, troy, { type: 'ready' }, scriptedD100(c, o)).rounds.at(-1)!;
+        if (round.winner === 'challenger') counts.challengerWins++;
+        else if (round.winner === 'opponent') counts.opponentWins++;
+        else counts.tie++;
+      }
+    }
+    return counts;
+  }
+
+  it.each([
+    ['attacker', 'defender', 37, 35, 0, false],
+    ['attacker', 'attacker', 37, 35, 0, false],
+    ['defender', 'attacker', 80, 5, 12, false],
+    ['attacker', 'defender', 37, 35, 0, true],
+    ['attacker', 'attacker', 100, 0, -20, true],
+  ] as const)('%s vs %s, skills %i and %i, modifier %i, own skill added %s: exact', (katRole, troyRole, katSkill, troySkill, modifier, ownSkill) => {
+    let state = withSkills(atSkills(katRole, troyRole, ownSkill), katSkill, troySkill);
+    state = act(state, dispatcher, { type: 'setModifiers', side: 'challenger', archetypeModifiers: [], situationalModifier: modifier });
+    const odds = contestOdds(state)!;
+    expect(odds).toEqual(bruteForce(state));
+    expect(odds.challengerWins + odds.opponentWins + odds.tie).toBe(10_000);
+  });
+});
+
+describe('the contest state machine refuses what a step does not accept', () => {
+  const accept: ContestAction = { type: 'accept', stakes: 'x', operator: { id: 2, name: 'Troy' } };
+  const actions: Array<[string, ContestAction]> = [
+    ['accept', accept],
+    ['decline', { type: 'decline' }],
+    ['agree', { type: 'agree' }],
+    ['withdraw', { type: 'withdraw' }],
+    ['chooseRole', { type: 'chooseRole', role: 'attacker' }],
+    ['chooseSkill', { type: 'chooseSkill', skill: { name: 'Driving', level: 10 }, conditionModifiers: [] }],
+    ['ready', { type: 'ready' }],
+    ['dispute', { type: 'dispute', side: 'opponent', skill: { name: 'Driving', level: 10 }, conditionModifiers: [] }],
+    ['setModifiers', { type: 'setModifiers', side: 'opponent', archetypeModifiers: [], situationalModifier: 5 }],
+    ['cancel', { type: 'cancel' }],
+    ['anotherRound', { type: 'anotherRound' }],
+    ['acceptTie', { type: 'acceptTie' }],
+  ];
+  /** What each step accepts, and from whom. */
+  const accepted: Record<ContestPhase, string[]> = {
+    proposed: ['accept', 'decline', 'cancel'],
+    countered: ['agree', 'withdraw', 'cancel'],
+    roles: ['chooseRole', 'cancel'],
+    skills: ['chooseSkill', 'ready', 'dispute', 'setModifiers', 'cancel'],
+    tied: ['anotherRound', 'acceptTie', 'cancel'],
+    resolved: [],
+    ended: [],
+    expired: [],
+  };
+  const states: Array<[ContestPhase, ContestState]> = [
+    ['proposed', proposed()],
+    ['countered', act(proposed(), troy, accept)],
+    ['roles', act(act(proposed(), troy, accept), kat, { type: 'agree' })],
+    ['skills', withSkills(atSkills('attacker', 'defender'), 37, 35)],
+    ['tied', rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 90, 90)],
+    ['resolved', rollBoth(withSkills(atSkills('attacker', 'defender'), 37, 35), 90, 90)],
+    ['ended', act(proposed(), troy, { type: 'decline' })],
+    ['expired', act(proposed(), bystander, { type: 'expire' })],
+  ];
+
+  for (const [phase, state] of states) {
+    it(`in ${phase}: accepts only ${accepted[phase].join(', ') || 'nothing'}, and nothing from a bystander`, () => {
+      expect(state.phase).toBe(phase);
+      for (const [name, action] of actions) {
+        const actors = [kat, troy, dispatcher];
+        const anyoneMay = actors.some((actor) => {
+          try {
+            act(state, actor, action, scriptedD100(50, 50));
+            return true;
+          } catch (error) {
+            expect(error, `${phase} / ${name}`).toBeInstanceOf(ContestRefusal);
+            return false;
+          }
+        });
+        expect(anyoneMay, `${phase} / ${name}`).toBe(accepted[phase].includes(name));
+        if (name !== 'cancel') {
+          expect(() => act(state, bystander, action, scriptedD100(50, 50)), `bystander ${phase} / ${name}`).toThrow(ContestRefusal);
+        }
+      }
+      expect(() => act(state, { ...bystander }, { type: 'cancel' })).toThrow(ContestRefusal);
+    });
+  }
+
+  it('refuses the wrong player: only the opponent answers, only the challenger agrees, only a Dispatcher disputes or cancels', () => {
+    expect(() => act(proposed(), kat, accept)).toThrow(/Only the challenged player/);
+    expect(() => act(act(proposed(), troy, accept), troy, { type: 'agree' })).toThrow(/Only the challenger/);
+    const skills = withSkills(atSkills('attacker', 'defender'), 37, 35);
+    expect(() => act(skills, kat, { type: 'dispute', side: 'opponent', skill: { name: 'Driving', level: 1 }, conditionModifiers: [] })).toThrow(/Only a Dispatcher/);
+    expect(() => act(skills, troy, { type: 'cancel' })).toThrow(/Only a Dispatcher/);
+  });
+
+  it('a Dispatcher’s change makes both players confirm Ready again', () => {
+    const ready = act(withSkills(atSkills('attacker', 'defender'), 37, 35), kat, { type: 'ready' });
+    expect(ready.challenger.ready).toBe(true);
+    const changed = act(ready, dispatcher, { type: 'setModifiers', side: 'opponent', archetypeModifiers: [], situationalModifier: 5 });
+    expect(changed.challenger.ready).toBe(false);
+    expect(changed.changes).toEqual(['Dee set Troy\'s modifiers: situational +5']);
+  });
+
+  it('refuses to contest yourself, and empty or overlong terms', () => {
+    const base = { challengerOperator: { id: 1, name: 'Kat' }, intent: 'x', stakes: 'y', addsOwnSkill: false };
+    expect(() => proposeContest({ ...base, challengerId: 'a', opponentId: 'a' })).toThrow(/cannot contest yourself/);
+    expect(() => proposeContest({ ...base, challengerId: 'a', opponentId: 'b', intent: ' ' })).toThrow(/intent cannot be empty/);
+    expect(() => proposeContest({ ...base, challengerId: 'a', opponentId: 'b', stakes: 'x'.repeat(501) })).toThrow(/at most 500 characters/);
+  });
+
+  it('the dice a seed gives are the ones the round shows', () => {
+    const seed = 'round-seed';
+    const rng = seededRng(seed);
+    const dice = [rollD100(rng), rollD100(rng)];
+    let state = act(withSkills(atSkills('attacker', 'defender'), 37, 35), kat, { type: 'ready' });
+    state = act(state, troy, { type: 'ready' }, seededRng(seed));
+    expect([state.rounds[0]!.challenger.d100, state.rounds[0]!.opponent.d100]).toEqual(dice);
+  });
+});
