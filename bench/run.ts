@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { burst, sequential, startBare, startOurs, type Target } from './challenge-latency.js';
+import { contestThroughput, prepareContests, STEPS_PER_CONTEST } from './contest-throughput.js';
 import { engineThroughput } from './engine-throughput.js';
 import { median, round, roundSummary, summarize } from './stats.js';
 
@@ -18,6 +19,7 @@ const BLOCK_SIZE = 50;
 const BURST_SIZE = 100;
 const BURST_ROUNDS = 3;
 const ENGINE_MS = 1000;
+const CONTESTS = 40;
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const thousands = (value: number): string => Math.round(value).toLocaleString('en-US').replace(/,/g, ' ');
@@ -62,6 +64,11 @@ async function main(): Promise<void> {
       for (const target of order) bursts.get(target)!.push(await burst(target, BURST_SIZE));
     }
 
+    console.log(`contests: ${CONTESTS} whole contests (${STEPS_PER_CONTEST} interactions each), then as many /roll challenge`);
+    await prepareContests(ours);
+    const contests = await contestThroughput(ours, CONTESTS);
+    const stepSummary = summarize(contests.stepMs);
+
     for (const target of targets.splice(0)) await target.stop();
 
     console.log(`engine: ~${ENGINE_MS} ms per figure`);
@@ -93,6 +100,11 @@ async function main(): Promise<void> {
         `   [ours ${bursts.get(ours)!.map((v) => fixed(v, 0)).join(', ')}; bare ${bursts.get(bare)!.map((v) => fixed(v, 0)).join(', ')}]`,
     );
     console.log(
+      `contests: ${fixed(contests.contestsPerSecond, 1)} whole contests/s (${fixed(contests.interactionsPerSecond.contests, 0)} interactions/s); ` +
+        `the same ${contests.contests * STEPS_PER_CONTEST} interactions as /roll challenge: ${fixed(contests.interactionsPerSecond.rolls, 0)}/s; ` +
+        `a contest step, command → reply: median ${fixed(stepSummary.median)} ms, p99 ${fixed(stepSummary.p99)} ms`,
+    );
+    console.log(
       `engine: ${thousands(engine.newSeedPerRoll)} challenge rolls/s as the bot rolls (new seed + new seeded generator each); ` +
         `${thousands(engine.seededRngPerRoll)}/s seeding only; ${thousands(engine.oneRngReused)}/s with one generator reused`,
     );
@@ -119,6 +131,12 @@ async function main(): Promise<void> {
         ours: { median: round(burstOurs), rounds: bursts.get(ours)!.map((v) => round(v)) },
         bare: { median: round(burstBare), rounds: bursts.get(bare)!.map((v) => round(v)) },
         ratio: round(burstOurs / burstBare),
+      },
+      contests: {
+        count: contests.contests,
+        contestsPerSecond: round(contests.contestsPerSecond),
+        interactionsPerSecond: { contests: round(contests.interactionsPerSecond.contests), rolls: round(contests.interactionsPerSecond.rolls) },
+        stepMs: roundSummary(stepSummary),
       },
       engineRollsPerSecond: {
         newSeedPerRoll: Math.round(engine.newSeedPerRoll),
