@@ -24,6 +24,7 @@ import {
   type ContestAction,
   type ContestActor,
   type ContestRollSideInput,
+  type ContestRound,
   type ContestSideName,
   type ContestState,
 } from '../src/engine/systems/tactalk/contest.js';
@@ -44,6 +45,8 @@ import { privateNote } from '../src/views/messages.js';
 
 const TIMEOUT_MINUTES_MAX = 24 * 60;
 const SWEEP_INTERVAL_MS = 30_000;
+/** Tries of one press against presses that saved first; each try re-decides on the new state. */
+const SAVE_ATTEMPTS = 5;
 
 const data = new SlashCommandBuilder()
   .setName('contest')
@@ -129,9 +132,9 @@ function viewOf(contest: StoredContest, settings: ServerSettings, skills?: Conte
   return { id: contest.id, state: contest.state, expiresAt: contest.expiresAt, timeoutMinutes: settings.contestTimeoutMinutes, skills };
 }
 
-/** Both sides' skills, for the skill menus. */
+/** Both sides' skills, for the skill menus (also shown, disabled, on a contest that expired while picking). */
 async function sideSkills(context: BotServices, state: ContestState): Promise<ContestView['skills']> {
-  if (state.phase !== 'skills') return undefined;
+  if ((state.phase === 'expired' ? state.expiredAt : state.phase) !== 'skills') return undefined;
   const load = async (side: ContestSideName) => (state[side].operator ? ((await context.store.operators.get(state[side].operator.id))?.skills ?? []) : []);
   return { challenger: await load('challenger'), opponent: await load('opponent') };
 }
@@ -200,6 +203,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return openForm(interaction, acceptModal(contest.id, active?.name ?? null));
     }
     case 'acceptform': {
+      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
       const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: context.userId }, field(interaction, 'operator'));
       return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name } }];
     }
@@ -228,7 +232,8 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       }
       const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
       if (typed === SKILL_SEARCH_VALUE) {
-        applyContestAction(state, { type: 'ready' }, actor, seededRng('dry-run')); // refuses when skills can no longer be picked
+        // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
+        applyContestAction(state, { type: 'chooseSkill', skill: { name: '', level: 0 }, conditionModifiers: [] }, actor, seededRng('dry-run'));
         return openForm(interaction, skillSearchModal(contest.id, arg));
       }
       const choice = await skillChoice(context, state, arg, typed);
@@ -257,80 +262,86 @@ async function show(interaction: ComponentInteraction, payload: ReturnType<typeo
   await interaction.reply(privateNote(note ?? 'Done.'));
 }
 
+/**
+ * A press: reload, decide, save with a compare-and-set. When another press saved first, the press is decided
+ * again on the new state: a different move (the other player's role) still counts, the same move twice is then
+ * refused by the engine as already handled.
+ */
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, verb = '', idText = '', arg] = interaction.customId.split(':');
   const { store } = context;
-  const contest = await store.contests.find(Number(idText));
-  if (!contest) throw new UserError('This contest no longer exists.');
   const settings = await store.servers.settings(context.guildId);
-  const now = context.now();
-  if (!OPEN_PHASES.includes(contest.state.phase)) throw new UserError('This contest is over; its buttons do nothing now.');
+  const isDispatcher = await context.isDispatcher();
+  for (let attempt = 1; ; attempt++) {
+    const contest = await store.contests.find(Number(idText));
+    if (!contest) throw new UserError('This contest no longer exists.');
+    if (!OPEN_PHASES.includes(contest.state.phase)) throw new UserError('This contest is over; its buttons do nothing now.');
+    const side = sideOf(contest.state, context.userId);
+    const actor: ContestActor = { userId: context.userId, isDispatcher, name: (side && contest.state[side].operator?.name) || memberName(interaction) };
+    const now = context.now();
 
-  const side = sideOf(contest.state, context.userId);
-  const actor: ContestActor = {
-    userId: context.userId,
-    isDispatcher: await context.isDispatcher(),
-    name: (side && contest.state[side].operator?.name) || memberName(interaction),
-  };
-
-  if (contest.expiresAt <= now) {
-    const expired = applyContestAction(contest.state, { type: 'expire' }, actor, seededRng('expire'));
-    const saved = await store.contests.save(contest, expired, contest.expiresAt);
-    if (saved) {
-      await show(interaction, contestMessage(viewOf(saved, settings)), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
-    } else {
-      await interaction.reply(privateNote('This contest is over; its buttons do nothing now.'));
-    }
-    return;
-  }
-
-  let next: ContestState;
-  let seed: string | null = null;
-  try {
-    const actions = await actionsFor(interaction, context, contest, verb, arg, actor);
-    if (actions === null) return; // a form was opened
-    if (actions.length === 0) {
-      await interaction.reply(privateNote('Nothing to change: the form matches the contest as it is.'));
+    if (contest.expiresAt <= now) {
+      const expired = applyContestAction(contest.state, { type: 'expire' }, actor, seededRng('expire'));
+      const saved = await store.contests.save(contest, expired, contest.expiresAt);
+      if (!saved) continue;
+      const view = viewOf(saved, settings, await sideSkills(context, expired));
+      await show(interaction, contestMessage(view), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
       return;
     }
-    seed = context.newSeed();
-    const rng = seededRng(seed);
-    next = actions.reduce((state, action) => applyContestAction(state, action, actor, rng), contest.state);
-  } catch (error) {
-    if (error instanceof UserError) {
-      await interaction.reply(privateNote(error.message));
+
+    let next: ContestState;
+    let seed: string;
+    try {
+      const actions = await actionsFor(interaction, context, contest, verb, arg, actor);
+      if (actions === null) return; // a form was opened
+      if (actions.length === 0) {
+        await interaction.reply(privateNote('Nothing to change: the form matches the contest as it is.'));
+        return;
+      }
+      seed = context.newSeed();
+      const rng = seededRng(seed);
+      next = actions.reduce((state, action) => applyContestAction(state, action, actor, rng), contest.state);
+    } catch (error) {
+      if (error instanceof UserError) {
+        await interaction.reply(privateNote(error.message));
+        return;
+      }
+      throw error;
+    }
+
+    const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
+    if (rolled) rolled.rollId = newRollId();
+    const saved = await store.contests.save(contest, next, expiryFrom(now, settings));
+    if (!saved) {
+      if (attempt < SAVE_ATTEMPTS) continue;
+      await interaction.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
       return;
     }
-    throw error;
-  }
-
-  const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
-  if (rolled) rolled.rollId = newRollId();
-  const saved = await store.contests.save(contest, next, expiryFrom(now, settings));
-  if (!saved) {
-    await interaction.reply(privateNote('Someone else’s press got there first: this step is already handled, nothing changed.'));
+    if (rolled) await recordRound(context, contest.id, rolled, seed);
+    await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, next))));
     return;
   }
-  if (rolled && seed) {
-    const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
-    await store.rolls.record(
-      {
-        guildId: context.guildId,
-        channelId: context.channelId,
-        userId: context.userId,
-        kind: 'contest',
-        inputs: { contestId: contest.id, round: rolled.number, challenger: inputOf(rolled.challenger), opponent: inputOf(rolled.opponent) },
-        seed,
-        dice: contestDice(rolled),
-        result: rolled,
-        total: null,
-        challengeLevel: null,
-        success: null,
-      },
-      rolled.rollId!,
-    );
-  }
-  await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, next))));
+}
+
+/** The round's roll in the roll log, under the id the message already shows. */
+async function recordRound(context: HandlerContext, contestId: number, round: ContestRound, seed: string): Promise<void> {
+  const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
+  await context.store.rolls.record(
+    {
+      guildId: context.guildId,
+      channelId: context.channelId,
+      userId: context.userId,
+      kind: 'contest',
+      inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent) },
+      seed,
+      dice: contestDice(round),
+      result: round,
+      total: null,
+      challengeLevel: null,
+      success: null,
+    },
+    round.rollId!,
+  );
 }
 
 /** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */
@@ -342,7 +353,8 @@ async function sweep(client: Client, services: BotServices): Promise<void> {
     try {
       const channel = await client.channels.fetch(saved.channelId);
       const settings = await services.store.servers.settings(saved.guildId);
-      if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(viewOf(saved, settings)));
+      const view = viewOf(saved, settings, await sideSkills(services, expired));
+      if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(view));
     } catch (error) {
       services.log.warn({ err: error, contestId: saved.id }, 'could not mark an expired contest on its message');
     }

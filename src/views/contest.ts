@@ -136,7 +136,8 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
     lines.push('', `🏆 **${escapeMarkdown(shortName(state, winner))} wins.** ${escapeMarkdown(shortName(state, loser))} suffers ${escapeMarkdown(shortName(state, winner))}'s stated outcome:`, `> ${escapeMarkdown(state[winner].stakes)}`);
     embed.setColor(COLOR.won);
   } else if (state.phase === 'tied') {
-    lines.push('', '🤝 **Tie** between two attackers.');
+    const asking = (['challenger', 'opponent'] as const).filter((side) => state[side].wantsAnotherRound).map((side) => escapeMarkdown(shortName(state, side)));
+    lines.push('', '🤝 **Tie** between two attackers.', ...(asking.length ? [`${asking.join(' and ')} asked for another round.`] : []));
     embed.setColor(COLOR.tie);
   } else if (!open) {
     lines.push('', `⛔ ${escapeMarkdown(state.endReason ?? 'The contest is over.')}`);
@@ -182,7 +183,7 @@ export function contestComponents(view: ContestView, disabled = false) {
   const { state, id } = view;
   const cancel = button(`contest:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary, disabled);
   const row = (...buttons: ButtonBuilder[]) => new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons).toJSON();
-  const phase = disabled && state.phase === 'expired' ? lastOpenPhase(state) : state.phase;
+  const phase = state.phase === 'expired' ? (state.expiredAt ?? 'expired') : state.phase;
   switch (phase) {
     case 'proposed':
       return [row(button(`contest:accept:${id}`, 'Accept', ButtonStyle.Success, disabled), button(`contest:decline:${id}`, 'Decline', ButtonStyle.Danger, disabled), cancel)];
@@ -202,14 +203,6 @@ export function contestComponents(view: ContestView, disabled = false) {
     default:
       return [];
   }
-}
-
-/** The phase an expired contest was in, to show its buttons disabled. */
-function lastOpenPhase(state: ContestState): ContestState['phase'] {
-  if (state.rounds.length && !state.challenger.skill) return 'tied';
-  if (state.challenger.skill || state.opponent.skill || (state.challenger.role && state.opponent.role)) return 'skills';
-  if (state.challenger.role || state.opponent.role) return 'roles';
-  return state.opponent.operator ? 'countered' : 'proposed';
 }
 
 export function contestMessage(view: ContestView): MessageBody {

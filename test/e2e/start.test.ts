@@ -42,7 +42,7 @@ it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shu
     const rolls = (await (await fetch(`${url}/api/rolls?limit=5`)).json()) as { rolls: Array<{ kind: string; challengeLevel: number }> };
     expect(rolls.rolls).toMatchObject([{ kind: 'challenge', challengeLevel: 90 }]);
     const commands = (await (await fetch(`${url}/api/commands`)).json()) as { commands: Array<{ name: string }> };
-    expect(commands.commands.map((command) => command.name).sort()).toEqual(['roll', 'sheet']);
+    expect(commands.commands.map((command) => command.name).sort()).toEqual(['contest', 'roll', 'sheet']);
   } finally {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -72,6 +72,8 @@ export interface ContestState {
   endReason: string | null;
   /** What a Dispatcher changed, in order, shown on the message. */
   changes: string[];
+  /** The step an expired contest was at, so its message can show that step's buttons, disabled. */
+  expiredAt?: ContestPhase;
 }
 
 /** Who is acting on the contest. */
@@ -300,7 +302,7 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     }
     case 'expire': {
       requirePhase(state, ...OPEN_PHASES);
-      return { ...state, phase: 'expired', endReason: 'Nobody acted in time: the contest expired.' };
+      return { ...state, phase: 'expired', expiredAt: state.phase, endReason: 'Nobody acted in time: the contest expired.' };
     }
   }
 }

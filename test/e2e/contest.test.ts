@@ -1,0 +1,764 @@
+// The contest (RULES 1.6) end to end, through the fake Discord: the challenger Sasha (Operator Kat), the challenged
+// Mike (Operator Troy), the Dispatcher Dee and the bystander Eve press the buttons of one contest message.
+// Every path of the consent flow, who may press what, expiry (also across a restart), double presses, the limits,
+// mentions, the live odds and the house rule.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rollD100 } from '../../src/engine/dice.js';
+import { seededRng } from '../../src/engine/rng.js';
+import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+
+const CHALLENGER = 'sasha';
+const OPPONENT = 'mike';
+const DISPATCHER = 'dee';
+const BYSTANDER = 'eve';
+
+const NOT_YOURS = 'This is not your contest';
+const NO_PINGS = { parse: [] };
+
+/** A seed whose two D100s (the challenger's first, then the opponent's) satisfy `wanted`. */
+function seedWhere(wanted: (challenger: number, opponent: number) => boolean): { seed: string; challenger: number; opponent: number } {
+  for (let index = 0; ; index++) {
+    const seed = `contest-e2e-${index}`;
+    const rng = seededRng(seed);
+    const [challenger, opponent] = [rollD100(rng).value, rollD100(rng).value];
+    if (wanted(challenger, opponent)) return { seed, challenger, opponent };
+  }
+}
+
+// Both D100s high (and different), so every skill on the sheets below is beaten, even after a −5 condition:
+// attacker against defender → the defender wins; two attackers → a tie. Modifiers make one side fail when wanted.
+const DICE = seedWhere((challenger, opponent) => challenger >= 60 && opponent >= 60 && challenger !== opponent && challenger < 100 && opponent < 100);
+
+const KAT = {
+  name: 'Kat',
+  skills: [
+    { name: 'CQC', level: 37 },
+    { name: 'Climbing', level: 50 },
+    { name: 'Stealth', level: 45 },
+  ],
+  archetypes: [{ name: 'Acuity', modifier: 5 }],
+  conditions: [{ name: 'Sprained wrist', modifier: -5, skills: ['Climbing'], expiresAt: null }],
+};
+const TROY = {
+  name: 'Troy',
+  skills: [
+    { name: 'CQC', level: 40 },
+    { name: 'Shotgun Handling', level: 35 },
+    { name: 'Athletics', level: 30 },
+  ],
+  archetypes: [{ name: 'Grit', modifier: 10 }],
+  conditions: [],
+};
+
+let sandbox: TestSandbox;
+let clock: Date;
+let ids: { challenger: string; opponent: string; bystander: string };
+
+beforeEach(async () => {
+  clock = new Date('2031-03-14T20:00:00Z');
+  sandbox = await startTestSandbox({ seeds: Array.from({ length: 200 }, () => DICE.seed), now: () => clock });
+  await importSheet(CHALLENGER, KAT);
+  await importSheet(OPPONENT, TROY);
+  ids = {
+    challenger: sandbox.fake.user(CHALLENGER).id,
+    opponent: sandbox.fake.user(OPPONENT).id,
+    bystander: sandbox.fake.user(BYSTANDER).id,
+  };
+});
+
+afterEach(async () => {
+  expect(sandbox.fake.violations).toEqual([]);
+  await sandbox.stop();
+});
+
+// ---- helpers ------------------------------------------------------------------------------------------------
+
+interface Contest {
+  id: string;
+  message: string;
+}
+
+async function importSheet(user: string, sheet: object): Promise<void> {
+  const imported = await sandbox.one({ user, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(sheet) } } });
+  expect(imported.content).toContain('Imported');
+}
+
+function advanceMinutes(minutes: number): void {
+  clock = new Date(clock.getTime() + minutes * 60_000);
+}
+
+async function startContest(options: { stakes?: string; intent?: string; opponent?: string; challenger?: string } = {}): Promise<Contest & { opening: SandboxResponse }> {
+  const opening = await sandbox.one({
+    user: options.challenger ?? CHALLENGER,
+    command: 'contest start',
+    options: { opponent: options.opponent ?? OPPONENT, intent: options.intent ?? 'Kat disarms Troy as he enters', stakes: options.stakes ?? 'Troy is disarmed' },
+  });
+  expect(opening).toMatchObject({ kind: 'reply', ephemeral: false });
+  const id = /Contest #(\d+)/.exec(textOf(opening))?.[1];
+  expect(id, textOf(opening)).toBeDefined();
+  return { id: id!, message: opening.messageId!, opening };
+}
+
+/** A button press on the contest message: `contest:<verb>:<id>[:<arg>]`. */
+function button(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): SandboxInteractionRequest {
+  return { user, button: `contest:${verb}:${contest.id}${arg ? `:${arg}` : ''}`, message: contest.message, ...(roles ? { roles } : {}) };
+}
+
+function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
+  return sandbox.one(button(contest, user, verb, arg, roles));
+}
+
+async function pick(contest: Contest, user: string, side: 'challenger' | 'opponent', skill: string): Promise<SandboxResponse> {
+  return sandbox.one({ user, select: `contest:skill:${contest.id}:${side}`, values: [skill], message: contest.message });
+}
+
+async function accept(contest: Contest, stakes = 'Troy kicks Kat: she rolls on the Blunt Damage Outcome Table'): Promise<SandboxResponse> {
+  const form = await press(contest, OPPONENT, 'accept');
+  expect(form.kind).toBe('modal');
+  return sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes, operator: 'Troy' }, message: contest.message });
+}
+
+async function adjust(contest: Contest, fields: Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>): Promise<SandboxResponse> {
+  const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
+  expect(form.kind).toBe('modal');
+  return sandbox.one({
+    user: DISPATCHER,
+    roles: ['dispatcher'],
+    modal: `contest:adjustform:${contest.id}`,
+    fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
+    message: contest.message,
+  });
+}
+
+async function toCountered(options?: Parameters<typeof startContest>[0]): Promise<Contest> {
+  const contest = await startContest(options);
+  await accept(contest);
+  return contest;
+}
+
+async function toRoles(): Promise<Contest> {
+  const contest = await toCountered();
+  await press(contest, CHALLENGER, 'agree');
+  return contest;
+}
+
+async function toSkills(roles: ['attacker' | 'defender', 'attacker' | 'defender'] = ['attacker', 'defender']): Promise<Contest> {
+  const contest = await toRoles();
+  await press(contest, CHALLENGER, 'role', roles[0]);
+  const chosen = await press(contest, OPPONENT, 'role', roles[1]);
+  expect(textOf(chosen)).toContain('picks a skill from their own sheet');
+  return contest;
+}
+
+/** Two attackers, CQC against CQC, both succeed: a tie. */
+async function toTied(): Promise<Contest> {
+  const contest = await toSkills(['attacker', 'attacker']);
+  await pick(contest, CHALLENGER, 'challenger', 'CQC');
+  await pick(contest, OPPONENT, 'opponent', 'CQC');
+  await press(contest, CHALLENGER, 'ready');
+  const tied = await press(contest, OPPONENT, 'ready');
+  expect(textOf(tied)).toContain('**Tie** between two attackers');
+  return contest;
+}
+
+/** The message as the channel shows it, without its edit time. */
+function shown(contest: Contest): Omit<FakeMessage, 'editedAt'> {
+  const message = sandbox.fake.message(contest.message);
+  expect(message).toBeDefined();
+  const { editedAt: _editedAt, ...rest } = message!;
+  return rest;
+}
+
+function shownText(contest: Contest): string {
+  const message = shown(contest);
+  return textOf({ kind: 'edit', ephemeral: false, content: message.content, embeds: message.embeds, components: message.components });
+}
+
+/** The request is answered privately with `reason`, pings nobody, and the contest message does not change. */
+async function expectRefused(contest: Contest, request: SandboxInteractionRequest, reason: string | RegExp): Promise<void> {
+  const before = shown(contest);
+  const refusal = await sandbox.one(request);
+  expect(refusal).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+  if (typeof reason === 'string') expect(refusal.content).toContain(reason);
+  else expect(refusal.content).toMatch(reason);
+  expect(shown(contest)).toEqual(before);
+}
+
+/** A command is answered privately with `reason`, pings nobody and posts nothing in the channel. */
+async function expectRefusedCommand(request: SandboxInteractionRequest, reason: string): Promise<SandboxResponse> {
+  const messages = sandbox.fake.messages().length;
+  const refusal = await sandbox.one(request);
+  expect(refusal).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+  expect(refusal.content).toContain(reason);
+  expect(sandbox.fake.messages()).toHaveLength(messages);
+  return refusal;
+}
+
+interface Component {
+  type: number;
+  custom_id?: string;
+  disabled?: boolean;
+  options?: Array<{ value: string; label: string }>;
+  components?: Component[];
+}
+
+function componentsOf(contest: Contest): Component[] {
+  return (shown(contest).components as Component[]).flatMap((row) => row.components ?? []);
+}
+
+function menuValues(contest: Contest, side: 'challenger' | 'opponent'): string[] {
+  const menu = componentsOf(contest).find((component) => component.custom_id === `contest:skill:${contest.id}:${side}`);
+  expect(menu, `the ${side}'s skill menu`).toBeDefined();
+  return menu!.options!.map((option) => option.value);
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Two interactions at once, straight through the fake (neither may break a Discord rule). */
+async function concurrently(first: SandboxInteractionRequest, second: SandboxInteractionRequest): Promise<SandboxResponse[][]> {
+  const results = await Promise.all([sandbox.fake.interact(first), sandbox.fake.interact(second)]);
+  for (const result of results) expect(result.errors).toEqual([]);
+  return results.map((result) => result.responses);
+}
+
+/** Of two concurrent presses, exactly one moved the contest (an update) and the other got a polite private answer. */
+function expectOneWinner(responses: SandboxResponse[][], politeAnswer: RegExp): SandboxResponse {
+  const updates = responses.filter((list) => list.some((response) => response.kind === 'update'));
+  const others = responses.filter((list) => !list.some((response) => response.kind === 'update'));
+  expect(updates).toHaveLength(1);
+  expect(others).toHaveLength(1);
+  expect(others[0]).toHaveLength(1);
+  expect(others[0]![0]).toMatchObject({ kind: 'reply', ephemeral: true });
+  expect(others[0]![0]!.content).toMatch(politeAnswer);
+  expect(others[0]![0]!.content).not.toMatch(/went wrong/);
+  return updates[0]!.find((response) => response.kind === 'update')!;
+}
+
+async function contestRolls(): Promise<number> {
+  return (await sandbox.bot.store.rolls.latest(50)).filter((roll) => roll.kind === 'contest').length;
+}
+
+// ---- the flow -------------------------------------------------------------------------------------------------
+
+describe('proposing and answering', () => {
+  it('the challenged player accepts with their own terms, the challenger agrees, and the defender wins when both succeed', async () => {
+    const contest = await startContest();
+    expect(contest.opening.content).toBe(`<@${ids.opponent}>, you are challenged to a contest by <@${ids.challenger}>.`);
+    expect(textOf(contest.opening)).toContain('**Intent:** Kat disarms Troy as he enters');
+    expect(textOf(contest.opening)).toContain('If Kat wins\nTroy is disarmed');
+    expect(textOf(contest.opening)).toContain('*stated when they accept*');
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([`contest:accept:${contest.id}`, `contest:decline:${contest.id}`, `contest:cancel:${contest.id}`]);
+
+    const countered = await accept(contest);
+    expect(countered.kind).toBe('update');
+    expect(textOf(countered)).toContain(`Contest #${contest.id}: Kat vs Troy`);
+    expect(textOf(countered)).toContain('If Troy wins\nTroy kicks Kat: she rolls on the Blunt Damage Outcome Table');
+    expect(textOf(countered)).toContain('**Agree** to both terms or **Withdraw**');
+
+    const agreed = await press(contest, CHALLENGER, 'agree');
+    expect(textOf(agreed)).toContain('Roles\nKat: not chosen yet\nTroy: not chosen yet');
+    // A role stays secret until both have chosen.
+    const first = await press(contest, CHALLENGER, 'role', 'attacker');
+    expect(textOf(first)).toContain('Roles\nKat: chosen\nTroy: not chosen yet');
+    const both = await press(contest, OPPONENT, 'role', 'defender');
+    expect(textOf(both)).toContain('Roles\nKat: Attacker\nTroy: Defender');
+
+    expect(menuValues(contest, 'challenger').sort()).toEqual(['CQC', 'Climbing', 'Stealth'].sort());
+    expect(menuValues(contest, 'opponent').sort()).toEqual(['CQC', 'Shotgun Handling', 'Athletics'].sort());
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    const picked = await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    expect(textOf(picked)).toContain("**CQC 37**: the CL of Troy's roll");
+    expect(textOf(picked)).toContain("**Shotgun Handling 35**: the CL of Kat's roll");
+
+    const ready = await press(contest, CHALLENGER, 'ready');
+    expect(textOf(ready)).toContain('✅ ready');
+    const result = await press(contest, OPPONENT, 'ready');
+    const text = textOf(result);
+    expect(text).toContain(`${DICE.challenger} (D100) = **${DICE.challenger}** vs CL 35 → ✅ success`);
+    expect(text).toContain(`${DICE.opponent} (D100) = **${DICE.opponent}** vs CL 37 → ✅ success`);
+    expect(text).toContain("🏆 **Troy wins.** Kat suffers Troy's stated outcome:\n> Troy kicks Kat: she rolls on the Blunt Damage Outcome Table");
+    expect(result.components).toEqual([]);
+    expect(shown(contest).components).toEqual([]);
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('only the challenged player can accept or decline; the challenger, the Dispatcher and a bystander are refused and nothing changes', async () => {
+    const contest = await startContest();
+    await expectRefused(contest, button(contest, CHALLENGER, 'accept'), 'Only the challenged player can answer this.');
+    await expectRefused(contest, button(contest, CHALLENGER, 'decline'), 'Only the challenged player can answer this.');
+    await expectRefused(contest, button(contest, BYSTANDER, 'accept'), NOT_YOURS);
+    await expectRefused(contest, button(contest, BYSTANDER, 'decline'), NOT_YOURS);
+    await expectRefused(contest, button(contest, DISPATCHER, 'accept', undefined, ['dispatcher']), NOT_YOURS);
+    expect(textOf(await accept(contest))).toContain('Troy kicks Kat');
+  });
+
+  it('a challenged player without a sheet is asked to create one before accepting', async () => {
+    const contest = await startContest({ opponent: 'noa' });
+    await expectRefused(contest, button(contest, 'noa', 'accept'), 'You need an Operator sheet to take part');
+  });
+
+  it('the challenged player declines: the contest ends and the challenger must choose a different course of action', async () => {
+    const contest = await startContest();
+    const declined = await press(contest, OPPONENT, 'decline');
+    expect(declined.kind).toBe('update');
+    expect(textOf(declined)).toContain('⛔ mike declined. The challenger must choose a different course of action.');
+    expect(declined.components).toEqual([]);
+    expect(shown(contest).components).toEqual([]);
+  });
+
+  it('only the challenger can agree or withdraw; the challenged player and a bystander are refused and nothing changes', async () => {
+    const contest = await toCountered();
+    await expectRefused(contest, button(contest, OPPONENT, 'agree'), 'Only the challenger can answer this.');
+    await expectRefused(contest, button(contest, OPPONENT, 'withdraw'), 'Only the challenger can answer this.');
+    await expectRefused(contest, button(contest, BYSTANDER, 'agree'), NOT_YOURS);
+    await expectRefused(contest, button(contest, BYSTANDER, 'withdraw'), NOT_YOURS);
+    expect(textOf(await press(contest, CHALLENGER, 'agree'))).toContain('picks **Attacker** or **Defender**');
+  });
+
+  it('the challenger withdraws after seeing the terms: the contest ends, nobody can edit terms', async () => {
+    const contest = await toCountered();
+    const withdrawn = await press(contest, CHALLENGER, 'withdraw');
+    expect(textOf(withdrawn)).toContain('⛔ Kat did not agree to the terms. The challenger must choose a different course of action.');
+    expect(withdrawn.components).toEqual([]);
+  });
+
+  it('empty counter-terms are refused privately and the challenged player can try again', async () => {
+    const contest = await startContest();
+    await press(contest, OPPONENT, 'accept');
+    await expectRefused(contest, { user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: '   ', operator: 'Troy' }, message: contest.message }, 'The stakes cannot be empty');
+    expect(textOf(await accept(contest))).toContain('Troy kicks Kat');
+  });
+});
+
+describe('roles and skills', () => {
+  it('both defenders: the contest ends, there is no reason for a contest', async () => {
+    const contest = await toRoles();
+    await expectRefused(contest, button(contest, BYSTANDER, 'role', 'attacker'), NOT_YOURS);
+    await press(contest, CHALLENGER, 'role', 'defender');
+    const ended = await press(contest, OPPONENT, 'role', 'defender');
+    expect(textOf(ended)).toContain('⛔ Both players are defenders: there is no reason for a contest.');
+    expect(ended.components).toEqual([]);
+  });
+
+  it('a player cannot pick from the other side’s skill menu, nor can a bystander or the Dispatcher', async () => {
+    const contest = await toSkills();
+    const forKat = 'This menu is for Kat’s player only.';
+    const forTroy = 'This menu is for Troy’s player only.';
+    const selectAs = (user: string, side: 'challenger' | 'opponent', value: string, roles?: string[]): SandboxInteractionRequest => ({
+      user,
+      select: `contest:skill:${contest.id}:${side}`,
+      values: [value],
+      message: contest.message,
+      ...(roles ? { roles } : {}),
+    });
+    await expectRefused(contest, selectAs(OPPONENT, 'challenger', 'Stealth'), forKat);
+    await expectRefused(contest, selectAs(CHALLENGER, 'opponent', 'Athletics'), forTroy);
+    await expectRefused(contest, selectAs(BYSTANDER, 'challenger', 'CQC'), forKat);
+    await expectRefused(contest, selectAs(DISPATCHER, 'opponent', 'CQC', ['dispatcher']), forTroy);
+    // A player may not be ready without a skill, and a bystander may not be ready at all.
+    await expectRefused(contest, button(contest, CHALLENGER, 'ready'), 'Pick your skill first');
+    await expectRefused(contest, button(contest, BYSTANDER, 'ready'), NOT_YOURS);
+    // Each side's own pick works, and changing it again un-readies both.
+    await pick(contest, CHALLENGER, 'challenger', 'Stealth');
+    await press(contest, CHALLENGER, 'ready');
+    const changed = await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    expect(textOf(changed)).toContain("**CQC 37**: the CL of Troy's roll");
+    expect(textOf(changed)).not.toContain('✅ ready');
+  });
+
+  /** A contest at the skills step where Mike plays Mo, a sheet of 30 skills: more than one menu can list. */
+  async function toSkillsWithManySkills(): Promise<Contest> {
+    const skills = Array.from({ length: 30 }, (_, index) => ({ name: `Skill ${String(index + 1).padStart(2, '0')}`, level: 10 + index }));
+    await importSheet(OPPONENT, { name: 'Mo', skills });
+    const contest = await startContest();
+    await press(contest, OPPONENT, 'accept');
+    await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat is kicked', operator: 'Mo' }, message: contest.message });
+    await press(contest, CHALLENGER, 'agree');
+    await press(contest, CHALLENGER, 'role', 'attacker');
+    await press(contest, OPPONENT, 'role', 'attacker');
+    return contest;
+  }
+
+  it('with more than 25 skills the menu offers a search form: a player finds their own skill by name, never the other side’s', async () => {
+    const contest = await toSkillsWithManySkills();
+    const values = menuValues(contest, 'opponent');
+    expect(values).toHaveLength(25);
+    expect(values.at(-1)).toBe('__search__');
+    expect(values).not.toContain('Skill 30');
+    await expectRefused(contest, { user: CHALLENGER, select: `contest:skill:${contest.id}:opponent`, values: ['__search__'], message: contest.message }, 'This menu is for Mo’s player only.');
+
+    await pick(contest, OPPONENT, 'opponent', 'Skill 01'); // see the BOT BUG test below: the search only opens after a first pick
+    const form = await pick(contest, OPPONENT, 'opponent', '__search__');
+    expect(form).toMatchObject({ kind: 'modal' });
+    const searchForm = { modal: `contest:searchform:${contest.id}:opponent`, message: contest.message };
+    await expectRefused(contest, { user: CHALLENGER, ...searchForm, fields: { skill: 'Skill 30' } }, 'This menu is for Mo’s player only.');
+    await expectRefused(contest, { user: OPPONENT, ...searchForm, fields: { skill: 'Juggling' } }, 'Juggling');
+    const found = await sandbox.one({ user: OPPONENT, ...searchForm, fields: { skill: 'skill 30' } });
+    expect(found.kind).toBe('update');
+    expect(textOf(found)).toContain("**Skill 30 39**: the CL of Kat's roll");
+  });
+
+  // BOT BUG (commands/contest.ts, actionsFor case 'skill' / 'searchform', the line
+  // `applyContestAction(state, { type: 'ready' }, actor, seededRng('dry-run'))`): the dry run meant to check that skills
+  // can still be picked uses the Ready action, which also refuses a side with no skill yet ("Pick your skill first,
+  // then press Ready.") or already ready ("You are already ready"). So choosing 🔎 Search as the first pick is refused,
+  // and a skill past the first 24 can only be reached after picking another one first.
+  it('a player with more than 25 skills can open the skill search as their first pick', async () => {
+    const contest = await toSkillsWithManySkills();
+    const form = await pick(contest, OPPONENT, 'opponent', '__search__');
+    expect(form).toMatchObject({ kind: 'modal' });
+  });
+
+  it('shows the exact live odds: attacker CQC 37 against defender Shotgun Handling 35, then against another attacker', async () => {
+    // Kat succeeds on 35–100 (66 faces of 100), Troy on 37–100 (64). Attacker against defender: Kat wins only when
+    // she succeeds and Troy fails (66 × 36 = 2376 of 10 000 face pairs); both succeed or both fail → Troy.
+    const contest = await toSkills(['attacker', 'defender']);
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    const odds = await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    expect(textOf(odds)).toContain('Odds for these choices\nKat wins **23.76%** · Troy wins **76.24%** · tie **0%**');
+
+    // Two attackers (another contest): Kat 66 × 36 = 2376, Troy 34 × 64 = 2176, tie 66 × 64 + 34 × 36 = 5448.
+    await press(contest, DISPATCHER, 'cancel', undefined, ['dispatcher']);
+    const attackers = await toSkills(['attacker', 'attacker']);
+    await pick(attackers, CHALLENGER, 'challenger', 'CQC');
+    const tieOdds = await pick(attackers, OPPONENT, 'opponent', 'Shotgun Handling');
+    expect(textOf(tieOdds)).toContain('Odds for these choices\nKat wins **23.76%** · Troy wins **21.76%** · tie **54.48%**');
+  });
+});
+
+describe('the Dispatcher', () => {
+  it('disputes a skill and sets archetype and situational modifiers; the sums on the result add them up', async () => {
+    const contest = await toSkills(['attacker', 'defender']);
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'CQC');
+    await press(contest, CHALLENGER, 'ready');
+
+    const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
+    expect(JSON.stringify(form.modal)).toContain('"value":"CQC"'); // prefilled with the skills as they are
+    await expectRefused(contest, { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'CQC', opponent_skill: 'CQC', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0' }, message: contest.message }, 'Nothing to change');
+    await expectRefused(contest, { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'CQC', opponent_skill: 'CQC', challenger_archetypes: '', opponent_archetypes: '', modifiers: 'lots' }, message: contest.message }, 'Situational modifiers');
+
+    const adjusted = await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'shotgun handling', challenger_archetypes: 'acuity', modifiers: '0, -90' });
+    const text = textOf(adjusted);
+    expect(text).toContain("dee disputed Troy's skill: CQC 40 → Shotgun Handling 35");
+    expect(text).toContain("dee set Kat's modifiers: Acuity +5");
+    expect(text).toContain("dee set Troy's modifiers: situational −90");
+    expect(text).toContain('**Shotgun Handling 35** (set by the Dispatcher)');
+    expect(text).not.toContain('✅ ready'); // a change un-readies both
+    // The disputed side's menu is greyed out: the Dispatcher's choice stands.
+    const menus = componentsOf(contest).filter((component) => component.type === 3);
+    expect(menus.map((menu) => [menu.custom_id, menu.disabled ?? false])).toEqual([
+      [`contest:skill:${contest.id}:challenger`, false],
+      [`contest:skill:${contest.id}:opponent`, true],
+    ]);
+
+    await press(contest, CHALLENGER, 'ready');
+    const result = textOf(await press(contest, OPPONENT, 'ready'));
+    expect(result).toContain(`${DICE.challenger} (D100) + 5 Acuity = **${DICE.challenger + 5}** vs CL 35 → ✅ success`);
+    expect(result).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 37 → ❌ failure`);
+    expect(result).toContain("🏆 **Kat wins.** Troy suffers Kat's stated outcome:\n> Troy is disarmed");
+  });
+
+  it('only a Dispatcher can adjust or cancel: a player pressing either is refused privately', async () => {
+    const contest = await toSkills();
+    await expectRefused(contest, button(contest, CHALLENGER, 'cancel'), 'Only a Dispatcher can do that.');
+    await expectRefused(contest, button(contest, OPPONENT, 'cancel'), 'Only a Dispatcher can do that.');
+    await expectRefused(contest, button(contest, BYSTANDER, 'cancel'), 'Only a Dispatcher can do that.');
+    await expectRefused(contest, button(contest, CHALLENGER, 'adjust'), 'Only a Dispatcher can adjust a contest.');
+    await expectRefused(
+      contest,
+      { user: OPPONENT, modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '50, 0' }, message: contest.message },
+      'Only a Dispatcher can adjust a contest.',
+    );
+    const cancelled = await press(contest, DISPATCHER, 'cancel', undefined, ['dispatcher']);
+    expect(textOf(cancelled)).toContain('⛔ Cancelled by the Dispatcher dee.');
+    expect(cancelled.components).toEqual([]);
+  });
+
+  it('a Dispatcher’s form submitted after the dice rolled changes nothing: a resolved contest cannot be undone', async () => {
+    const contest = await toSkills();
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'CQC');
+    expect((await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher'])).kind).toBe('modal');
+    await press(contest, CHALLENGER, 'ready');
+    await press(contest, OPPONENT, 'ready');
+    await expectRefused(
+      contest,
+      { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'Stealth', opponent_skill: 'CQC', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, -90' }, message: contest.message },
+      'This contest is over',
+    );
+    expect(shownText(contest)).toContain('🏆 **Troy wins.**');
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('can cancel a contest before it is even accepted', async () => {
+    const contest = await startContest();
+    const cancelled = await press(contest, DISPATCHER, 'cancel', undefined, ['dispatcher']);
+    expect(textOf(cancelled)).toContain('⛔ Cancelled by the Dispatcher dee.');
+    expect(shown(contest).components).toEqual([]);
+  });
+});
+
+describe('ties', () => {
+  it('after a tie both press Another round: skills used before are not offered again, and the second round decides', async () => {
+    const contest = await toTied();
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([`contest:again:${contest.id}`, `contest:accepttie:${contest.id}`, `contest:cancel:${contest.id}`]);
+    await expectRefused(contest, button(contest, BYSTANDER, 'again'), NOT_YOURS);
+
+    await press(contest, CHALLENGER, 'again');
+    await expectRefused(contest, button(contest, CHALLENGER, 'again'), 'You already asked for another round');
+    const round2 = await press(contest, OPPONENT, 'again');
+    expect(textOf(round2)).toContain('picks a skill from their own sheet');
+    expect(textOf(round2)).toContain("Kat's skill\nnot chosen yet");
+    expect(menuValues(contest, 'challenger').sort()).toEqual(['Climbing', 'Stealth']);
+    expect(menuValues(contest, 'opponent').sort()).toEqual(['Athletics', 'Shotgun Handling']);
+    // Not through the Dispatcher either.
+    await expectRefused(
+      contest,
+      { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'cqc', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0' }, message: contest.message },
+      '**CQC** was already rolled in this contest; pick another skill.',
+    );
+
+    await pick(contest, CHALLENGER, 'challenger', 'Climbing');
+    const picked = await pick(contest, OPPONENT, 'opponent', 'Athletics');
+    expect(textOf(picked)).toContain('adds − 5 Sprained wrist'); // Kat's condition on Climbing
+    await adjust(contest, { challenger_skill: 'Climbing', opponent_skill: 'Athletics', modifiers: '0, -90' });
+    await press(contest, OPPONENT, 'ready');
+    const result = await press(contest, CHALLENGER, 'ready');
+    const text = textOf(result);
+    expect(text).toContain(`${DICE.challenger} (D100) − 5 Sprained wrist = **${DICE.challenger - 5}** vs CL 30 → ✅ success`);
+    expect(text).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 50 → ❌ failure`);
+    expect(text).toContain('Round 1\nTie.');
+    expect(text).toContain('Round 2\nKat wins.');
+    expect(text).toContain('🏆 **Kat wins.**');
+    expect(result.components).toEqual([]);
+    expect(await contestRolls()).toBe(2);
+    expect(text).toMatch(/rolls \w{8}, \w{8} · check with \/roll replay/);
+  });
+
+  it('after a tie a player accepts the tie: the contest ends and the players decide the outcome together', async () => {
+    const contest = await toTied();
+    await expectRefused(contest, button(contest, BYSTANDER, 'accepttie'), NOT_YOURS);
+    const ended = await press(contest, OPPONENT, 'accepttie');
+    expect(textOf(ended)).toContain('⛔ Troy accepted the tie: the players decide the outcome together.');
+    expect(ended.components).toEqual([]);
+  });
+});
+
+describe('expiry', () => {
+  it('every move renews the step’s time; when a step runs out the message says so and its buttons are disabled', async () => {
+    const contest = await startContest();
+    expect(textOf(contest.opening)).toContain('(after 15 min without a move)');
+    advanceMinutes(14);
+    await accept(contest); // the step's 15 minutes start again
+    advanceMinutes(14);
+    await expectRefused(contest, button(contest, BYSTANDER, 'agree'), NOT_YOURS); // a refused press renews nothing
+    advanceMinutes(1);
+
+    const before = shown(contest);
+    const late = await sandbox.act(button(contest, CHALLENGER, 'agree'));
+    expect(late.responses.map((response) => [response.kind, response.ephemeral])).toEqual([
+      ['update', false],
+      ['followup', true],
+    ]);
+    expect(late.responses[1]!.content).toContain('This contest expired: nobody moved within 15 min.');
+    const text = shownText(contest);
+    expect(text).toContain('⛔ Nobody acted in time: the contest expired.');
+    expect(text).not.toContain('Roles'); // the late press itself did nothing
+    const components = componentsOf(contest);
+    expect(components.map((component) => component.custom_id)).toEqual((before.components as Component[]).flatMap((row) => row.components!.map((c) => c.custom_id)));
+    expect(components.every((component) => component.disabled === true)).toBe(true);
+    // An expired contest no longer counts against the players' open contests.
+    expect(await sandbox.bot.store.contests.openCount(sandbox.fake.guildId, ids.challenger)).toBe(0);
+  });
+
+  it('a contest that expired while the bot was down is marked by the start-up sweep (with a Dispatcher’s shorter timeout)', async () => {
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest settings', options: { timeout: 1 } }, 'Only a Dispatcher can change the contest settings.');
+    const settings = await sandbox.one({ user: DISPATCHER, roles: ['dispatcher'], command: 'contest settings', options: { timeout: 1 } });
+    expect(settings).toMatchObject({ ephemeral: true });
+    expect(settings.content).toContain('each step expires after **1 min**');
+
+    const contest = await toCountered();
+    expect(shownText(contest)).toContain('(after 1 min without a move)');
+    // The step runs out while the bot is down (its 30 s sweep never ran in between): the new bot's start-up sweep marks it.
+    advanceMinutes(2);
+    await sandbox.restartBot();
+    await waitFor(() => shownText(contest).includes('the contest expired'), 'the start-up sweep to mark the contest expired');
+    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
+    const components = componentsOf(contest);
+    expect(components.map((component) => component.custom_id)).toEqual([`contest:agree:${contest.id}`, `contest:withdraw:${contest.id}`, `contest:cancel:${contest.id}`]);
+    expect(components.every((component) => component.disabled === true)).toBe(true);
+    expect(shown(contest).allowedMentions).toEqual(NO_PINGS);
+  });
+
+  // BOT BUG (src/views/contest.ts, lastOpenPhase): an expired contest shows the buttons of the phase lastOpenPhase()
+  // guesses from the state, and the guess is wrong at the roles step with no role chosen yet (it says 'countered',
+  // so the disabled buttons become Agree / Withdraw) and while tied (a rolled side keeps its skill, so it says
+  // 'skills': Ready / adjust instead of Another round / Accept the tie). The phase before expiry is not kept.
+  it('a contest that expires at the roles step shows its Attacker and Defender buttons, disabled', async () => {
+    const contest = await toRoles();
+    advanceMinutes(16);
+    await sandbox.act(button(contest, CHALLENGER, 'role', 'attacker'));
+    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
+    expect(componentsOf(contest).map((component) => [component.custom_id, component.disabled])).toEqual([
+      [`contest:role:${contest.id}:attacker`, true],
+      [`contest:role:${contest.id}:defender`, true],
+      [`contest:cancel:${contest.id}`, true],
+    ]);
+  });
+
+  it('a contest that expires after a tie shows its Another round and Accept the tie buttons, disabled', async () => {
+    const contest = await toTied();
+    advanceMinutes(16);
+    await sandbox.act(button(contest, OPPONENT, 'again'));
+    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
+    expect(componentsOf(contest).map((component) => [component.custom_id, component.disabled])).toEqual([
+      [`contest:again:${contest.id}`, true],
+      [`contest:accepttie:${contest.id}`, true],
+      [`contest:cancel:${contest.id}`, true],
+    ]);
+  });
+});
+
+describe('robustness', () => {
+  it('a restart between steps loses nothing: the next press continues the flow', async () => {
+    const contest = await startContest();
+    await sandbox.restartBot();
+    const form = await press(contest, OPPONENT, 'accept');
+    expect(form.kind).toBe('modal');
+    await sandbox.restartBot();
+    await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message: contest.message });
+    await press(contest, CHALLENGER, 'agree');
+    await press(contest, CHALLENGER, 'role', 'attacker');
+    await sandbox.restartBot();
+    await press(contest, OPPONENT, 'role', 'defender');
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    await press(contest, CHALLENGER, 'ready');
+    await sandbox.restartBot();
+    const result = textOf(await press(contest, OPPONENT, 'ready'));
+    expect(result).toContain("🏆 **Troy wins.** Kat suffers Troy's stated outcome:\n> Kat is kicked");
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('the same user pressing Agree twice at once moves the contest once; the second press is told it is already handled', async () => {
+    const contest = await toCountered();
+    const responses = await concurrently(button(contest, CHALLENGER, 'agree'), button(contest, CHALLENGER, 'agree'));
+    const update = expectOneWinner(responses, /already handled/);
+    expect(textOf(update)).toContain('Roles\nKat: not chosen yet\nTroy: not chosen yet');
+    expect(shownText(contest)).toContain('picks **Attacker** or **Defender**');
+    // The flow goes on normally.
+    await press(contest, CHALLENGER, 'role', 'attacker');
+  });
+
+  it('a double press of the last Ready rolls the dice exactly once', async () => {
+    const contest = await toSkills();
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    await press(contest, CHALLENGER, 'ready');
+    const responses = await concurrently(button(contest, OPPONENT, 'ready'), button(contest, OPPONENT, 'ready'));
+    const update = expectOneWinner(responses, /already handled|is over/);
+    expect(textOf(update)).toContain('🏆 **Troy wins.**');
+    expect(await contestRolls()).toBe(1);
+    expect(shownText(contest).match(/rolls \w{8}/g)).toHaveLength(1);
+  });
+
+  it('both players pressing Accept the tie at once end the contest once, and the other gets a polite answer', async () => {
+    const contest = await toTied();
+    const responses = await concurrently(button(contest, CHALLENGER, 'accepttie'), button(contest, OPPONENT, 'accepttie'));
+    const update = expectOneWinner(responses, /already handled|is over/);
+    const reasons = textOf(update).match(/(Kat|Troy) accepted the tie/g);
+    expect(reasons).toHaveLength(1);
+    expect(shown(contest).components).toEqual([]);
+  });
+
+  it('both players choosing their roles at the same moment: both choices count, whichever saves first', async () => {
+    const contest = await toRoles();
+    const responses = await concurrently(button(contest, CHALLENGER, 'role', 'attacker'), button(contest, OPPONENT, 'role', 'defender'));
+    for (const list of responses) expect(list.map((response) => response.kind)).toEqual(['update']);
+    expect(shownText(contest)).toContain('Roles\nKat: Attacker\nTroy: Defender');
+  });
+});
+
+describe('limits and mentions', () => {
+  it('a user can have at most 3 open contests: the 4th /contest start is refused privately, for either player', async () => {
+    await startContest();
+    await startContest();
+    const third = await startContest();
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: BYSTANDER, intent: 'One more', stakes: 'Eve loses' } }, 'You have 3 open contests already');
+    await importSheet(BYSTANDER, { name: 'Ivy', skills: [{ name: 'CQC', level: 20 }] });
+    const refusal = await expectRefusedCommand({ user: BYSTANDER, command: 'contest start', options: { opponent: OPPONENT, intent: 'Ivy trips Troy', stakes: 'Troy falls' } }, `<@${ids.opponent}> has 3 open contests already`);
+    expect(refusal.allowedMentions).toEqual(NO_PINGS);
+    // Once one ends, there is room again.
+    await press(third, OPPONENT, 'decline');
+    await startContest();
+  });
+
+  it('nobody can contest themselves or a bot', async () => {
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: CHALLENGER, intent: 'Kat fights Kat', stakes: 'Kat loses' } }, 'You cannot contest yourself.');
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: sandbox.fake.applicationId, intent: 'Kat hacks the bot', stakes: 'The bot reboots' } }, 'You cannot contest a bot');
+  });
+
+  it('intent over 300 or stakes over 500 characters are refused privately and never ping; the limits themselves are fine', async () => {
+    const intent = await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: `@everyone ${'x'.repeat(291)}`, stakes: 'Troy is disarmed' } }, 'The intent may be at most 300 characters; yours has 301.');
+    expect(intent.allowedMentions).toEqual(NO_PINGS);
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'Kat disarms Troy', stakes: `@everyone ${'y'.repeat(491)}` } }, 'The stakes may be at most 500 characters; yours has 501.');
+    const atLimits = await startContest({ intent: 'i'.repeat(300), stakes: 's'.repeat(500) });
+    expect(textOf(atLimits.opening)).toContain('s'.repeat(500));
+  });
+
+  it('stakes containing @everyone: the opening pings only the challenged player and no update pings anyone', async () => {
+    const all: SandboxResponse[] = [];
+    const track = async (request: SandboxInteractionRequest) => {
+      const result = await sandbox.act(request);
+      all.push(...result.responses);
+      return result.responses;
+    };
+    const contest = await startContest({ intent: '@here Kat disarms Troy', stakes: '@everyone Troy is disarmed, <@&123456789012345678> too' });
+    expect(contest.opening.allowedMentions).toEqual({ parse: [], users: [ids.opponent] });
+    expect(textOf(contest.opening)).toContain('@everyone Troy is disarmed');
+
+    await track(button(contest, OPPONENT, 'accept'));
+    await track({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: `@everyone Kat is kicked, ask <@${ids.bystander}>`, operator: 'Troy' }, message: contest.message });
+    await track(button(contest, CHALLENGER, 'agree'));
+    await track(button(contest, CHALLENGER, 'role', 'attacker'));
+    await track(button(contest, OPPONENT, 'role', 'defender'));
+    await track({ user: CHALLENGER, select: `contest:skill:${contest.id}:challenger`, values: ['CQC'], message: contest.message });
+    await track({ user: OPPONENT, select: `contest:skill:${contest.id}:opponent`, values: ['CQC'], message: contest.message });
+    await track(button(contest, BYSTANDER, 'ready'));
+    await track(button(contest, CHALLENGER, 'ready'));
+    const [result] = await track(button(contest, OPPONENT, 'ready'));
+    expect(textOf(result!)).toContain(`@everyone Kat is kicked, ask <@${ids.bystander}>`);
+
+    const messages = all.filter((response) => response.kind !== 'modal');
+    expect(messages.filter((response) => response.kind === 'update')).toHaveLength(8);
+    for (const response of messages) expect(response.allowedMentions, `${response.kind}: ${textOf(response)}`).toEqual(NO_PINGS);
+    expect(shown(contest).allowedMentions).toEqual(NO_PINGS);
+  });
+});
+
+describe('house rule', () => {
+  it('with adds_own_skill on, a new contest adds each side’s own skill to its roll', async () => {
+    await expectRefusedCommand({ user: OPPONENT, command: 'contest settings', options: { adds_own_skill: true } }, 'Only a Dispatcher can change the contest settings.');
+    const settings = await sandbox.one({ user: DISPATCHER, roles: ['dispatcher'], command: 'contest settings', options: { adds_own_skill: true } });
+    expect(settings.content).toContain('own skill added to own roll (house rule): **on**');
+
+    const contest = await toSkills(['attacker', 'defender']);
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    const picked = await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    expect(textOf(picked)).toContain('adds + 37 CQC');
+    expect(textOf(picked)).toContain('adds + 35 Shotgun Handling');
+    await press(contest, CHALLENGER, 'ready');
+    const result = textOf(await press(contest, OPPONENT, 'ready'));
+    expect(result).toContain(`${DICE.challenger} (D100) + 37 CQC = **${DICE.challenger + 37}** vs CL 35 → ✅ success`);
+    expect(result).toContain(`${DICE.opponent} (D100) + 35 Shotgun Handling = **${DICE.opponent + 35}** vs CL 37 → ✅ success`);
+    expect(result).toContain('🏆 **Troy wins.**');
+  });
+});
