@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './database.js';
 import { OperatorStore } from './operators.js';
 import { RollLog } from './rolls.js';
 import { ServerStore } from './servers.js';
+import { TableStore } from './tables.js';
 
 export interface Store {
   db: Database;
@@ -11,6 +12,7 @@ export interface Store {
   contests: ContestStore;
   rolls: RollLog;
   servers: ServerStore;
+  tables: TableStore;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
     contests: new ContestStore(db),
     rolls: new RollLog(db),
     servers: new ServerStore(db),
+    tables: new TableStore(db),
     close: () => db.$disconnect(),
   };
 }

@@ -1,0 +1,63 @@
+/** A server's outcome tables (RULES 1.4). Rows are stored as one JSON list, written only after a full check. */
+import { UserError } from '../errors.js';
+import { closestNames, nameKey } from '../engine/names.js';
+import { TABLE_LIMITS, type OutcomeTable, type TableRow } from '../engine/tables.js';
+import type { Database } from './database.js';
+
+function fromRow(row: { name: string; die: string; asks: string; skill: string | null; rows: string }): OutcomeTable {
+  return { name: row.name, die: row.die, asks: row.asks, skill: row.skill, rows: JSON.parse(row.rows) as TableRow[] };
+}
+
+export class TableStore {
+  constructor(private readonly db: Database) {}
+
+  async find(guildId: string, name: string): Promise<OutcomeTable | null> {
+    const row = await this.db.outcomeTable.findUnique({ where: { guildId_nameKey: { guildId, nameKey: nameKey(name) } } });
+    return row ? fromRow(row) : null;
+  }
+
+  /** A table by the name a user typed; a clear error with the closest names when there is none. */
+  async require(guildId: string, name: string): Promise<OutcomeTable> {
+    const table = await this.find(guildId, name);
+    if (table) return table;
+    const suggestions = closestNames(name, await this.names(guildId));
+    throw new UserError(
+      `There is no outcome table named **${name.trim()}** on this server.` +
+        (suggestions.length ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ' See `/table list`.'),
+    );
+  }
+
+  async names(guildId: string): Promise<string[]> {
+    const rows = await this.db.outcomeTable.findMany({ where: { guildId }, select: { name: true }, orderBy: { name: 'asc' } });
+    return rows.map((row) => row.name);
+  }
+
+  async list(guildId: string): Promise<OutcomeTable[]> {
+    const rows = await this.db.outcomeTable.findMany({ where: { guildId }, orderBy: { name: 'asc' } });
+    return rows.map(fromRow);
+  }
+
+  /** Creates the table, or replaces the one with the same name; returns whether it replaced one. */
+  async save(guildId: string, table: OutcomeTable): Promise<{ replaced: boolean }> {
+    return this.db.$transaction(async (tx) => {
+      const key = nameKey(table.name);
+      const existing = await tx.outcomeTable.findUnique({ where: { guildId_nameKey: { guildId, nameKey: key } } });
+      const data = { name: table.name, die: table.die, asks: table.asks, skill: table.skill, rows: JSON.stringify(table.rows) };
+      if (existing) {
+        await tx.outcomeTable.update({ where: { id: existing.id }, data });
+        return { replaced: true };
+      }
+      const count = await tx.outcomeTable.count({ where: { guildId } });
+      if (count >= TABLE_LIMITS.tablesPerServer) {
+        throw new UserError(`This server has ${count} outcome tables, the most allowed. Delete one first. Nothing was changed.`);
+      }
+      await tx.outcomeTable.create({ data: { guildId, nameKey: key, ...data } });
+      return { replaced: false };
+    });
+  }
+
+  async delete(guildId: string, name: string): Promise<boolean> {
+    const { count } = await this.db.outcomeTable.deleteMany({ where: { guildId, nameKey: nameKey(name) } });
+    return count > 0;
+  }
+}
