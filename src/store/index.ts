@@ -2,6 +2,7 @@
 import { ContestStore } from './contests.js';
 import { openDatabase, type Database } from './database.js';
 import { OperatorStore } from './operators.js';
+import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
 import { ServerStore } from './servers.js';
 import { TableStore } from './tables.js';
@@ -11,6 +12,7 @@ export interface Store {
   operators: OperatorStore;
   contests: ContestStore;
   rolls: RollLog;
+  rollRequests: RollRequestStore;
   servers: ServerStore;
   tables: TableStore;
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
     operators: new OperatorStore(db),
     contests: new ContestStore(db),
     rolls: new RollLog(db),
+    rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db),
     tables: new TableStore(db),
     close: () => db.$disconnect(),

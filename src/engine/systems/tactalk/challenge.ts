@@ -117,12 +117,12 @@ export interface LinkedChallengeResult {
   succeeded: number;
 }
 
-/** Each challenge of a linked roll is resolved on its own, in order, from the one rng (RULES 1.3). */
+/**
+ * Each challenge of a linked roll is resolved on its own, in order, from the one rng (RULES 1.3). Its CLs may be
+ * hidden; what a linked roll may not have is an investigation (RULES 1.5), which is the caller's to refuse.
+ */
 export function resolveLinkedChallenge(inputs: ChallengeInput[], rng: Rng): LinkedChallengeResult {
   if (inputs.length < 2) throw new UserError('A linked roll needs at least two challenge rolls, separated by `;`.');
-  if (inputs.some((input) => input.hidden)) {
-    throw new UserError('A linked roll cannot have a hidden Challenge Level.');
-  }
   const results = inputs.map((input) => resolveChallenge(input, rng));
   return { results, succeeded: results.filter((result) => result.success).length };
 }

@@ -162,8 +162,12 @@ describe('a linked challenge roll (RULES 1.3)', () => {
     expect(linked.succeeded).toBe(2);
   });
 
-  it('needs at least two parts and refuses a hidden CL', () => {
+  it('needs at least two parts', () => {
     expect(() => resolveLinkedChallenge([input()], scriptedD100(50))).toThrow(/at least two/);
-    expect(() => resolveLinkedChallenge([input(), input({ hidden: true })], scriptedD100(50, 50))).toThrow(/hidden/);
+  });
+
+  it('rolls every part of a hidden linked roll, even a certain one, so certainty is not revealed', () => {
+    const linked = resolveLinkedChallenge([input({ level: 40, challengeLevel: 30, hidden: true }), input({ hidden: true })], scriptedD100(1, 50));
+    expect(linked.results.map((result) => result.outcome)).toEqual(['rolled', 'rolled']);
   });
 });

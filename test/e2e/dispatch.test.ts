@@ -1,0 +1,163 @@
+// A Dispatcher asks a player for a roll, the CL shown or hidden; only that player rolls, and a hidden CL reaches
+// nobody but the Dispatcher.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rollD100 } from '../../src/engine/dice.js';
+import { seededRng } from '../../src/engine/rng.js';
+import type { OutcomeTable } from '../../src/engine/tables.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+
+const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
+const HIDDEN_CL = 173;
+
+let sandbox: TestSandbox;
+beforeEach(async () => {
+  sandbox = await startTestSandbox({ seeds: Array.from({ length: 30 }, (_, index) => `dispatch-${index}`) });
+  await sandbox.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+  await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Lock Picking', level: 60 } });
+  await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
+  await sandbox.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } });
+});
+afterEach(async () => {
+  expect(sandbox.fake.violations).toEqual([]);
+  await sandbox.stop();
+});
+
+function buttonsOf(response: SandboxResponse): string[] {
+  return (response.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id));
+}
+
+/** Posts a request and returns the public message's response and id. */
+async function request(options: Record<string, unknown>, subcommand = 'challenge') {
+  const result = await sandbox.act({ ...DISPATCHER, command: `dispatch ${subcommand}`, options: { player: 'mike', ...options } });
+  const ack = result.responses.find((response) => response.ephemeral)!;
+  const post = result.responses.find((response) => !response.ephemeral)!;
+  expect(ack.content).toContain('Posted request');
+  return { ack, post, message: post.messageId! };
+}
+
+async function investigationTable(): Promise<void> {
+  const table: OutcomeTable = {
+    name: 'Investigation: Lock Picking',
+    die: 'd100',
+    asks: 'Add your Lock Picking aptitude',
+    skill: null,
+    rows: [
+      { min: 1, max: 100, text: 'You learn nothing.', next: null, reveals: null },
+      { min: 101, max: 140, text: 'You judge the lock roughly.', next: null, reveals: 'band' },
+      { min: 141, max: 200, text: 'You know this lock exactly.', next: null, reveals: 'cl' },
+    ],
+  };
+  await sandbox.bot.store.tables.save(sandbox.fake.guildId, table);
+}
+
+describe('/dispatch challenge', () => {
+  it('with the CL shown: pings only the player, only they can roll, and the result shows every number', async () => {
+    const { post, message } = await request({ skill: 'Lock Picking', cl: 90, archetypes: 'Acuity' });
+    const mikeId = sandbox.fake.user('mike').id;
+    expect(post.allowedMentions).toEqual({ parse: [], users: [mikeId] });
+    expect(textOf(post)).toContain('**Lock Picking** + Acuity vs CL **90**');
+    const id = /#(\d+)/.exec(textOf(post))![1];
+
+    const intruder = await sandbox.one({ user: 'sasha', button: `dispatch:roll:${id}`, message });
+    expect(intruder).toMatchObject({ ephemeral: true });
+    expect(intruder.content).toContain(`for <@${mikeId}> only`);
+
+    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    expect(rolled.kind).toBe('update');
+    const seedUsed = 'dispatch-0';
+    const die = rollD100(seededRng(seedUsed));
+    expect(textOf(rolled)).toContain(`${die.value} (D100) + 60 Lock Picking + 10 Acuity = **${die.value + 70}**`);
+    expect(buttonsOf(rolled)).toEqual([]);
+  });
+
+  it('only a Dispatcher can ask, and the player must have the skill now', async () => {
+    const refused = await sandbox.one({ user: 'sasha', command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50 } });
+    expect(refused.content).toContain('Only a Dispatcher');
+    const noSkill = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Flying', cl: 50 } });
+    expect(noSkill.content).toContain('Troy has no skill named **Flying**');
+    const badCl = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 300 } });
+    expect(badCl.content).toContain('from 0 to 200');
+    expect(sandbox.fake.messages()).toHaveLength(0);
+  });
+
+  it('with a hidden CL: investigation reveals privately, the result says only success or failure, the Dispatcher alone sees the numbers', async () => {
+    await investigationTable();
+    const { ack, post, message } = await request({ skill: 'Lock Picking', cl: HIDDEN_CL, hidden: true });
+    expect(ack.content).toContain('investigate with **Investigation: Lock Picking**');
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect(textOf(post)).toContain('vs CL **hidden**');
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:investigate:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+
+    const peek = await sandbox.one({ user: 'mike', button: `dispatch:details:${id}`, message });
+    expect(peek.content).toContain('Only a Dispatcher');
+    const theirs = await sandbox.one({ user: 'sasha', button: `dispatch:investigate:${id}`, message });
+    expect(theirs.content).toContain('only');
+
+    const investigated = await sandbox.act({ user: 'mike', button: `dispatch:investigate:${id}`, message });
+    const [update, note] = investigated.responses;
+    expect(update!.kind).toBe('update');
+    expect(textOf(update!)).toContain('investigated the difficulty');
+    expect(note).toMatchObject({ kind: 'followup', ephemeral: true });
+    const investigationDie = rollD100(seededRng('dispatch-0')).value;
+    const investigationTotal = investigationDie + 60;
+    expect(note!.content).toContain(`= **${investigationTotal}**`);
+    if (investigationTotal > 140) expect(note!.content).toContain(`The Challenge Level is **${HIDDEN_CL}**`);
+    else if (investigationTotal > 100) expect(note!.content).toContain('between **160 and 179**');
+    else expect(note!.content).toContain('Nothing about the Challenge Level is revealed');
+    const again = await sandbox.fake.interact({ user: 'mike', button: `dispatch:investigate:${id}`, message }).catch((error: Error) => error);
+    expect(String(again instanceof Error ? again.message : JSON.stringify(again))).toMatch(/no component|already investigated/);
+
+    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const die = rollD100(seededRng('dispatch-1')).value;
+    const success = die + 60 >= HIDDEN_CL;
+    expect(textOf(rolled)).toContain(success ? '✅ **success**' : '❌ **failure**');
+    expect(textOf(rolled)).not.toMatch(/D100|\[\d\]\[\d\]/);
+
+    const numbers = await sandbox.one({ ...DISPATCHER, button: `dispatch:details:${id}`, message });
+    expect(numbers.ephemeral).toBe(true);
+    expect(textOf(numbers)).toContain(`vs CL **${HIDDEN_CL}**`);
+    expect(textOf(numbers)).toContain(`${die} (D100) + 60 Lock Picking = **${die + 60}**`);
+
+    // Nothing the channel or the player was shown holds the hidden CL, and no custom_id does.
+    const seenByPlayerOrChannel = [
+      ...sandbox.fake.messages().map((m) => JSON.stringify(m)),
+      JSON.stringify(post),
+      JSON.stringify(update),
+      JSON.stringify(rolled),
+      JSON.stringify(peek),
+      JSON.stringify(theirs),
+    ].join('\n');
+    expect(seenByPlayerOrChannel).not.toMatch(new RegExp(`\\b${HIDDEN_CL}\\b`));
+  });
+
+  it('a hidden CL with no investigation table offers no Investigate; a shown CL cannot name one', async () => {
+    const { post } = await request({ skill: 'Driving', cl: 120, hidden: true });
+    expect(buttonsOf(post).some((id) => id.startsWith('dispatch:investigate'))).toBe(false);
+    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50, investigation: 'Anything' } });
+    expect(refused.content).toContain('only makes sense for a hidden CL');
+  });
+
+  it('the Dispatcher can cancel; a player cannot; a cancelled request cannot be rolled', async () => {
+    const { post, message } = await request({ skill: 'Driving', cl: 50 });
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect((await sandbox.one({ user: 'mike', button: `dispatch:cancel:${id}`, message })).content).toContain('Only a Dispatcher can cancel');
+    const cancelled = await sandbox.one({ ...DISPATCHER, button: `dispatch:cancel:${id}`, message });
+    expect(textOf(cancelled)).toContain('Cancelled by the Dispatcher');
+    expect(buttonsOf(cancelled)).toEqual([]);
+  });
+});
+
+describe('/dispatch linked', () => {
+  it('rolls every part from the player’s sheet, hidden CLs stay hidden, and no investigation is offered', async () => {
+    const { post, message } = await request({ rolls: 'Lock Picking +Acuity vs 150; Driving vs 60', hidden: true }, 'linked');
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+    expect(JSON.stringify(post)).not.toMatch(/\b150\b/);
+    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    expect(textOf(rolled)).toMatch(/\d of 2 succeeded/);
+    expect(JSON.stringify(rolled)).not.toMatch(/\b150\b/);
+    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', rolls: 'Driving vs 50', cl: 20 } });
+    expect(refused.content).toContain('at least two');
+  });
+});
