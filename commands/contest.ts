@@ -43,7 +43,6 @@ import {
 } from '../src/views/contest.js';
 import { privateNote } from '../src/views/messages.js';
 
-const TIMEOUT_MINUTES_MAX = 24 * 60;
 const SWEEP_INTERVAL_MS = 30_000;
 /** Tries of one press against presses that saved first; each try re-decides on the new state. */
 const SAVE_ATTEMPTS = 5;
@@ -59,14 +58,8 @@ const data = new SlashCommandBuilder()
       .addUserOption((o) => o.setName('opponent').setDescription('The player you act against').setRequired(true))
       .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries to do').setRequired(true))
       .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('settings')
-      .setDescription('Dispatcher: this server’s contest settings')
-      .addIntegerOption((o) => o.setName('timeout').setDescription('Minutes each step waits before the contest expires (1–1440)'))
-      .addBooleanOption((o) => o.setName('adds_own_skill').setDescription('House rule: each side also adds its own skill to its roll')),
   );
+// The contest settings (timeout, the house rule adds_own_skill) are set with /config, by members with Manage Server.
 
 function expiryFrom(now: Date, settings: ServerSettings): Date {
   return new Date(now.getTime() + settings.contestTimeoutMinutes * 60_000);
@@ -103,28 +96,9 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   if (messageId) await store.contests.setMessage(contest.id, messageId);
 }
 
-async function settingsCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  if (!(await context.isDispatcher())) throw new UserError('Only a Dispatcher can change the contest settings.');
-  const timeout = interaction.options.getInteger('timeout');
-  const addsOwnSkill = interaction.options.getBoolean('adds_own_skill');
-  if (timeout !== null && (timeout < 1 || timeout > TIMEOUT_MINUTES_MAX)) {
-    throw new UserError(`The timeout must be from 1 to ${TIMEOUT_MINUTES_MAX} minutes; ${timeout} is not.`);
-  }
-  const settings = await context.store.servers.update(context.guildId, {
-    ...(timeout !== null ? { contestTimeoutMinutes: timeout } : {}),
-    ...(addsOwnSkill !== null ? { contestAddsOwnSkill: addsOwnSkill } : {}),
-  });
-  await interaction.reply(
-    privateNote(
-      `Contest settings: each step expires after **${settings.contestTimeoutMinutes} min**; own skill added to own roll (house rule): **${settings.contestAddsOwnSkill ? 'on' : 'off'}**. New contests use them.`,
-    ),
-  );
-}
-
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sub = interaction.options.getSubcommand(true);
   if (sub === 'start') return start(interaction, context);
-  if (sub === 'settings') return settingsCommand(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
@@ -240,12 +214,12 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return [{ type: 'chooseSkill', ...choice }];
     }
     case 'adjust': {
-      if (!actor.isDispatcher) throw new ContestRefusal('notYours', 'Only a Dispatcher can adjust a contest.');
+      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
       if (state.phase !== 'skills') throw new ContestRefusal(OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over', 'Skills and modifiers can only be adjusted while the players pick their skills.');
       return openForm(interaction, adjustModal(contest.id, state));
     }
     case 'adjustform': {
-      if (!actor.isDispatcher) throw new ContestRefusal('notYours', 'Only a Dispatcher can adjust a contest.');
+      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
       return adjustActions(interaction, context, state);
     }
   }
@@ -303,7 +277,8 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
       next = actions.reduce((state, action) => applyContestAction(state, action, actor, rng), contest.state);
     } catch (error) {
       if (error instanceof UserError) {
-        await interaction.reply(privateNote(error.message));
+        const dispatcherOnly = error instanceof ContestRefusal && error.reason === 'dispatcherOnly';
+        await interaction.reply(privateNote(dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message));
         return;
       }
       throw error;

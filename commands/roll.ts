@@ -1,5 +1,5 @@
 /** /roll: Tac Talk challenge rolls, linked rolls, and replaying any stored roll (RULES 1.2, 1.3, 6.3). */
-import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { InteractionContextType, MessageFlags, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommand, HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
@@ -16,7 +16,10 @@ import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.j
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
-import { replayReply } from '../src/views/replay.js';
+import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
+import { npcOwner } from '../src/store/operators.js';
+import { npcForAutocomplete, npcNameChoices } from './npc.js';
+import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
 
 const data = new SlashCommandBuilder()
   .setName('roll')
@@ -31,7 +34,9 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
       .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'))
       .addIntegerOption((o) => o.setName('level').setDescription('Use this skill level instead of a sheet (0–100)'))
-      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain')),
+      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain'))
+      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true))
+      .addBooleanOption((o) => o.setName('secret').setDescription('Dispatcher only: only you see the result (it is still logged)')),
   )
   .addSubcommand((sub) =>
     sub
@@ -43,6 +48,7 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
       .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
   )
+  .addSubcommand(outcomeSubcommand)
   .addSubcommand((sub) =>
     sub
       .setName('replay')
@@ -51,9 +57,7 @@ const data = new SlashCommandBuilder()
   );
 
 async function requireDispatcherToForce(force: boolean, context: HandlerContext): Promise<void> {
-  if (force && !(await context.isDispatcher())) {
-    throw new UserError('Only a Dispatcher can force a roll whose outcome is already certain. Leave `force` out.');
-  }
+  if (force) await context.requireDispatcher('force a roll whose outcome is already certain', 'Leave `force` out.');
 }
 
 function challengeInputFromSheet(
@@ -78,7 +82,12 @@ function challengeInputFromSheet(
 }
 
 async function challenge(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const owner = { guildId: context.guildId, ownerId: context.userId };
+  // An NPC roll takes the NPC's sheet where a player's roll takes the player's active one.
+  const npcName = interaction.options.getString('npc');
+  const secret = interaction.options.getBoolean('secret') ?? false;
+  if (npcName !== null) await context.requireDispatcher('roll for an NPC');
+  if (secret) await context.requireDispatcher('make a secret roll');
+  const owner = npcName === null ? { guildId: context.guildId, ownerId: context.userId } : npcOwner(context.guildId);
   const level = interaction.options.getInteger('level');
   const force = interaction.options.getBoolean('force') ?? false;
   const archetypeNames = splitNameList(interaction.options.getString('archetypes'));
@@ -89,12 +98,12 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   let input: ChallengeInput;
   let who: string;
   if (level === null) {
-    const sheet = await context.store.operators.requireActive(owner);
+    const sheet = await context.store.operators.byNameOrActive(owner, npcName);
     input = challengeInputFromSheet(sheet, skillName, archetypeNames, situationalModifier, challengeLevel, force, context.now());
     who = sheet.name;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
-    const sheet = await context.store.operators.active(owner);
+    const sheet = npcName === null ? await context.store.operators.active(owner) : await context.store.operators.byNameOrActive(owner, npcName);
     if (archetypeNames.length > 0 && !sheet) {
       throw new UserError('Archetype modifiers come from your active sheet, and you have none. Leave `archetypes` out or create a sheet.');
     }
@@ -129,9 +138,12 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
           total: result.result,
           challengeLevel: input.challengeLevel,
           success: result.success,
+          secret,
+          ...(npcName !== null ? { npc: who } : {}),
         })
       : null;
-  await interaction.reply(challengeReply(result, who, rollId));
+  const reply = challengeReply(result, who, rollId);
+  await interaction.reply(secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -172,11 +184,17 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
 
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const stored = await context.store.rolls.require(interaction.options.getString('id', true));
+  if (stored.secret) await context.requireDispatcher('replay a secret roll');
   const rederived = rederive(stored.kind, stored.inputs, stored.seed);
   const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
-  await interaction.reply(
-    replayReply({ rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches }, rederived),
-  );
+  const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };
+  if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
+    await interaction.reply(hiddenReplayReply(facts));
+    return;
+  }
+  const reply = replayReply(facts, rederived);
+  // A secret roll, or one against a hidden CL, stays out of the channel when a Dispatcher replays it.
+  await interaction.reply(stored.secret || stored.hiddenChallengeLevel ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -184,12 +202,18 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'challenge') return challenge(interaction, context);
   if (sub === 'linked') return linked(interaction, context);
   if (sub === 'replay') return replay(interaction, context);
+  if (sub === 'outcome') return rollOutcome(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
-  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+  if (focused.name === 'table') return interaction.respond(await tableNameChoices(context, String(focused.value)));
+  if (focused.name === 'npc') return interaction.respond(await npcNameChoices(context, String(focused.value)));
+  const npcName = interaction.options.getString('npc');
+  const sheet = npcName
+    ? await npcForAutocomplete(context, npcName)
+    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
   if (!sheet) {
     await interaction.respond([]);
     return;

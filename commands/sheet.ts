@@ -10,39 +10,27 @@ import {
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError } from '../src/errors.js';
-import {
-  SHEET_LIMITS,
-  findSkill,
-  splitNameList,
-  validModifier,
-  validName,
-  validSkillLevel,
-  type OperatorSheet,
-} from '../src/engine/sheet.js';
+import { SHEET_LIMITS, validName } from '../src/engine/sheet.js';
 import { parseSheetFile, toSheetFile } from '../src/engine/sheet-file.js';
 import type { SheetOwner } from '../src/store/operators.js';
-import { listChoices, nameChoices } from '../src/views/autocomplete.js';
-import { escapeMarkdown, signedCompact } from '../src/views/format.js';
+import { nameChoices } from '../src/views/autocomplete.js';
+import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
+import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, shareOption } from './shared/sheet-entries.js';
 
-const data = new SlashCommandBuilder()
+const commandData = new SlashCommandBuilder()
   .setName('sheet')
   .setDescription('Your Operator sheets on this server')
   .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('create')
-      .setDescription('Create a sheet and make it your active one')
-      .addStringOption((o) => o.setName('name').setDescription("The Operator's name").setRequired(true)),
-  )
+  .addSubcommand(createSubcommand('Create a sheet and make it your active one', "The Operator's name"))
   .addSubcommand((sub) =>
     sub
       .setName('show')
       .setDescription('Show a sheet (yours by default)')
       .addUserOption((o) => o.setName('user').setDescription('Whose sheet (default: yours)'))
       .addStringOption((o) => o.setName('name').setDescription('Which sheet (default: the active one)').setAutocomplete(true))
-      .addBooleanOption((o) => o.setName('share').setDescription('Post it in the channel for everyone (default: only you see it)')),
+      .addBooleanOption(shareOption),
   )
   .addSubcommand((sub) =>
     sub
@@ -63,73 +51,12 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('new_name').setDescription('The new name').setRequired(true))
       .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the active one)').setAutocomplete(true)),
   )
-  .addSubcommand((sub) =>
-    sub
-      .setName('delete')
-      .setDescription('Delete one of your sheets (asks to confirm)')
-      .addStringOption((o) => o.setName('name').setDescription('The sheet').setRequired(true).setAutocomplete(true)),
-  )
+  .addSubcommand(deleteSubcommand('Delete one of your sheets (asks to confirm)', 'The sheet'))
   .addSubcommand((sub) =>
     sub
       .setName('notes')
       .setDescription("Set the active sheet's notes")
       .addStringOption((o) => o.setName('text').setDescription('The notes (empty clears them)').setRequired(true)),
-  )
-  .addSubcommandGroup((group) =>
-    group
-      .setName('skill')
-      .setDescription("The active sheet's skills")
-      .addSubcommand((sub) =>
-        sub
-          .setName('set')
-          .setDescription('Add a skill or change its level')
-          .addStringOption((o) => o.setName('name').setDescription('The skill, e.g. Climbing').setRequired(true).setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('level').setDescription('Its level, 0–100').setRequired(true)),
-      )
-      .addSubcommand((sub) =>
-        sub
-          .setName('remove')
-          .setDescription('Remove a skill')
-          .addStringOption((o) => o.setName('name').setDescription('The skill').setRequired(true).setAutocomplete(true)),
-      ),
-  )
-  .addSubcommandGroup((group) =>
-    group
-      .setName('archetype')
-      .setDescription("The active sheet's archetype modifiers")
-      .addSubcommand((sub) =>
-        sub
-          .setName('set')
-          .setDescription('Add an archetype modifier or change it')
-          .addStringOption((o) => o.setName('name').setDescription('The archetype, e.g. Acuity').setRequired(true).setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('Its modifier, may be negative').setRequired(true)),
-      )
-      .addSubcommand((sub) =>
-        sub
-          .setName('remove')
-          .setDescription('Remove an archetype modifier')
-          .addStringOption((o) => o.setName('name').setDescription('The archetype').setRequired(true).setAutocomplete(true)),
-      ),
-  )
-  .addSubcommandGroup((group) =>
-    group
-      .setName('condition')
-      .setDescription("The active sheet's conditions")
-      .addSubcommand((sub) =>
-        sub
-          .setName('add')
-          .setDescription('Add a condition (or replace the one with the same name)')
-          .addStringOption((o) => o.setName('name').setDescription('The condition, e.g. Wounded').setRequired(true))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('What it adds to rolls, e.g. -10').setRequired(true))
-          .addStringOption((o) => o.setName('skills').setDescription('Comma list of skills it applies to (default: all)').setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('minutes').setDescription('It ends after this many minutes (default: until removed)')),
-      )
-      .addSubcommand((sub) =>
-        sub
-          .setName('remove')
-          .setDescription('Remove a condition')
-          .addStringOption((o) => o.setName('name').setDescription('The condition').setRequired(true).setAutocomplete(true)),
-      ),
   )
   .addSubcommand((sub) =>
     sub
@@ -144,6 +71,7 @@ const data = new SlashCommandBuilder()
       .addAttachmentOption((o) => o.setName('file').setDescription('The JSON file').setRequired(true))
       .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
   );
+const data = addEntrySubcommands(commandData, { whose: "The active sheet's" });
 
 function ownerOf(context: HandlerContext): SheetOwner {
   return { guildId: context.guildId, ownerId: context.userId };
@@ -161,40 +89,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const sub = interaction.options.getSubcommand(true);
   const reply = (text: string) => interaction.reply(privateNote(text));
 
-  if (group === 'skill' || group === 'archetype' || group === 'condition') {
-    const sheet = await store.operators.requireActive(owner);
-    const name = validName(group, interaction.options.getString('name', true));
-    const sheetName = escapeMarkdown(sheet.name);
-    if (sub === 'remove') {
-      const removed = await store.operators.remove(group, sheet.id, name);
-      if (!removed) throw new UserError(`${sheet.name} has no ${group} named **${escapeMarkdown(name)}**.`);
-      await reply(`Removed the ${group} **${escapeMarkdown(removed)}** from ${sheetName}.`);
-      return;
-    }
-    if (group === 'skill') {
-      const level = validSkillLevel(interaction.options.getInteger('level', true));
-      const before = await store.operators.setSkill(sheet.id, name, level);
-      await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${level}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${level}**.`);
-      return;
-    }
-    if (group === 'archetype') {
-      const modifier = validModifier('An archetype modifier', interaction.options.getInteger('modifier', true));
-      const before = await store.operators.setArchetype(sheet.id, name, modifier);
-      const shown = signedCompact(modifier);
-      await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signedCompact(before)} → **${shown}**.`);
-      return;
-    }
-    const modifier = validModifier('A condition modifier', interaction.options.getInteger('modifier', true));
-    const skillNames = splitNameList(interaction.options.getString('skills'));
-    const skills = skillNames.length === 0 ? null : skillNames.map((skill) => findSkill(sheet, skill).name);
-    const minutes = interaction.options.getInteger('minutes');
-    if (minutes !== null && (minutes < 1 || minutes > SHEET_LIMITS.conditionMinutesMax)) {
-      throw new UserError(`\`minutes\` must be from 1 to ${SHEET_LIMITS.conditionMinutesMax} (30 days); leave it out for a condition that lasts until removed.`);
-    }
-    const expiresAt = minutes === null ? null : new Date(context.now().getTime() + minutes * 60_000);
-    await store.operators.setCondition(sheet.id, { name, modifier, skills, expiresAt }, context.now());
-    const scope = skills === null ? 'every skill' : skills.map(escapeMarkdown).join(', ');
-    await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signedCompact(modifier)} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
+  if (isEntryGroup(group)) {
+    await editEntry(interaction, context, await store.operators.requireActive(owner), group);
     return;
   }
 
@@ -276,43 +172,19 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     return;
   }
   const sheet = await context.store.operators.active(owner);
-  if (!sheet) {
+  if (!sheet || !isEntryGroup(group)) {
     await interaction.respond([]);
     return;
   }
-  await interaction.respond(choicesFromSheet(sheet, group, focused.name, typed, context.now()));
-}
-
-function choicesFromSheet(sheet: OperatorSheet, group: string, option: string, typed: string, now: Date) {
-  if (group === 'condition' && option === 'skills') return listChoices(sheet.skills.map((skill) => skill.name), typed);
-  if (group === 'skill') {
-    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
-    return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
-  }
-  if (group === 'archetype') return nameChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
-  return nameChoices(sheet.conditions.filter((condition) => condition.expiresAt === null || condition.expiresAt > now).map((condition) => condition.name), typed);
+  await interaction.respond(entryChoices(sheet, group, focused.name, typed, context.now()));
 }
 
 /** The confirm / keep buttons of /sheet delete: `sheet:delete:<id>`, `sheet:keep:<id>`. */
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, action, idText] = interaction.customId.split(':');
-  const sheetId = Number(idText);
-  if (!interaction.isButton() || !Number.isInteger(sheetId)) throw new UserError('This button is not one the bot made.');
-  if (action === 'keep') {
-    await interaction.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: { parse: [] } });
-    return;
-  }
-  if (action !== 'delete') throw new UserError('This button is not one the bot made.');
-  const deleted = await context.store.operators.delete(ownerOf(context), sheetId);
-  if (!deleted) {
+  await answerDeleteButton(interaction, context, ownerOf(context), {
     // The presser does not own it, or it is already gone: nothing changes either way.
-    await interaction.reply(privateNote('That sheet is not yours, or it was already deleted. Nothing was changed.'));
-    return;
-  }
-  await interaction.update({
-    content: `Deleted **${escapeMarkdown(deleted.name)}**.${deleted.active ? ' You have no active sheet now; pick one with `/sheet use`.' : ''}`,
-    components: [],
-    allowedMentions: { parse: [] },
+    missing: 'That sheet is not yours, or it was already deleted. Nothing was changed.',
+    deleted: (sheet) => `Deleted **${escapeMarkdown(sheet.name)}**.${sheet.active ? ' You have no active sheet now; pick one with `/sheet use`.' : ''}`,
   });
 }
 

@@ -2,7 +2,12 @@
 import type { Attachment } from 'discord.js';
 import { UserError } from '../errors.js';
 
-export async function readAttachmentText(attachment: Attachment, maxBytes: number): Promise<string> {
+/** `formatHint` tells the user where to see the expected format when the file is not text. */
+export async function readAttachmentText(
+  attachment: Attachment,
+  maxBytes: number,
+  formatHint = 'Export a sheet with `/sheet export` to see the expected format.',
+): Promise<string> {
   if (attachment.size > maxBytes) {
     throw new UserError(`The file **${attachment.name}** is ${Math.ceil(attachment.size / 1000)} kB; the most accepted is ${maxBytes / 1000} kB. Nothing was changed.`);
   }
@@ -18,6 +23,6 @@ export async function readAttachmentText(attachment: Attachment, maxBytes: numbe
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UserError('The file is not UTF-8 text. Export a sheet with `/sheet export` to see the expected format. Nothing was changed.');
+    throw new UserError(`The file is not UTF-8 text. ${formatHint} Nothing was changed.`);
   }
 }

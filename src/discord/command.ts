@@ -25,6 +25,10 @@ export interface HandlerContext extends BotServices {
   userId: string;
   /** Whether the acting member is a Dispatcher of this server (checked on each call, never cached). */
   isDispatcher(): Promise<boolean>;
+  /** Refuses (a UserError naming the role a Dispatcher has here) unless the acting member is a Dispatcher. */
+  requireDispatcher(action: string, advice?: string): Promise<void>;
+  /** "You would need the @Game Master role.": what makes a Dispatcher on this server, to end a refusal with. */
+  dispatcherRequirement(): Promise<string>;
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;

@@ -1,8 +1,28 @@
-/** Who is a Dispatcher: the server's configured role, or by default any role named "Dispatcher". */
-import type { Interaction } from 'discord.js';
+/**
+ * Who is a Dispatcher, and who may change the server's settings.
+ * - A role is configured (`/config dispatcher-role`): exactly the members with that role are Dispatchers.
+ * - No role is configured: members with a role named "Dispatcher", and members with the Manage Server permission.
+ * The server's settings (`/config …`) need Manage Server, whatever the Dispatcher rule.
+ */
+import { PermissionFlagsBits, type Interaction } from 'discord.js';
 import type { ServerSettings } from '../store/servers.js';
 
 export const DEFAULT_DISPATCHER_ROLE_NAME = 'dispatcher';
+
+/** What makes a Dispatcher on a server. `roleName` is null when the configured role no longer exists. */
+export type DispatcherRule = { kind: 'role'; roleId: string; roleName: string | null } | { kind: 'default' };
+
+/** What the rule looks at about one member. */
+export interface MemberFacts {
+  roleIds: readonly string[];
+  roleNames: readonly string[];
+  managesServer: boolean;
+}
+
+export function meetsDispatcherRule(member: MemberFacts, rule: DispatcherRule): boolean {
+  if (rule.kind === 'role') return member.roleIds.includes(rule.roleId);
+  return member.managesServer || member.roleNames.some((name) => name.trim().toLowerCase() === DEFAULT_DISPATCHER_ROLE_NAME);
+}
 
 /** The role ids the acting member has, whether discord.js gave us a full member or the raw API one. */
 function memberRoleIds(interaction: Interaction): string[] {
@@ -12,9 +32,26 @@ function memberRoleIds(interaction: Interaction): string[] {
   return [...member.roles.cache.keys()];
 }
 
+function roleName(interaction: Interaction, roleId: string): string | null {
+  return interaction.guild?.roles.cache.get(roleId)?.name ?? null;
+}
+
+/** Whether the acting member has Manage Server (Administrator implies it). */
+export function managesServer(interaction: Interaction): boolean {
+  return interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
+}
+
+export function dispatcherRule(interaction: Interaction, settings: ServerSettings): DispatcherRule {
+  const roleId = settings.dispatcherRoleId;
+  return roleId ? { kind: 'role', roleId, roleName: roleName(interaction, roleId) } : { kind: 'default' };
+}
+
 export function isDispatcher(interaction: Interaction, settings: ServerSettings): boolean {
   const roleIds = memberRoleIds(interaction);
-  if (settings.dispatcherRoleId) return roleIds.includes(settings.dispatcherRoleId);
-  const roles = interaction.guild?.roles.cache;
-  return roleIds.some((id) => roles?.get(id)?.name.trim().toLowerCase() === DEFAULT_DISPATCHER_ROLE_NAME);
+  const facts: MemberFacts = {
+    roleIds,
+    roleNames: roleIds.map((id) => roleName(interaction, id) ?? ''),
+    managesServer: managesServer(interaction),
+  };
+  return meetsDispatcherRule(facts, dispatcherRule(interaction, settings));
 }

@@ -6,7 +6,8 @@ import type { Interaction } from 'discord.js';
 import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
 import { answerFailure } from './errors.js';
-import { isDispatcher } from './permissions.js';
+import { dispatcherRule, isDispatcher } from './permissions.js';
+import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 
 export class Router {
   private readonly commands: Map<string, BotCommand>;
@@ -20,13 +21,19 @@ export class Router {
 
   private contextFor(interaction: Interaction): HandlerContext {
     const log = this.services.log.child({ interactionId: interaction.id, guildId: interaction.guildId, userId: interaction.user.id });
+    const settings = () => this.services.store.servers.settings(interaction.guildId ?? '');
     return {
       ...this.services,
       log,
       guildId: interaction.guildId ?? '',
       channelId: interaction.channelId ?? '',
       userId: interaction.user.id,
-      isDispatcher: async () => isDispatcher(interaction, await this.services.store.servers.settings(interaction.guildId ?? '')),
+      isDispatcher: async () => isDispatcher(interaction, await settings()),
+      requireDispatcher: async (action, advice) => {
+        const current = await settings();
+        if (!isDispatcher(interaction, current)) throw new UserError(dispatcherOnlyText(action, dispatcherRule(interaction, current), advice));
+      },
+      dispatcherRequirement: async () => dispatcherRequirement(dispatcherRule(interaction, await settings())),
     };
   }
 

@@ -10,6 +10,7 @@ export const SHEET_LIMITS = {
   nameLength: 64,
   notesLength: 1000,
   sheetsPerUser: 10,
+  npcsPerServer: 100,
   skills: 100,
   archetypes: 25,
   conditions: 25,
@@ -35,10 +36,16 @@ export interface ConditionEntry {
   expiresAt: Date | null;
 }
 
+/**
+ * The owner id of NPC sheets, which belong to the server. A sentinel rather than null: the unique index on
+ * (guildId, ownerId, nameKey) treats NULLs as distinct, and user ids are numbers, so it never clashes.
+ */
+export const NPC_OWNER_ID = 'npc';
+
 export interface OperatorSheet {
   id: number;
   guildId: string;
-  /** null for an NPC owned by the server. */
+  /** The player's user id; NPC_OWNER_ID for an NPC owned by the server (null only on rows written before NPCs). */
   ownerId: string | null;
   name: string;
   system: string;
@@ -47,6 +54,10 @@ export interface OperatorSheet {
   skills: SkillEntry[];
   archetypes: ArchetypeEntry[];
   conditions: ConditionEntry[];
+}
+
+export function isNpc(sheet: Pick<OperatorSheet, 'ownerId'>): boolean {
+  return sheet.ownerId === NPC_OWNER_ID;
 }
 
 /** Checks a name for a sheet, skill, archetype or condition and returns it cleaned. */

@@ -11,6 +11,11 @@ export type Json = Record<string, unknown>;
 /** Permission bits (Discord's PermissionFlagsBits), spelled out so this module needs no discord.js import. */
 const P = {
   CreateInstantInvite: 1n << 0n,
+  KickMembers: 1n << 1n,
+  BanMembers: 1n << 2n,
+  Administrator: 1n << 3n,
+  ManageChannels: 1n << 4n,
+  ManageGuild: 1n << 5n,
   AddReactions: 1n << 6n,
   Stream: 1n << 9n,
   ViewChannel: 1n << 10n,
@@ -24,10 +29,27 @@ const P = {
   Speak: 1n << 21n,
   UseVAD: 1n << 25n,
   ChangeNickname: 1n << 26n,
+  ManageNicknames: 1n << 27n,
+  ManageRoles: 1n << 28n,
   UseApplicationCommands: 1n << 31n,
   CreatePublicThreads: 1n << 35n,
   SendMessagesInThreads: 1n << 38n,
+  ModerateMembers: 1n << 40n,
 };
+
+/** The permission names a sandbox request may grant a member (`"permissions": ["ManageGuild"]`). */
+export const PERMISSION_NAMES = Object.keys(P) as Array<keyof typeof P>;
+
+/** The bits of the named permissions; undefined for a name the fake does not know. */
+export function permissionBits(names: readonly string[]): string | undefined {
+  let bits = 0n;
+  for (const name of names) {
+    const bit = P[name as keyof typeof P];
+    if (bit === undefined) return undefined;
+    bits |= bit;
+  }
+  return bits.toString();
+}
 
 /** What a new server grants @everyone (the usual defaults for a text community). */
 export const EVERYONE_PERMISSIONS = (
@@ -43,6 +65,13 @@ export interface RoleRecord extends FakeRole {
   position: number;
   managed: boolean;
   tags?: Json;
+}
+
+export interface MemberRecord {
+  roles: string[];
+  joinedAt: string;
+  /** Permission bits granted on top of @everyone and the roles (the request's `permissions`). */
+  permissions: string;
 }
 
 export interface StoredFile {
@@ -107,8 +136,11 @@ export class FakeState {
   private readonly userIdsByName = new Map<string, string>();
   readonly roles = new Map<string, RoleRecord>();
   private readonly roleIdsByName = new Map<string, string>();
-  /** Member state per user id: the roles of their latest interaction and when they "joined". */
-  readonly members = new Map<string, { roles: string[]; joinedAt: string }>();
+  /**
+   * Member state per user id: the roles and the extra permissions (bits, on top of @everyone and the roles) of
+   * their latest interaction, and when they "joined".
+   */
+  readonly members = new Map<string, MemberRecord>();
   /** Insertion order = creation order (ids increase). */
   readonly messages = new Map<string, MessageRecord>();
   readonly files = new Map<string, StoredFile>();
@@ -131,7 +163,7 @@ export class FakeState {
     botRole.permissions = BOT_ROLE_PERMISSIONS;
     botRole.tags = { bot_id: this.botUser.id };
     this.role('Dispatcher');
-    this.members.set(this.botUser.id, { roles: [botRole.id], joinedAt: this.createdAt });
+    this.members.set(this.botUser.id, { roles: [botRole.id], joinedAt: this.createdAt, permissions: '0' });
   }
 
   // ---- users and roles ------------------------------------------------------------------------------------
@@ -181,21 +213,23 @@ export class FakeState {
     return id ? this.roles.get(id) : undefined;
   }
 
-  /** Makes the user a member (if not yet) and sets their roles; returns the member state. */
-  member(userId: string, roleIds?: string[]): { roles: string[]; joinedAt: string } {
+  /** Makes the user a member (if not yet) and sets their roles and extra permissions; returns the member state. */
+  member(userId: string, roleIds?: string[], extraPermissions?: string): MemberRecord {
     let member = this.members.get(userId);
     if (!member) {
-      member = { roles: [], joinedAt: this.createdAt };
+      member = { roles: [], joinedAt: this.createdAt, permissions: '0' };
       this.members.set(userId, member);
     }
     if (roleIds) member.roles = roleIds;
+    if (extraPermissions !== undefined) member.permissions = extraPermissions;
     return member;
   }
 
-  /** The member's permissions: @everyone plus their roles. */
+  /** The member's permissions: @everyone, plus their roles, plus what their latest request granted. */
   permissionsOf(userId: string): string {
-    let bits = BigInt(EVERYONE_PERMISSIONS);
-    for (const roleId of this.members.get(userId)?.roles ?? []) bits |= BigInt(this.roles.get(roleId)?.permissions ?? '0');
+    const member = this.members.get(userId);
+    let bits = BigInt(EVERYONE_PERMISSIONS) | BigInt(member?.permissions ?? '0');
+    for (const roleId of member?.roles ?? []) bits |= BigInt(this.roles.get(roleId)?.permissions ?? '0');
     return bits.toString();
   }
 

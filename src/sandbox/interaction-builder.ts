@@ -4,7 +4,7 @@
 // option, a missing required option, a value outside the choices, a button that is not on the message) are
 // refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out.
 import type { FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
-import { EVERYONE_PERMISSIONS } from './fake-state.js';
+import { EVERYONE_PERMISSIONS, PERMISSION_NAMES, permissionBits } from './fake-state.js';
 import type { SandboxAttachment, SandboxInteractionRequest } from './types.js';
 import { SandboxRequestError } from './types.js';
 
@@ -36,7 +36,11 @@ export function buildInteraction(
     throw new SandboxRequestError('"roles" must be a list of role names');
   }
   const roleIds = (request.roles ?? []).map((name) => role(state, name).id);
-  state.member(user.id, roleIds);
+  const permissions = Array.isArray(request.permissions ?? []) ? permissionBits(request.permissions ?? []) : undefined;
+  if (permissions === undefined) {
+    throw new SandboxRequestError(`"permissions" must be a list of permission names: ${PERMISSION_NAMES.join(', ')}`);
+  }
+  state.member(user.id, roleIds, permissions);
   const channelId = resolveChannel(state, request.channel);
 
   const kinds = ['command', 'button', 'select', 'modal'].filter((key) => request[key as keyof SandboxInteractionRequest] !== undefined);

@@ -35,6 +35,11 @@ export interface SandboxInteractionRequest {
   user: string;
   /** Role names the member has for this interaction, e.g. ['dispatcher'] (case-insensitive; created on first use). */
   roles?: string[];
+  /**
+   * Permissions the member has for this interaction on top of @everyone's and their roles', by Discord's
+   * PermissionFlagsBits names, e.g. ['ManageGuild'] or ['Administrator']; none if absent (so no Manage Server).
+   */
+  permissions?: string[];
   /** 'roll challenge' = command 'roll', subcommand 'challenge'; 'sheet skill set' = group 'skill', subcommand 'set'. */
   command?: string;
   /** Option name → value; user options take a user name or id, role options a role name, attachments a SandboxAttachment. */

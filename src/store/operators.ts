@@ -4,15 +4,34 @@
  */
 import { UserError } from '../errors.js';
 import { cleanName, closestNames, nameKey } from '../engine/names.js';
-import { SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
+import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Database } from './database.js';
 
-/** Whose sheets: a user's in a server. */
+/** Whose sheets: a user's in a server, or the server's NPCs (`npcOwner`). */
 export interface SheetOwner {
   guildId: string;
   ownerId: string;
+}
+
+/** The scope of a server's NPC sheets: every method below works on NPCs when given it. */
+export function npcOwner(guildId: string): SheetOwner {
+  return { guildId, ownerId: NPC_OWNER_ID };
+}
+
+/** How the messages speak of a scope's sheets: a player's own, or the server's NPCs. */
+function wordsFor(owner: SheetOwner) {
+  const npc = owner.ownerId === NPC_OWNER_ID;
+  return {
+    npc,
+    sheet: npc ? 'NPC' : 'sheet',
+    aSheet: npc ? 'an NPC' : 'a sheet',
+    listCommand: npc ? '`/npc list`' : '`/sheet list`',
+    most: npc ? SHEET_LIMITS.npcsPerServer : SHEET_LIMITS.sheetsPerUser,
+    already: npc ? 'This server already has' : 'You already have',
+    count: (n: number) => (npc ? `This server already has ${n} NPCs` : `You already have ${n} sheets on this server`),
+  };
 }
 
 const withContents = { skills: { orderBy: { name: 'asc' } }, archetypes: { orderBy: { name: 'asc' } }, conditions: { orderBy: { name: 'asc' } } } as const;
@@ -70,6 +89,7 @@ export class OperatorStore {
   /** The active sheet, or a clear error saying how to get one. */
   /** `someoneElse` names the owner when it is not the acting user, so the message speaks of them. */
   async requireActive(owner: SheetOwner, someoneElse?: string): Promise<OperatorSheet> {
+    if (wordsFor(owner).npc) throw new UserError('Name the NPC: NPCs are always named (see `/npc list`).');
     const sheet = await this.active(owner);
     if (!sheet) {
       const count = await this.db.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
@@ -101,28 +121,29 @@ export class OperatorStore {
       (sheet) => sheet.name,
     );
     const suggestions = closestNames(name, names);
+    const words = wordsFor(owner);
     throw new UserError(
-      `There is no sheet named **${cleanName(name)}**.` +
-        (suggestions.length > 0 ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ' See `/sheet list`.'),
+      `There is no ${words.sheet} named **${cleanName(name)}**.` +
+        (suggestions.length > 0 ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ` See ${words.listCommand}.`),
     );
   }
 
   private async assertNameFree(tx: Tx, owner: SheetOwner, name: string, exceptId?: number): Promise<void> {
     const clash = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) } });
-    if (clash && clash.id !== exceptId) throw new UserError(`You already have a sheet named **${clash.name}**.`);
+    const words = wordsFor(owner);
+    if (clash && clash.id !== exceptId) throw new UserError(`${words.already} ${words.aSheet} named **${clash.name}**.`);
   }
 
-  /** Creates a sheet and makes it the active one. */
+  /** Creates a sheet and makes it the active one (NPCs have no active one). */
   async create(owner: SheetOwner, name: string): Promise<OperatorSheet> {
+    const words = wordsFor(owner);
     return this.db.$transaction(async (tx) => {
       const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-      if (count >= SHEET_LIMITS.sheetsPerUser) {
-        throw new UserError(`You already have ${count} sheets on this server, the most allowed. Delete one first.`);
-      }
+      if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
       await this.assertNameFree(tx, owner, name);
-      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+      if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
       const row = await tx.operator.create({
-        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: true },
+        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc },
         include: withContents,
       });
       return toSheet(row);

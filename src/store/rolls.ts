@@ -1,5 +1,5 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import type { Database } from './database.js';
 
@@ -16,13 +16,48 @@ export interface RollRecordInput {
   total: number | null;
   challengeLevel: number | null;
   success: boolean | null;
+  /** A Dispatcher's secret roll: only Dispatchers see its result in /log. Kept in the inputs JSON (no column). */
+  secret?: boolean;
+  /** The NPC a Dispatcher rolled for. Kept in the inputs JSON (no column). */
+  npc?: string;
 }
 
-export interface StoredRoll extends Omit<RollRecordInput, 'system'> {
+export interface StoredRoll extends Omit<RollRecordInput, 'system' | 'secret' | 'npc'> {
   id: string;
   system: string;
   createdAt: Date;
+  secret: boolean;
+  /** Rolled against a CL hidden from the player (RULES 1.5): only Dispatchers see its numbers. */
+  hiddenChallengeLevel: boolean;
+  npc: string | null;
 }
+
+/** Where a page of the roll log starts or ends: rolls are ordered by (createdAt, id). */
+export interface RollCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** A page of the roll log, newest first, and whether there are newer / older rolls beyond it. */
+export interface RollPage {
+  rolls: StoredRoll[];
+  newer: boolean;
+  older: boolean;
+}
+
+/** The inputs as stored: with the secret / NPC facts folded in, so no column is needed for them. */
+function storedInputs(roll: RollRecordInput): unknown {
+  if (!roll.secret && roll.npc === undefined) return roll.inputs;
+  if (typeof roll.inputs !== 'object' || roll.inputs === null || Array.isArray(roll.inputs)) {
+    throw new Error('only a roll with inputs as an object can be marked secret or as an NPC roll');
+  }
+  return { ...roll.inputs, ...(roll.secret ? { secret: true } : {}), ...(roll.npc !== undefined ? { npc: roll.npc } : {}) };
+}
+
+const olderThan = (cursor: RollCursor) => ({ OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] });
+const newerThan = (cursor: RollCursor) => ({ OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] });
+const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] as const;
+const OLDEST_FIRST = [{ createdAt: 'asc' }, { id: 'asc' }] as const;
 
 /** Short ids people can read aloud: 8 characters, no look-alikes (0/o, 1/l/i). */
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
@@ -30,6 +65,15 @@ export const ROLL_ID_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 
 export function newRollId(): string {
   const bytes = randomBytes(8);
+  return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
+}
+
+/**
+ * The id a roll made *from* another one gets (e.g. the next table of an outcome roll): the same parent and label
+ * always give the same id, so whether that roll was already made is a look-up in the roll log.
+ */
+export function derivedRollId(parentId: string, label: string): string {
+  const bytes = createHash('sha256').update(`${parentId}:${label}`).digest().subarray(0, 8);
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
@@ -57,7 +101,7 @@ export class RollLog {
             userId: roll.userId,
             kind: roll.kind,
             system: roll.system ?? 'tactalk',
-            inputs: JSON.stringify(roll.inputs),
+            inputs: JSON.stringify(storedInputs(roll)),
             seed: roll.seed,
             dice: JSON.stringify(roll.dice),
             result: JSON.stringify(roll.result),
@@ -92,6 +136,26 @@ export class RollLog {
     const rows = await this.db.roll.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
     return rows.map(fromRow);
   }
+
+  /**
+   * A page of one server's rolls (only `userId`'s when given), newest first: the `limit` rolls just older than
+   * `before`, or just newer than `after`, or the newest ones when neither is given.
+   */
+  async page(guildId: string, options: { userId?: string | null; limit: number; before?: RollCursor; after?: RollCursor }): Promise<RollPage> {
+    const scope = { guildId, ...(options.userId ? { userId: options.userId } : {}) };
+    const rows = options.after
+      ? (await this.db.roll.findMany({ where: { ...scope, ...newerThan(options.after) }, orderBy: [...OLDEST_FIRST], take: options.limit })).reverse()
+      : await this.db.roll.findMany({ where: { ...scope, ...(options.before ? olderThan(options.before) : {}) }, orderBy: [...NEWEST_FIRST], take: options.limit });
+    const rolls = rows.map(fromRow);
+    const newest = rolls[0] ?? options.before;
+    const oldest = rolls.at(-1) ?? options.after;
+    const exists = async (where: object) => (await this.db.roll.findFirst({ where: { ...scope, ...where }, select: { id: true } })) !== null;
+    return {
+      rolls,
+      newer: newest ? await exists(newerThan(newest)) : false,
+      older: oldest ? await exists(olderThan(oldest)) : false,
+    };
+  }
 }
 
 function fromRow(row: {
@@ -110,10 +174,15 @@ function fromRow(row: {
   success: boolean | null;
   createdAt: Date;
 }): StoredRoll {
+  const inputs = JSON.parse(row.inputs) as unknown;
+  const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
   return {
     ...row,
-    inputs: JSON.parse(row.inputs) as unknown,
+    inputs,
     dice: JSON.parse(row.dice) as unknown,
     result: JSON.parse(row.result) as unknown,
+    secret: facts.secret === true,
+    npc: typeof facts.npc === 'string' ? facts.npc : null,
+    hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),
   };
 }

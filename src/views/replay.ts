@@ -5,6 +5,7 @@ import { challengeLines } from './challenge.js';
 import { formatD100, formatTerms } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
+import { outcomeLines } from './tables.js';
 
 export interface ReplayFacts {
   rollId: string;
@@ -37,6 +38,10 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
       field('Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'),
     ];
   }
+  if (rederived.kind === 'outcome') {
+    const { result } = rederived;
+    return [field(`${result.input.table.name} (the table as it was rolled)`, outcomeLines(result).join('\n'))];
+  }
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
   return results.map((result, index) =>
     field(`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')),
@@ -54,5 +59,16 @@ export function replayReply(facts: ReplayFacts, rederived: Rederived): ReplyPayl
       ].join('\n'),
     )
     .addFields(fieldsOf(rederived).slice(0, DISCORD_LIMITS.embedFields));
+  return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
+}
+
+/** A roll against a hidden CL replayed for a player: whether the dice match, and not one number. */
+export function hiddenReplayReply(facts: ReplayFacts): ReplyPayload {
+  const embed = new EmbedBuilder()
+    .setColor(facts.matches ? 0x2e9e5b : 0xc0392b)
+    .setTitle(facts.matches ? `🔁 Roll ${facts.rollId}: the dice match` : `⚠️ Roll ${facts.rollId}: the dice do NOT match`)
+    .setDescription(
+      `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f> against a hidden Challenge Level. Its seed gives the stored dice${facts.matches ? '' : ' NOT'}; only a Dispatcher can see the numbers.`,
+    );
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }

@@ -1,6 +1,6 @@
 /** Operator sheets as embeds, and the confirm-delete prompt. */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
-import { isConditionActive, type OperatorSheet } from '../engine/sheet.js';
+import { isConditionActive, isNpc, type OperatorSheet } from '../engine/sheet.js';
 import { escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -25,6 +25,11 @@ function minutesLeft(expiresAt: Date, now: Date): string {
   return minutes >= 120 ? `${Math.round(minutes / 60)} h left` : `${minutes} min left`;
 }
 
+/** The command that edits this sheet: `/npc` for an NPC, `/sheet` for a player's. */
+function commandOf(sheet: OperatorSheet): string {
+  return isNpc(sheet) ? '/npc' : '/sheet';
+}
+
 export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date): EmbedBuilder {
   const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**`);
   const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signedCompact(archetype.modifier)}**`);
@@ -40,7 +45,7 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
     .setTitle(truncate(`${sheet.name}${sheet.active ? ' (active)' : ''}`, DISCORD_LIMITS.embedTitle))
     .setDescription(
       truncate(
-        `Operator of ${escapeMarkdown(ownerLabel)}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : '*none yet: `/sheet skill set`*'}`,
+        `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`*`}`,
         DISCORD_LIMITS.embedDescription,
       ),
     )
@@ -60,25 +65,26 @@ export function sheetReply(sheet: OperatorSheet, ownerLabel: string, now: Date, 
   };
 }
 
-export function sheetListReply(sheets: OperatorSheet[], ownerLabel: string): ReplyPayload {
+/** A player's sheets (the active one marked), or with `npcs` the server's NPCs (none is active). */
+export function sheetListReply(sheets: OperatorSheet[], ownerLabel: string, npcs = false): ReplyPayload {
   const lines = sheets.map(
     (sheet) => `${sheet.active ? '▶' : '•'} **${escapeMarkdown(sheet.name)}**: ${plural(sheet.skills.length, 'skill')}, ${plural(sheet.archetypes.length, 'archetype')}`,
   );
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
-    .setTitle(truncate(`Sheets of ${ownerLabel}`, DISCORD_LIMITS.embedTitle))
-    .setDescription(lines.length ? lines.join('\n') : '*No sheets yet. Create one with `/sheet create`.*')
-    .setFooter({ text: '▶ marks the active sheet' });
+    .setTitle(truncate(`${npcs ? 'NPCs' : 'Sheets'} of ${ownerLabel}`, DISCORD_LIMITS.embedTitle))
+    .setDescription(truncate(lines.length ? lines.join('\n') : `*No ${npcs ? 'NPCs' : 'sheets'} yet. Create one with \`${npcs ? '/npc' : '/sheet'} create\`.*`, DISCORD_LIMITS.embedDescription));
+  if (!npcs) embed.setFooter({ text: '▶ marks the active sheet' });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }
 
 export function deleteConfirmReply(sheet: OperatorSheet): ReplyPayload {
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(`sheet:delete:${sheet.id}`).setLabel(truncate(`Delete ${sheet.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId(`sheet:keep:${sheet.id}`).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(`${commandOf(sheet).slice(1)}:delete:${sheet.id}`).setLabel(truncate(`Delete ${sheet.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(`${commandOf(sheet).slice(1)}:keep:${sheet.id}`).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
   );
   return {
-    content: `Delete **${escapeMarkdown(sheet.name)}** with its ${plural(sheet.skills.length, 'skill')}, archetypes and conditions? This cannot be undone; \`/sheet export\` first keeps a copy.`,
+    content: `Delete **${escapeMarkdown(sheet.name)}** with its ${plural(sheet.skills.length, 'skill')}, archetypes and conditions? This cannot be undone${isNpc(sheet) ? '.' : '; `/sheet export` first keeps a copy.'}`,
     components: [row.toJSON()],
     flags: MessageFlags.Ephemeral,
     allowedMentions: NO_PINGS,

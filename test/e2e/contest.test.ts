@@ -11,6 +11,8 @@ import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.j
 const CHALLENGER = 'sasha';
 const OPPONENT = 'mike';
 const DISPATCHER = 'dee';
+/** A member with the Manage Server permission, who changes the server's settings with /config. */
+const ADMIN = 'olga';
 const BYSTANDER = 'eve';
 
 const NOT_YOURS = 'This is not your contest';
@@ -579,11 +581,11 @@ describe('expiry', () => {
     expect(await sandbox.bot.store.contests.openCount(sandbox.fake.guildId, ids.challenger)).toBe(0);
   });
 
-  it('a contest that expired while the bot was down is marked by the start-up sweep (with a Dispatcher’s shorter timeout)', async () => {
-    await expectRefusedCommand({ user: CHALLENGER, command: 'contest settings', options: { timeout: 1 } }, 'Only a Dispatcher can change the contest settings.');
-    const settings = await sandbox.one({ user: DISPATCHER, roles: ['dispatcher'], command: 'contest settings', options: { timeout: 1 } });
+  it('a contest that expired while the bot was down is marked by the start-up sweep (with a shorter timeout from /config)', async () => {
+    await expectRefusedCommand({ user: DISPATCHER, roles: ['dispatcher'], command: 'config contest-timeout', options: { minutes: 1 } }, 'Only members with the Manage Server permission');
+    const settings = await sandbox.one({ user: ADMIN, permissions: ['ManageGuild'], command: 'config contest-timeout', options: { minutes: 1 } });
     expect(settings).toMatchObject({ ephemeral: true });
-    expect(settings.content).toContain('each step expires after **1 min**');
+    expect(settings.content).toContain('Each step of a contest now expires after **1 min**');
 
     const contest = await toCountered();
     expect(shownText(contest)).toContain('(after 1 min without a move)');
@@ -746,9 +748,10 @@ describe('limits and mentions', () => {
 
 describe('house rule', () => {
   it('with adds_own_skill on, a new contest adds each side’s own skill to its roll', async () => {
-    await expectRefusedCommand({ user: OPPONENT, command: 'contest settings', options: { adds_own_skill: true } }, 'Only a Dispatcher can change the contest settings.');
-    const settings = await sandbox.one({ user: DISPATCHER, roles: ['dispatcher'], command: 'contest settings', options: { adds_own_skill: true } });
-    expect(settings.content).toContain('own skill added to own roll (house rule): **on**');
+    const houseRule = { name: 'contest_adds_own_skill', state: 'on' };
+    await expectRefusedCommand({ user: OPPONENT, command: 'config house-rule', options: houseRule }, 'Only members with the Manage Server permission');
+    const settings = await sandbox.one({ user: ADMIN, permissions: ['ManageGuild'], command: 'config house-rule', options: houseRule });
+    expect(settings.content).toContain('House rule `contest_adds_own_skill` is now **on**');
 
     const contest = await toSkills(['attacker', 'defender']);
     await pick(contest, CHALLENGER, 'challenger', 'CQC');

@@ -119,6 +119,15 @@ describe('/dispatch challenge', () => {
     expect(textOf(numbers)).toContain(`vs CL **${HIDDEN_CL}**`);
     expect(textOf(numbers)).toContain(`${die} (D100) + 60 Lock Picking = **${die + 60}**`);
 
+    const rollId = /Roll (\w{8})/.exec(textOf(rolled))![1]!;
+    const replayedByPlayer = await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: rollId } });
+    expect(textOf(replayedByPlayer)).toContain('the dice match');
+    const loggedForPlayer = await sandbox.one({ user: 'mike', command: 'log' });
+    expect(textOf(loggedForPlayer)).toContain('Lock Picking vs a hidden CL');
+    const replayedByDispatcher = await sandbox.one({ ...DISPATCHER, command: 'roll replay', options: { id: rollId } });
+    expect(replayedByDispatcher.ephemeral).toBe(true);
+    expect(textOf(replayedByDispatcher)).toContain(`vs CL ${HIDDEN_CL}`);
+
     // Nothing the channel or the player was shown holds the hidden CL, and no custom_id does.
     const seenByPlayerOrChannel = [
       ...sandbox.fake.messages().map((m) => JSON.stringify(m)),
@@ -127,6 +136,8 @@ describe('/dispatch challenge', () => {
       JSON.stringify(rolled),
       JSON.stringify(peek),
       JSON.stringify(theirs),
+      JSON.stringify(replayedByPlayer),
+      JSON.stringify(loggedForPlayer),
     ].join('\n');
     expect(seenByPlayerOrChannel).not.toMatch(new RegExp(`\\b${HIDDEN_CL}\\b`));
   });

@@ -90,7 +90,8 @@ async function handle(interaction: Interaction, client: Client): Promise<void> {
     case 'whoami': {
       const member = interaction.guild!.members.cache.get(interaction.user.id)!;
       const names = member.roles.cache.filter((r) => r.id !== interaction.guildId).map((r) => r.name).sort();
-      await interaction.reply(`roles: ${names.join(',')}`);
+      const manages = interaction.memberPermissions?.has('ManageGuild') ? ' manage-server' : '';
+      await interaction.reply(`roles: ${names.join(',')}${manages}`);
       return;
     }
     case 'panel':
@@ -262,6 +263,15 @@ describe('fake Discord with a bare discord.js client', () => {
   it('gives members the roles asked for, announcing new roles to the bot', async () => {
     const result = await fake.interact({ user: 'dora', roles: ['dispatcher', 'Game Master'], command: 'whoami' });
     expect(result.responses[0]?.content).toBe('roles: Dispatcher,Game Master');
+  });
+
+  it('grants no Manage Server by default, and the permissions a request names for that interaction only', async () => {
+    expect((await fake.interact({ user: 'dora', command: 'whoami' })).responses[0]?.content).toBe('roles: ');
+    const granted = await fake.interact({ user: 'dora', permissions: ['ManageGuild'], command: 'whoami' });
+    expect(granted.responses[0]?.content).toBe('roles:  manage-server');
+    expect((await fake.interact({ user: 'dora', permissions: ['Administrator'], command: 'whoami' })).responses[0]?.content).toBe('roles:  manage-server');
+    expect((await fake.interact({ user: 'dora', command: 'whoami' })).responses[0]?.content).toBe('roles: ');
+    await expect(fake.interact({ user: 'dora', permissions: ['Fly'], command: 'whoami' })).rejects.toThrow(/permission names: .*ManageGuild/);
   });
 
   it('answers autocomplete with the choices the bot sent', async () => {

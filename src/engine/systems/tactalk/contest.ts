@@ -99,12 +99,13 @@ export type ContestAction =
   | { type: 'expire' };
 
 /**
- * Why an action was refused. `notYours`: the actor may not do this (anyone else's press); `over`: the contest has
- * ended; `notNow`: this step is past (a late or double press); `invalid`: the actor may, but not with these values.
+ * Why an action was refused. `notYours`: the actor may not do this (anyone else's press); `dispatcherOnly`: only a
+ * Dispatcher may (the answer then says which role that takes on the server); `over`: the contest has ended;
+ * `notNow`: this step is past (a late or double press); `invalid`: the actor may, but not with these values.
  */
 export class ContestRefusal extends UserError {
   constructor(
-    readonly reason: 'notYours' | 'over' | 'notNow' | 'invalid',
+    readonly reason: 'notYours' | 'dispatcherOnly' | 'over' | 'notNow' | 'invalid',
     message: string,
   ) {
     super(message);
@@ -180,7 +181,7 @@ function requireSide(state: ContestState, actor: ContestActor, only?: ContestSid
 }
 
 function requireDispatcher(actor: ContestActor): void {
-  if (!actor.isDispatcher) throw new ContestRefusal('notYours', 'Only a Dispatcher can do that.');
+  if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can do that.');
 }
 
 function requirePhase(state: ContestState, ...phases: ContestPhase[]): void {

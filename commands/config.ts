@@ -1,0 +1,129 @@
+/**
+ * /config: the server's settings. Anyone may see them (`show`, privately); only members with the Manage Server
+ * permission change them, checked here in the handler whatever Discord's command permissions say.
+ */
+import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { dispatcherRule, managesServer, type DispatcherRule } from '../src/discord/permissions.js';
+import { UserError } from '../src/errors.js';
+import type { ServerSettings } from '../src/store/servers.js';
+import { configReply, dispatcherRuleLine } from '../src/views/config.js';
+import { escapeMarkdown } from '../src/views/format.js';
+import { privateNote } from '../src/views/messages.js';
+import { manageServerOnlyText } from '../src/views/permissions.js';
+
+export const CONTEST_TIMEOUT_MINUTES_MAX = 24 * 60;
+
+/** The house rules a server can switch, by the name users type, and the setting each one is. */
+const HOUSE_RULES = {
+  contest_adds_own_skill: {
+    setting: 'contestAddsOwnSkill',
+    description: 'in a contest each side also adds its own skill to its roll, the literal reading of the seed',
+  },
+} as const satisfies Record<string, { setting: keyof ServerSettings; description: string }>;
+type HouseRuleName = keyof typeof HOUSE_RULES;
+
+/** The rule systems a server can pick as its default; only Tac Talk so far. */
+const SYSTEMS: Record<string, string> = { tactalk: 'Tac Talk (Decision Engine)' };
+
+const data = new SlashCommandBuilder()
+  .setName('config')
+  .setDescription("This server's settings (changing them needs Manage Server)")
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) => sub.setName('show').setDescription("Show this server's settings and who is a Dispatcher"))
+  .addSubcommand((sub) =>
+    sub
+      .setName('dispatcher-role')
+      .setDescription('Set the role whose members are Dispatchers (leave it out for the default rule)')
+      .addRoleOption((o) => o.setName('role').setDescription('The Dispatcher role (default: a role named Dispatcher, or Manage Server)')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('contest-timeout')
+      .setDescription('How long each step of a contest waits before it expires')
+      .addIntegerOption((o) =>
+        o.setName('minutes').setDescription(`Minutes, 1–${CONTEST_TIMEOUT_MINUTES_MAX}`).setRequired(true).setMinValue(1).setMaxValue(CONTEST_TIMEOUT_MINUTES_MAX),
+      ),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('house-rule')
+      .setDescription('Switch a house rule on or off')
+      .addStringOption((o) =>
+        o
+          .setName('name')
+          .setDescription('The house rule')
+          .setRequired(true)
+          .addChoices(...Object.keys(HOUSE_RULES).map((name) => ({ name, value: name }))),
+      )
+      .addStringOption((o) =>
+        o.setName('state').setDescription('On or off').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
+      ),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('system')
+      .setDescription("This server's default rule system")
+      .addStringOption((o) =>
+        o
+          .setName('name')
+          .setDescription('The system')
+          .setRequired(true)
+          .addChoices(...Object.entries(SYSTEMS).map(([value, name]) => ({ name, value }))),
+      ),
+  );
+
+function houseRuleViews(settings: ServerSettings) {
+  return Object.entries(HOUSE_RULES).map(([name, rule]) => ({ name, description: rule.description, on: settings[rule.setting] }));
+}
+
+async function change(interaction: ChatInputCommandInteraction, context: HandlerContext, sub: string): Promise<string> {
+  const { servers } = context.store;
+  switch (sub) {
+    case 'dispatcher-role': {
+      const role = interaction.options.getRole('role');
+      if (role && role.id === context.guildId) throw new UserError('@everyone cannot be the Dispatcher role: pick a role only the game masters have.');
+      if (role?.managed) throw new UserError(`@${escapeMarkdown(role.name)} belongs to a bot or an integration; pick a role members can be given.`);
+      await servers.update(context.guildId, { dispatcherRoleId: role?.id ?? null });
+      const rule: DispatcherRule = role ? { kind: 'role', roleId: role.id, roleName: role.name } : { kind: 'default' };
+      return `Dispatchers: ${dispatcherRuleLine(rule)}`;
+    }
+    case 'contest-timeout': {
+      const minutes = interaction.options.getInteger('minutes', true);
+      if (minutes < 1 || minutes > CONTEST_TIMEOUT_MINUTES_MAX) {
+        throw new UserError(`The contest timeout must be from 1 to ${CONTEST_TIMEOUT_MINUTES_MAX} minutes; ${minutes} is not.`);
+      }
+      await servers.update(context.guildId, { contestTimeoutMinutes: minutes });
+      return `Each step of a contest now expires after **${minutes} min**. New contests and new steps use it.`;
+    }
+    case 'house-rule': {
+      const name = interaction.options.getString('name', true);
+      if (!(name in HOUSE_RULES)) throw new UserError(`There is no house rule \`${name}\`; see \`/config show\`.`);
+      const on = interaction.options.getString('state', true) === 'on';
+      await servers.update(context.guildId, { [HOUSE_RULES[name as HouseRuleName].setting]: on });
+      return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. New contests use it.`;
+    }
+    case 'system': {
+      const system = interaction.options.getString('name', true);
+      if (!(system in SYSTEMS)) throw new UserError(`The bot knows no system \`${system}\` yet; pick one of ${Object.keys(SYSTEMS).join(', ')}.`);
+      await servers.update(context.guildId, { defaultSystem: system });
+      return `The default system is now **${SYSTEMS[system]}**.`;
+    }
+    default:
+      throw new UserError(`Unknown subcommand ${sub}.`);
+  }
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub !== 'show') {
+    if (!managesServer(interaction)) throw new UserError(manageServerOnlyText("change this server's settings"));
+    await interaction.reply(privateNote(await change(interaction, context, sub)));
+    return;
+  }
+  const settings = await context.store.servers.settings(context.guildId);
+  const system = SYSTEMS[settings.defaultSystem] ?? settings.defaultSystem;
+  await interaction.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system));
+}
+
+export const configCommand: BotCommand = { data, execute };

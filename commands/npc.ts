@@ -1,0 +1,120 @@
+/**
+ * /npc: the server's NPC sheets, kept by its Dispatchers (RULES 1.7). An NPC is always named (`name`, or `npc` in
+ * the skill / archetype / condition subcommands, which /sheet shares); there is no active NPC, so two Dispatchers
+ * never edit the wrong one. Every action, buttons and autocomplete included, checks the Dispatcher rule.
+ */
+import { InteractionContextType, MessageFlags, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import { nameKey } from '../src/engine/names.js';
+import { validName, type OperatorSheet } from '../src/engine/sheet.js';
+import { npcOwner } from '../src/store/operators.js';
+import { nameChoices } from '../src/views/autocomplete.js';
+import { escapeMarkdown } from '../src/views/format.js';
+import { privateNote } from '../src/views/messages.js';
+import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
+import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, shareOption } from './shared/sheet-entries.js';
+
+/** How the NPCs' owner is shown: they belong to the server. */
+const SERVER_LABEL = 'this server';
+
+const data = addEntrySubcommands(
+  new SlashCommandBuilder()
+    .setName('npc')
+    .setDescription('Dispatcher: the NPC sheets of this server')
+    .setContexts(InteractionContextType.Guild)
+    .addSubcommand(createSubcommand('Create an NPC sheet owned by the server', "The NPC's name"))
+    .addSubcommand((sub) => sub.setName('list').setDescription("List the server's NPCs"))
+    .addSubcommand((sub) =>
+      sub
+        .setName('show')
+        .setDescription('Show an NPC sheet (only to you by default)')
+        .addStringOption((o) => o.setName('name').setDescription('The NPC').setRequired(true).setAutocomplete(true))
+        .addBooleanOption(shareOption),
+    )
+    .addSubcommand(deleteSubcommand('Delete an NPC sheet (asks to confirm)', 'The NPC')),
+  {
+    whose: "An NPC's",
+    targetOption: (sub) => sub.addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true)),
+  },
+);
+
+/** What a refused member was trying to do, for the refusal. */
+const ACTIONS: Record<string, string> = { create: 'create NPCs', show: 'see NPC sheets', list: 'list the NPCs', delete: 'delete NPCs' };
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const group = interaction.options.getSubcommandGroup(false);
+  const sub = interaction.options.getSubcommand(true);
+  await context.requireDispatcher(isEntryGroup(group) ? 'change NPC sheets' : (ACTIONS[sub] ?? 'use /npc'));
+  const { store } = context;
+  const npcs = npcOwner(context.guildId);
+
+  if (isEntryGroup(group)) {
+    await editEntry(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true)), group);
+    return;
+  }
+  switch (sub) {
+    case 'create': {
+      const sheet = await store.operators.create(npcs, validName('NPC', interaction.options.getString('name', true)));
+      await interaction.reply(
+        privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}**. Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
+      );
+      return;
+    }
+    case 'show': {
+      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true));
+      await interaction.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
+      return;
+    }
+    case 'list': {
+      const sheets = await store.operators.list(npcs);
+      await interaction.reply({ ...sheetListReply(sheets, SERVER_LABEL, true), flags: MessageFlags.Ephemeral });
+      return;
+    }
+    case 'delete': {
+      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true));
+      await interaction.reply(deleteConfirmReply(sheet));
+      return;
+    }
+    default:
+      throw new UserError(`Unknown subcommand ${sub}.`);
+  }
+}
+
+/** NPC names for an autocomplete; none for a member who is not a Dispatcher, so NPC names stay with them. */
+export async function npcNameChoices(context: HandlerContext, typed: string) {
+  if (!(await context.isDispatcher())) return [];
+  const sheets = await context.store.operators.list(npcOwner(context.guildId));
+  return nameChoices(sheets.map((sheet) => sheet.name), typed);
+}
+
+/** The NPC an autocomplete's `npc` option names, for a Dispatcher; null for anyone else or an unknown name. */
+export async function npcForAutocomplete(context: HandlerContext, named: string | null): Promise<OperatorSheet | null> {
+  if (!named || !(await context.isDispatcher())) return null;
+  const sheets = await context.store.operators.list(npcOwner(context.guildId));
+  return sheets.find((sheet) => nameKey(sheet.name) === nameKey(named)) ?? null;
+}
+
+/** NPC names, and the entries of the NPC named in `npc`. */
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const group = interaction.options.getSubcommandGroup(false);
+  const typed = String(focused.value);
+  if (focused.name === 'npc' || !isEntryGroup(group)) {
+    await interaction.respond(await npcNameChoices(context, typed));
+    return;
+  }
+  const sheet = await npcForAutocomplete(context, interaction.options.getString('npc'));
+  await interaction.respond(sheet ? entryChoices(sheet, group, focused.name, typed, context.now()) : []);
+}
+
+/** The confirm / keep buttons of /npc delete: `npc:delete:<id>`, `npc:keep:<id>`, for Dispatchers only. */
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('delete NPCs');
+  await answerDeleteButton(interaction, context, npcOwner(context.guildId), {
+    missing: 'That NPC was already deleted. Nothing was changed.',
+    deleted: (sheet) => `Deleted the NPC **${escapeMarkdown(sheet.name)}**.`,
+  });
+}
+
+export const npcCommand: BotCommand = { data, execute, autocomplete, component };

@@ -1,0 +1,195 @@
+/**
+ * What /sheet and /npc do the same way, written once: the skill, archetype and condition subcommands (their
+ * definitions, their handler given the sheet to change, their autocomplete) and the buttons of a delete prompt.
+ * /sheet points them at the player's active sheet, /npc at the NPC its `npc` option names.
+ */
+import type {
+  ChatInputCommandInteraction,
+  SlashCommandBooleanOption,
+  SlashCommandSubcommandBuilder,
+  SlashCommandSubcommandsOnlyBuilder,
+} from 'discord.js';
+import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
+import { UserError } from '../../src/errors.js';
+import {
+  SHEET_LIMITS,
+  findSkill,
+  isConditionActive,
+  splitNameList,
+  validModifier,
+  validName,
+  validSkillLevel,
+  type OperatorSheet,
+} from '../../src/engine/sheet.js';
+import type { SheetOwner } from '../../src/store/operators.js';
+import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
+import { escapeMarkdown, signedCompact } from '../../src/views/format.js';
+import { NO_PINGS } from '../../src/views/limits.js';
+import { privateNote } from '../../src/views/messages.js';
+
+/** `create name:`, as /sheet and /npc define it (with their own words). */
+export function createSubcommand(description: string, nameDescription: string) {
+  return (sub: SlashCommandSubcommandBuilder) =>
+    sub
+      .setName('create')
+      .setDescription(description)
+      .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true));
+}
+
+/** `delete name:` (answered with a confirm prompt), as /sheet and /npc define it. */
+export function deleteSubcommand(description: string, nameDescription: string) {
+  return (sub: SlashCommandSubcommandBuilder) =>
+    sub
+      .setName('delete')
+      .setDescription(description)
+      .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true).setAutocomplete(true));
+}
+
+/** The `share` option of `show`: private by default. */
+export function shareOption(option: SlashCommandBooleanOption): SlashCommandBooleanOption {
+  return option.setName('share').setDescription('Post it in the channel for everyone (default: only you see it)');
+}
+
+export const ENTRY_GROUPS = ['skill', 'archetype', 'condition'] as const;
+export type EntryGroup = (typeof ENTRY_GROUPS)[number];
+
+export function isEntryGroup(group: string | null): group is EntryGroup {
+  return group !== null && (ENTRY_GROUPS as readonly string[]).includes(group);
+}
+
+/** How a command names the sheet its entry subcommands change. */
+export interface EntryTarget {
+  /** The start of each group's description: "The active sheet's", "An NPC's". */
+  whose: string;
+  /** Adds the option naming the sheet to each subcommand (first, as it is required), when the command has one. */
+  targetOption?: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
+}
+
+type WithGroups = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommandGroup'>;
+
+/** Adds `skill set|remove`, `archetype set|remove` and `condition add|remove` to a command. */
+export function addEntrySubcommands<B extends WithGroups>(builder: B, target: EntryTarget): B {
+  const sub = (subcommand: SlashCommandSubcommandBuilder, name: string, description: string) =>
+    (target.targetOption ?? ((s: SlashCommandSubcommandBuilder) => s))(subcommand.setName(name).setDescription(description));
+  builder.addSubcommandGroup((group) =>
+    group
+      .setName('skill')
+      .setDescription(`${target.whose} skills`)
+      .addSubcommand((s) =>
+        sub(s, 'set', 'Add a skill or change its level')
+          .addStringOption((o) => o.setName('name').setDescription('The skill, e.g. Climbing').setRequired(true).setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('level').setDescription('Its level, 0–100').setRequired(true)),
+      )
+      .addSubcommand((s) =>
+        sub(s, 'remove', 'Remove a skill').addStringOption((o) => o.setName('name').setDescription('The skill').setRequired(true).setAutocomplete(true)),
+      ),
+  );
+  builder.addSubcommandGroup((group) =>
+    group
+      .setName('archetype')
+      .setDescription(`${target.whose} archetype modifiers`)
+      .addSubcommand((s) =>
+        sub(s, 'set', 'Add an archetype modifier or change it')
+          .addStringOption((o) => o.setName('name').setDescription('The archetype, e.g. Acuity').setRequired(true).setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('Its modifier, may be negative').setRequired(true)),
+      )
+      .addSubcommand((s) =>
+        sub(s, 'remove', 'Remove an archetype modifier').addStringOption((o) =>
+          o.setName('name').setDescription('The archetype').setRequired(true).setAutocomplete(true),
+        ),
+      ),
+  );
+  builder.addSubcommandGroup((group) =>
+    group
+      .setName('condition')
+      .setDescription(`${target.whose} conditions`)
+      .addSubcommand((s) =>
+        sub(s, 'add', 'Add a condition (or replace the one with the same name)')
+          .addStringOption((o) => o.setName('name').setDescription('The condition, e.g. Wounded').setRequired(true))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('What it adds to rolls, e.g. -10').setRequired(true))
+          .addStringOption((o) => o.setName('skills').setDescription('Comma list of skills it applies to (default: all)').setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('minutes').setDescription('It ends after this many minutes (default: until removed)')),
+      )
+      .addSubcommand((s) =>
+        sub(s, 'remove', 'Remove a condition').addStringOption((o) => o.setName('name').setDescription('The condition').setRequired(true).setAutocomplete(true)),
+      ),
+  );
+  return builder;
+}
+
+/** Runs one entry subcommand on `sheet` and answers privately with what changed. */
+export async function editEntry(interaction: ChatInputCommandInteraction, context: HandlerContext, sheet: OperatorSheet, group: EntryGroup): Promise<void> {
+  const { store } = context;
+  const sub = interaction.options.getSubcommand(true);
+  const reply = (text: string) => interaction.reply(privateNote(text));
+  const name = validName(group, interaction.options.getString('name', true));
+  const sheetName = escapeMarkdown(sheet.name);
+  if (sub === 'remove') {
+    const removed = await store.operators.remove(group, sheet.id, name);
+    if (!removed) throw new UserError(`${sheet.name} has no ${group} named **${escapeMarkdown(name)}**.`);
+    await reply(`Removed the ${group} **${escapeMarkdown(removed)}** from ${sheetName}.`);
+    return;
+  }
+  if (group === 'skill') {
+    const level = validSkillLevel(interaction.options.getInteger('level', true));
+    const before = await store.operators.setSkill(sheet.id, name, level);
+    await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${level}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${level}**.`);
+    return;
+  }
+  if (group === 'archetype') {
+    const modifier = validModifier('An archetype modifier', interaction.options.getInteger('modifier', true));
+    const before = await store.operators.setArchetype(sheet.id, name, modifier);
+    const shown = signedCompact(modifier);
+    await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signedCompact(before)} → **${shown}**.`);
+    return;
+  }
+  const modifier = validModifier('A condition modifier', interaction.options.getInteger('modifier', true));
+  const skillNames = splitNameList(interaction.options.getString('skills'));
+  const skills = skillNames.length === 0 ? null : skillNames.map((skill) => findSkill(sheet, skill).name);
+  const minutes = interaction.options.getInteger('minutes');
+  if (minutes !== null && (minutes < 1 || minutes > SHEET_LIMITS.conditionMinutesMax)) {
+    throw new UserError(`\`minutes\` must be from 1 to ${SHEET_LIMITS.conditionMinutesMax} (30 days); leave it out for a condition that lasts until removed.`);
+  }
+  const expiresAt = minutes === null ? null : new Date(context.now().getTime() + minutes * 60_000);
+  await store.operators.setCondition(sheet.id, { name, modifier, skills, expiresAt }, context.now());
+  const scope = skills === null ? 'every skill' : skills.map(escapeMarkdown).join(', ');
+  await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signedCompact(modifier)} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
+}
+
+/** Autocomplete for an entry subcommand's `name` or `skills`, from the sheet it changes. */
+export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: string, typed: string, now: Date) {
+  if (group === 'condition' && option === 'skills') return listChoices(sheet.skills.map((skill) => skill.name), typed);
+  if (group === 'skill') {
+    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
+    return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
+  }
+  if (group === 'archetype') return nameChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
+  return nameChoices(sheet.conditions.filter((condition) => isConditionActive(condition, now)).map((condition) => condition.name), typed);
+}
+
+/**
+ * The confirm / keep buttons of a delete prompt (`<command>:delete:<id>`, `<command>:keep:<id>`). The delete only
+ * deletes a sheet inside `owner`'s scope; anything else (not theirs, already gone) changes nothing.
+ */
+export async function answerDeleteButton(
+  interaction: ComponentInteraction,
+  context: HandlerContext,
+  owner: SheetOwner,
+  texts: { missing: string; deleted: (sheet: OperatorSheet) => string },
+): Promise<void> {
+  const [, action, idText] = interaction.customId.split(':');
+  const sheetId = Number(idText);
+  if (!interaction.isButton() || !Number.isInteger(sheetId) || (action !== 'keep' && action !== 'delete')) {
+    throw new UserError('This button is not one the bot made.');
+  }
+  if (action === 'keep') {
+    await interaction.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
+    return;
+  }
+  const deleted = await context.store.operators.delete(owner, sheetId);
+  if (!deleted) {
+    await interaction.reply(privateNote(texts.missing));
+    return;
+  }
+  await interaction.update({ content: texts.deleted(deleted), components: [], allowedMentions: NO_PINGS });
+}

@@ -1,0 +1,368 @@
+/**
+ * /table: a server's outcome tables (RULES 1.4): import, export, show, list, delete. Also the `/roll outcome`
+ * subcommand that `commands/roll.ts` mounts, and the buttons both own: `table:delete:<asker>:<name>`,
+ * `table:keep`, `table:next:<roll id>:<sheet id>` (roll the row's next table).
+ */
+import {
+  InteractionContextType,
+  SlashCommandBuilder,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { readAttachmentText } from '../src/discord/attachments.js';
+import { UserError, isUserError } from '../src/errors.js';
+import { nameKey } from '../src/engine/names.js';
+import { outcomeDice } from '../src/engine/replay.js';
+import { seededRng } from '../src/engine/rng.js';
+import { archetypeModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
+import { SITUATIONAL_MODIFIER_LIMIT, type Modifier } from '../src/engine/systems/tactalk/challenge.js';
+import {
+  TABLE_LIMITS,
+  parseTableCsv,
+  parseTableJson,
+  resolveOutcomeRoll,
+  tableToCsv,
+  tableToJson,
+  type OutcomeRollResult,
+  type OutcomeTable,
+  type TableFileDefaults,
+} from '../src/engine/tables.js';
+import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
+import { nameChoices } from '../src/views/autocomplete.js';
+import { escapeMarkdown, plural } from '../src/views/format.js';
+import { NO_PINGS } from '../src/views/limits.js';
+import { privateNote } from '../src/views/messages.js';
+import {
+  nextTableDoneComponents,
+  outcomeReply,
+  tableDeleteConfirmReply,
+  tableListReply,
+  tableShowReply,
+  type NextTable,
+} from '../src/views/tables.js';
+
+const FORMAT_HINT = 'See `docs/tables.md`, or export a table with `/table export`, for the expected format.';
+
+const data = new SlashCommandBuilder()
+  .setName('table')
+  .setDescription("This server's outcome tables")
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('import')
+      .setDescription('Dispatcher: create or replace a table from a JSON or CSV file')
+      .addAttachmentOption((o) => o.setName('file').setDescription('A .json table file, or a .csv with the header min,max,text[,next][,reveals]').setRequired(true))
+      .addStringOption((o) => o.setName('name').setDescription("The table's name, if the file has none (default: the file name)").setAutocomplete(true))
+      .addStringOption((o) => o.setName('die').setDescription('The die, if the file has none (default: d100)'))
+      .addStringOption((o) => o.setName('asks').setDescription('What the roller adds, in words, e.g. "Add your Machine Gun Handling aptitude"'))
+      .addStringOption((o) => o.setName('skill').setDescription('The skill whose aptitude is added when the roller names none').setAutocomplete(true))
+      .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite the table of the same name (default: no)')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('export')
+      .setDescription('Download a table as a file')
+      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) =>
+        o
+          .setName('format')
+          .setDescription('json (everything, the default) or csv (the rows only)')
+          .addChoices({ name: 'json', value: 'json' }, { name: 'csv', value: 'csv' }),
+      ),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('show')
+      .setDescription("Show a table's die, what it asks and its rows")
+      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
+  )
+  .addSubcommand((sub) => sub.setName('list').setDescription("List this server's outcome tables"))
+  .addSubcommand((sub) =>
+    sub
+      .setName('delete')
+      .setDescription('Dispatcher: delete a table (asks to confirm)')
+      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
+  );
+
+/** `/roll outcome`, mounted by commands/roll.ts. */
+export function outcomeSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return sub
+    .setName('outcome')
+    .setDescription("An outcome roll: the table's die + what it asks for, then the row that covers the result")
+    .addStringOption((o) => o.setName('table').setDescription('The outcome table').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('skill').setDescription("Add this skill's aptitude from your active sheet (default: the table's skill)").setAutocomplete(true))
+    .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
+    .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'));
+}
+
+/** The shared Dispatcher check (src/discord/router.ts): a private refusal naming what makes a Dispatcher here. */
+async function requireDispatcher(context: HandlerContext, doing: string): Promise<void> {
+  await context.requireDispatcher(doing, 'Everyone can show, list, export and roll tables. Nothing was changed.');
+}
+
+/** Table names for an autocomplete: every `table` / `name` option that names a table. */
+export async function tableNameChoices(context: HandlerContext, typed: string) {
+  return nameChoices(await context.store.tables.names(context.guildId), typed);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// /table
+
+function fileBaseName(fileName: string): string {
+  return fileName.replace(/\.[^.]*$/, '');
+}
+
+function exportFileName(table: OutcomeTable, format: 'json' | 'csv'): string {
+  return `${table.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'table'}.${format}`;
+}
+
+async function importTable(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await requireDispatcher(context, 'import outcome tables');
+  const attachment = interaction.options.getAttachment('file', true);
+  const given = {
+    name: interaction.options.getString('name'),
+    die: interaction.options.getString('die'),
+    asks: interaction.options.getString('asks'),
+    skill: interaction.options.getString('skill'),
+  };
+  const defaults: TableFileDefaults = { name: given.name ?? fileBaseName(attachment.name) };
+  if (given.die !== null) defaults.die = given.die;
+  if (given.asks !== null) defaults.asks = given.asks;
+  if (given.skill !== null) defaults.skill = given.skill;
+
+  const text = await readAttachmentText(attachment, TABLE_LIMITS.fileBytes, FORMAT_HINT);
+  const isJson = /\.json$/i.test(attachment.name) || (!/\.csv$/i.test(attachment.name) && text.replace(/^\uFEFF/, '').trimStart().startsWith('{'));
+  const table = isJson ? parseTableJson(text, defaults) : parseTableCsv(text, defaults);
+
+  // A JSON file carries everything: an option only fills in what the file lacks. Say which ones were not used.
+  const kept: string[] = [];
+  if (isJson) {
+    const file = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    for (const field of ['name', 'die', 'asks', 'skill'] as const) {
+      if (given[field] !== null && file[field] !== undefined && file[field] !== null) kept.push(`\`${field}\``);
+    }
+  }
+
+  const existing = await context.store.tables.find(context.guildId, table.name);
+  if (existing && !(interaction.options.getBoolean('replace') ?? false)) {
+    throw new UserError(
+      `This server already has a table named **${escapeMarkdown(existing.name)}**. Import again with \`replace:true\` to overwrite it. Nothing was changed.`,
+    );
+  }
+  const { replaced } = await context.store.tables.save(context.guildId, table);
+
+  const names = new Set((await context.store.tables.names(context.guildId)).map(nameKey));
+  const missing = [...new Set(table.rows.flatMap((row) => (row.next && !names.has(nameKey(row.next)) ? [row.next] : [])))];
+  const lines = [
+    `${replaced ? 'Replaced' : 'Imported'} **${escapeMarkdown(table.name)}**: ${plural(table.rows.length, 'row')} (${table.rows[0]!.min}–${table.rows.at(-1)!.max}), die **${escapeMarkdown(table.die)}**` +
+      `${table.asks ? `, asks *${escapeMarkdown(table.asks)}*` : ''}${table.skill ? `, default skill **${escapeMarkdown(table.skill)}**` : ''}.`,
+    `Roll it with \`/roll outcome table:${table.name}\`.`,
+  ];
+  if (kept.length) lines.push(`The file sets its own ${kept.join(', ')}, so the option${kept.length > 1 ? 's were' : ' was'} not used.`);
+  if (missing.length) lines.push(`Rows name next tables this server does not have yet: ${missing.map((name) => `**${escapeMarkdown(name)}**`).join(', ')}.`);
+  await interaction.reply(privateNote(lines.join('\n')));
+}
+
+async function exportTable(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
+  const format = interaction.options.getString('format') === 'csv' ? 'csv' : 'json';
+  const content = format === 'csv' ? tableToCsv(table) : tableToJson(table);
+  const options = [`name:${table.name}`, ...(table.die !== 'd100' ? [`die:${table.die}`] : []), ...(table.asks ? [`asks:${table.asks}`] : []), ...(table.skill ? [`skill:${table.skill}`] : [])];
+  const note =
+    format === 'json'
+      ? `**${escapeMarkdown(table.name)}** as JSON: the file carries everything; \`/table import\` reads it back as it is.`
+      : `**${escapeMarkdown(table.name)}** as CSV: the file holds the rows only. To import it back as it is: \`/table import file:… ${options.join(' ')}\``;
+  await interaction.reply({ ...privateNote(note), files: [{ attachment: Buffer.from(content, 'utf8'), name: exportFileName(table, format) }] });
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  switch (sub) {
+    case 'import':
+      return importTable(interaction, context);
+    case 'export':
+      return exportTable(interaction, context);
+    case 'show': {
+      const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
+      await interaction.reply(tableShowReply(table));
+      return;
+    }
+    case 'list':
+      await interaction.reply(tableListReply(await context.store.tables.list(context.guildId)));
+      return;
+    case 'delete': {
+      await requireDispatcher(context, 'delete outcome tables');
+      const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
+      await interaction.reply(tableDeleteConfirmReply(table, context.userId));
+      return;
+    }
+    default:
+      throw new UserError(`Unknown subcommand ${sub}.`);
+  }
+}
+
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const typed = String(focused.value);
+  if (focused.name === 'name') {
+    await interaction.respond(await tableNameChoices(context, typed));
+    return;
+  }
+  if (focused.name === 'skill') {
+    const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+    await interaction.respond(sheet ? nameChoices(sheet.skills.map((skill) => skill.name), typed) : []);
+    return;
+  }
+  await interaction.respond([]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// /roll outcome and the next-table button
+
+interface OutcomeAsk {
+  /** The skill the roller named, or null for the table's default skill (if any). */
+  skill: string | null;
+  archetypes: string[];
+  situationalModifier: number;
+}
+
+/** The terms the roller adds: a skill's aptitude, archetype modifiers (both from the sheet), a situational one. */
+function outcomeModifiers(table: OutcomeTable, sheet: OperatorSheet | null, ask: OutcomeAsk): Modifier[] {
+  if (!Number.isInteger(ask.situationalModifier) || Math.abs(ask.situationalModifier) > SITUATIONAL_MODIFIER_LIMIT) {
+    throw new UserError(`The situational modifier must be from -${SITUATIONAL_MODIFIER_LIMIT} to +${SITUATIONAL_MODIFIER_LIMIT}; ${ask.situationalModifier} is not.`);
+  }
+  const skillName = ask.skill ?? table.skill;
+  const byDefault = ask.skill === null && table.skill !== null;
+  const because = `The table **${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill ?? '')}** aptitude when you name no skill. `;
+  const modifiers: Modifier[] = [];
+  if (skillName !== null || ask.archetypes.length > 0) {
+    if (!sheet) {
+      throw new UserError(
+        `${byDefault ? because : ''}Skills and archetype modifiers come from your active sheet, and you have none. Create one with \`/sheet create\` or pick one with \`/sheet use\`.`,
+      );
+    }
+    if (skillName !== null) {
+      try {
+        const skill = findSkill(sheet, skillName);
+        modifiers.push({ name: skill.name, value: skill.level });
+      } catch (error) {
+        if (byDefault && isUserError(error)) throw new UserError(`${because}${error.message} Name a skill with \`skill\`.`);
+        throw error;
+      }
+    }
+    modifiers.push(...archetypeModifiers(sheet, ask.archetypes));
+  }
+  if (ask.situationalModifier !== 0) modifiers.push({ name: 'situational', value: ask.situationalModifier });
+  return modifiers;
+}
+
+/** Rolls a table, stores the roll (inputs: the table as it is now and the terms), and says what the next table is. */
+async function rollTable(
+  context: HandlerContext,
+  table: OutcomeTable,
+  modifiers: Modifier[],
+  sheet: OperatorSheet | null,
+  presetRollId?: string,
+): Promise<{ result: OutcomeRollResult; rollId: string; next: NextTable }> {
+  const seed = context.newSeed();
+  const result = resolveOutcomeRoll({ table, modifiers }, seededRng(seed));
+  const { input, ...rest } = result;
+  const rollId = await context.store.rolls.record(
+    {
+      guildId: context.guildId,
+      channelId: context.channelId,
+      userId: context.userId,
+      kind: 'outcome',
+      inputs: input,
+      seed,
+      dice: outcomeDice(result),
+      // The table is in the inputs already; the result keeps the roll, the sum and the row.
+      result: rest,
+      total: result.result,
+      challengeLevel: null,
+      success: null,
+    },
+    presetRollId,
+  );
+  const nextName = result.row.next;
+  const next: NextTable = nextName
+    ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId: sheet?.id ?? null }
+    : null;
+  return { result, rollId, next };
+}
+
+export async function rollOutcome(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const table = await context.store.tables.require(context.guildId, interaction.options.getString('table', true));
+  const skill = interaction.options.getString('skill');
+  const ask: OutcomeAsk = {
+    skill: skill !== null && skill.trim() !== '' ? skill : null,
+    archetypes: splitNameList(interaction.options.getString('archetypes')),
+    situationalModifier: interaction.options.getInteger('modifier') ?? 0,
+  };
+  const owner = { guildId: context.guildId, ownerId: context.userId };
+  const sheet = await context.store.operators.active(owner);
+  if (!sheet && (ask.skill !== null || ask.archetypes.length > 0)) await context.store.operators.requireActive(owner);
+  const modifiers = outcomeModifiers(table, sheet, ask);
+  const { result, rollId, next } = await rollTable(context, table, modifiers, sheet);
+  await interaction.reply(outcomeReply(result, sheet?.name ?? interaction.user.displayName, rollId, next));
+}
+
+/** `table:next:<roll id>:<sheet id>`: only the roller may press; the next table is rolled once, with the same sheet. */
+async function rollNextTable(interaction: ComponentInteraction, context: HandlerContext, rollId: string, sheetIdText: string): Promise<void> {
+  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+  const parent: StoredRoll | null = await context.store.rolls.find(rollId);
+  if (!parent || parent.kind !== 'outcome' || parent.guildId !== context.guildId) throw new UserError('That roll is not stored on this server, so its next table cannot be rolled.');
+  if (parent.userId !== context.userId) {
+    await interaction.reply(privateNote(`Only <@${parent.userId}>, who made this roll, can roll its next table. Nothing was rolled.`));
+    return;
+  }
+  const nextName = (parent.result as { row?: { next?: string | null } }).row?.next;
+  if (!nextName) throw new UserError('That roll has no next table.');
+  const childId = derivedRollId(parent.id, 'next');
+  if (await context.store.rolls.find(childId)) {
+    await interaction.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
+    return;
+  }
+  const table = await context.store.tables.require(context.guildId, nextName);
+
+  // The same sheet as the first roll (reloaded, and only if it is still the presser's); none then → the active one.
+  const sheetId = Number(sheetIdText);
+  const owner = { guildId: context.guildId, ownerId: context.userId };
+  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(sheetId) : await context.store.operators.active(owner);
+  if (sheet && (sheet.ownerId !== context.userId || sheet.guildId !== context.guildId)) sheet = null;
+  if (!sheet && table.skill !== null && sheetId > 0) {
+    throw new UserError(`**${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill)}** aptitude, but the sheet of the first roll no longer exists. Roll it with \`/roll outcome\`.`);
+  }
+  const modifiers = outcomeModifiers(table, sheet, { skill: null, archetypes: [], situationalModifier: 0 });
+  const { result, rollId: newRollId, next } = await rollTable(context, table, modifiers, sheet, childId);
+  await interaction.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId: Number.isInteger(sheetId) && sheetId > 0 ? sheetId : null }), allowedMentions: NO_PINGS });
+  await interaction.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
+}
+
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  const [, action, ...rest] = interaction.customId.split(':');
+  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+  if (action === 'keep') {
+    await interaction.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
+    return;
+  }
+  if (action === 'next' && rest.length === 2) return rollNextTable(interaction, context, rest[0]!, rest[1]!);
+  if (action !== 'delete' || rest.length < 2) throw new UserError('This button is not one the bot made.');
+  const [askerId, ...nameParts] = rest;
+  if (askerId !== context.userId) {
+    await interaction.reply(privateNote('Only the Dispatcher who asked for this delete can confirm it. Nothing was changed.'));
+    return;
+  }
+  await requireDispatcher(context, 'delete outcome tables');
+  const name = nameParts.join(':');
+  const deleted = await context.store.tables.delete(context.guildId, name);
+  await interaction.update({
+    content: deleted ? `Deleted the outcome table **${escapeMarkdown(name)}**.` : `There is no table named **${escapeMarkdown(name)}** any more. Nothing was changed.`,
+    components: [],
+    allowedMentions: NO_PINGS,
+  });
+}
+
+export const tableCommand: BotCommand = { data, execute, autocomplete, component };

@@ -1,0 +1,173 @@
+/**
+ * /log: a page of the server's roll log, newest first, with Previous / Next buttons. The buttons' custom_id
+ * carries everything the next page needs (who asked, the filter, the cap, the page and its cursor): nothing is
+ * kept in memory. Secret rolls show their result only to Dispatchers.
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import type { RollCursor, StoredRoll } from '../store/rolls.js';
+import { escapeMarkdown } from './format.js';
+import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
+import type { MessageBody } from './messages.js';
+
+export const LOG_PAGE_SIZE = 10;
+/** The most rolls one /log pages through (`count`). */
+export const LOG_COUNT_MAX = 1000;
+/** One line of the log at most: ten of them stay well inside an embed's description. */
+const LINE_MAX = 380;
+
+/** What a page of /log shows: whose log, which rolls, and where this page is. */
+export interface LogQuery {
+  /** Who ran /log: only they may page it. */
+  viewerId: string;
+  /** Only this user's rolls; null for everyone's. */
+  userId: string | null;
+  /** Page through at most this many of the newest rolls; null for the whole log. */
+  count: number | null;
+  /** 1 for the newest page. */
+  page: number;
+}
+
+/** A press of Previous (toward newer rolls) or Next (toward older ones), with the page it leads to. */
+export interface LogPress {
+  query: LogQuery;
+  direction: 'newer' | 'older';
+  cursor: RollCursor;
+}
+
+export function logCustomId(press: LogPress): string {
+  const { query, direction, cursor } = press;
+  return ['log', direction, query.viewerId, query.userId ?? '-', query.count ?? '-', query.page, cursor.createdAt.getTime(), cursor.id].join(':');
+}
+
+/** The press a /log button's custom_id stands for; null when it is not one this view made. */
+export function parseLogCustomId(customId: string): LogPress | null {
+  const parts = customId.split(':');
+  if (parts.length !== 8 || parts[0] !== 'log') return null;
+  const [, direction, viewerId, userId, count, page, ms, id] = parts as [string, string, string, string, string, string, string, string];
+  const whole = (text: string) => (/^\d+$/.test(text) ? Number(text) : NaN);
+  const query: LogQuery = { viewerId, userId: userId === '-' ? null : userId, count: count === '-' ? null : whole(count), page: whole(page) };
+  const createdAt = new Date(whole(ms));
+  if (direction !== 'newer' && direction !== 'older') return null;
+  if (!/^\d+$/.test(viewerId) || (query.userId !== null && !/^\d+$/.test(query.userId)) || !id) return null;
+  if (Number.isNaN(query.count) || !Number.isInteger(query.page) || query.page < 1 || Number.isNaN(createdAt.getTime())) return null;
+  return { query, direction, cursor: { createdAt, id } };
+}
+
+/** How many rolls the query's page holds at most (the last page of a capped log may hold fewer). */
+export function logPageLimit(query: LogQuery): number {
+  const left = query.count === null ? LOG_PAGE_SIZE : query.count - (query.page - 1) * LOG_PAGE_SIZE;
+  return Math.max(0, Math.min(LOG_PAGE_SIZE, left));
+}
+
+// ---- one roll as a line ------------------------------------------------------------------------------------
+
+/** A value inside stored JSON, by path; undefined where the path does not lead. */
+function at(value: unknown, ...path: Array<string | number>): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value) : '?');
+const skillOf = (value: unknown): string => `${text(at(value, 'skill', 'name'))}${typeof at(value, 'skill', 'level') === 'number' ? ` ${String(at(value, 'skill', 'level'))}` : ''}`;
+
+/** What a roll was and what came of it, read from what the roll log stored for its kind. */
+export function describeRoll(roll: StoredRoll): { what: string; outcome: string } {
+  switch (roll.kind) {
+    case 'challenge':
+      return {
+        what: `${skillOf(roll.inputs)} vs CL ${roll.challengeLevel ?? String(at(roll.inputs, 'challengeLevel'))}`,
+        outcome: `**${roll.total ?? '?'}**, ${roll.success ? 'success' : 'failure'}`,
+      };
+    case 'linked': {
+      const parts = Array.isArray(at(roll.result, 'results')) ? (at(roll.result, 'results') as unknown[]) : [];
+      return {
+        what: `linked: ${parts.map((part) => `${text(at(part, 'input', 'skill', 'name'))} vs ${String(at(part, 'input', 'challengeLevel'))}`).join('; ')}`,
+        outcome: `**${String(at(roll.result, 'succeeded'))} of ${parts.length}** succeeded`,
+      };
+    }
+    case 'contest': {
+      const winner = at(roll.result, 'winner');
+      return {
+        what: `contest #${String(at(roll.inputs, 'contestId'))}, round ${String(at(roll.inputs, 'round'))}: ${skillOf(at(roll.inputs, 'challenger'))} vs ${skillOf(at(roll.inputs, 'opponent'))}`,
+        outcome: winner === 'tie' ? '**tie**' : `**the ${winner === 'challenger' ? 'challenger' : 'opponent'} wins**`,
+      };
+    }
+    case 'outcome':
+      return {
+        what: `outcome on ${text(at(roll.result, 'input', 'table', 'name'))}`,
+        outcome: `**${String(at(roll.result, 'result'))}**: ${text(at(roll.result, 'row', 'text'))}`,
+      };
+    default:
+      return { what: escapeMarkdown(roll.kind), outcome: roll.total === null ? '—' : `**${roll.total}**` };
+  }
+}
+
+/** A roll against a hidden CL, as a player may see it: the skills and success, no CL and no total. */
+function describeHiddenRoll(roll: StoredRoll): { what: string; outcome: string } {
+  const parts = Array.isArray(roll.inputs) ? (roll.inputs as unknown[]) : [roll.inputs];
+  const results = roll.kind === 'linked' ? ((at(roll.result, 'results') as unknown[] | undefined) ?? []) : [roll.result];
+  const succeeded = results.filter((result) => at(result, 'success') === true).length;
+  return {
+    what: `${parts.map((part) => text(at(part, 'skill', 'name'))).join('; ')} vs a hidden CL`,
+    outcome: parts.length > 1 ? `**${succeeded} of ${parts.length}** succeeded` : succeeded ? '**success**' : '**failure**',
+  };
+}
+
+/** One line of the log; a secret roll's line names neither what nor who for someone who is not a Dispatcher. */
+export function logLine(roll: StoredRoll, canSeeSecrets: boolean): string {
+  const head = `\`${roll.id}\` <t:${Math.floor(roll.createdAt.getTime() / 1000)}:R>`;
+  if (roll.secret && !canSeeSecrets) return `${head} 🤫 secret roll by a Dispatcher`;
+  const { what, outcome } = roll.hiddenChallengeLevel && !canSeeSecrets ? describeHiddenRoll(roll) : describeRoll(roll);
+  const who = `<@${roll.userId}>${roll.npc ? ` as **${escapeMarkdown(roll.npc)}**` : ''}`;
+  return truncate(`${head} ${roll.secret ? '🤫 ' : ''}${who} · ${what} → ${outcome}`, LINE_MAX);
+}
+
+// ---- the page ------------------------------------------------------------------------------------------------
+
+export interface LogPageView {
+  query: LogQuery;
+  rolls: StoredRoll[];
+  /** Whether Previous / Next lead anywhere. */
+  newer: boolean;
+  older: boolean;
+  canSeeSecrets: boolean;
+}
+
+export function logMessage(view: LogPageView): MessageBody {
+  const { query, rolls } = view;
+  const first = rolls[0];
+  const last = rolls.at(-1);
+  const whose = query.userId ? `Rolls by <@${query.userId}>` : 'Rolls in this server';
+  const lines = rolls.map((roll) => logLine(roll, view.canSeeSecrets));
+  const embed = new EmbedBuilder()
+    .setColor(0x34495e)
+    .setTitle(`🎲 Roll log · page ${query.page}`)
+    .setDescription(
+      truncate(
+        [`${whose}, newest first${query.count === null ? '' : ` (the latest ${query.count})`}:`, ...(lines.length ? lines : ['*No rolls here yet.*'])].join('\n'),
+        DISCORD_LIMITS.embedDescription,
+      ),
+    )
+    .setFooter({ text: 'Any roll can be replayed by its id: /roll replay id:<id>' });
+  const previousPage = { ...query, page: Math.max(1, query.page - 1) };
+  const nextPage = { ...query, page: query.page + 1 };
+  const hasNext = view.older && logPageLimit(nextPage) > 0;
+  const epoch = { createdAt: new Date(0), id: '-' };
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder()
+      .setCustomId(logCustomId({ query: previousPage, direction: 'newer', cursor: first ?? epoch }))
+      .setLabel('◀ Previous')
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(!view.newer || !first),
+    new ButtonBuilder()
+      .setCustomId(logCustomId({ query: nextPage, direction: 'older', cursor: last ?? epoch }))
+      .setLabel('Next ▶')
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(!hasNext || !last),
+  );
+  return { embeds: [embed.toJSON()], components: [row.toJSON()], allowedMentions: NO_PINGS };
+}

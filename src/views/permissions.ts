@@ -1,0 +1,24 @@
+/** The words for who is a Dispatcher and who manages the server: refusals and /config show. Roles are named, never pinged. */
+import type { DispatcherRule } from '../discord/permissions.js';
+import { escapeMarkdown } from './format.js';
+
+/** "the @Game Master role" / "a role named @Dispatcher or the Manage Server permission". */
+export function dispatcherRuleText(rule: DispatcherRule): string {
+  if (rule.kind === 'default') return 'a role named @Dispatcher or the Manage Server permission';
+  if (rule.roleName === null) return 'the configured Dispatcher role, which no longer exists (someone with Manage Server can set another with `/config dispatcher-role`)';
+  return `the @${escapeMarkdown(rule.roleName)} role`;
+}
+
+/** The sentence every Dispatcher-only refusal ends with. */
+export function dispatcherRequirement(rule: DispatcherRule): string {
+  return `You would need ${dispatcherRuleText(rule)}.`;
+}
+
+/** "Only a Dispatcher can <action>. You would need the @Game Master role." */
+export function dispatcherOnlyText(action: string, rule: DispatcherRule, advice?: string): string {
+  return `Only a Dispatcher can ${action}. ${dispatcherRequirement(rule)}${advice ? ` ${advice}` : ''}`;
+}
+
+export function manageServerOnlyText(action: string): string {
+  return `Only members with the Manage Server permission can ${action}. Ask a server admin.`;
+}

@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NPC_OWNER_ID, SHEET_LIMITS, isNpc } from '../../src/engine/sheet.js';
+import type { Store } from '../../src/store/index.js';
+import { npcOwner } from '../../src/store/operators.js';
+import { freshStore } from '../helpers/database.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = await freshStore();
+});
+afterEach(async () => {
+  await store.close();
+});
+
+const mike = { guildId: 'g', ownerId: '111' };
+
+describe('NPC sheets in the store', () => {
+  it('live in the server’s NPC scope: apart from players’ sheets, with unique names of their own', async () => {
+    const npcs = npcOwner('g');
+    const thug = await store.operators.create(npcs, 'Thug');
+    expect(thug).toMatchObject({ ownerId: NPC_OWNER_ID, active: false });
+    expect(isNpc(thug)).toBe(true);
+    const players = await store.operators.create(mike, 'Thug');
+    expect(isNpc(players)).toBe(false);
+    expect((await store.operators.list(mike)).map((sheet) => sheet.id)).toEqual([players.id]);
+    expect((await store.operators.list(npcs)).map((sheet) => sheet.id)).toEqual([thug.id]);
+    expect(await store.operators.list(npcOwner('another server'))).toEqual([]);
+    await expect(store.operators.create(npcs, ' THUG ')).rejects.toThrow('This server already has an NPC named **Thug**.');
+    await expect(store.operators.byNameOrActive(npcs, 'Thugg')).rejects.toThrow('There is no NPC named **Thugg**. Did you mean **Thug**?');
+    await expect(store.operators.byNameOrActive(npcs, ' ')).rejects.toThrow('Name the NPC');
+    // Creating an NPC never changes which sheet is a player's active one.
+    expect((await store.operators.active(mike))?.id).toBe(players.id);
+    expect(await store.operators.delete(mike, thug.id)).toBeNull();
+    expect(await store.operators.delete(npcs, thug.id)).toMatchObject({ name: 'Thug' });
+  });
+
+  it('allow a server more NPCs than a player has sheets, up to their own limit', async () => {
+    const npcs = npcOwner('g');
+    for (let index = 0; index < SHEET_LIMITS.npcsPerServer; index++) await store.operators.create(npcs, `NPC ${index}`);
+    await expect(store.operators.create(npcs, 'One too many')).rejects.toThrow(`This server already has ${SHEET_LIMITS.npcsPerServer} NPCs, the most allowed.`);
+  });
+});
