@@ -5,13 +5,14 @@ import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice, rederive } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
-import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, validName, type OperatorSheet } from '../src/engine/sheet.js';
+import { archetypeModifiers, conditionModifiers, splitNameList, validName } from '../src/engine/sheet.js';
 import {
   resolveChallenge,
   resolveLinkedChallenge,
   validateChallengeInput,
   type ChallengeInput,
 } from '../src/engine/systems/tactalk/challenge.js';
+import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
@@ -60,27 +61,6 @@ async function requireDispatcherToForce(force: boolean, context: HandlerContext)
   if (force) await context.requireDispatcher('force a roll whose outcome is already certain', 'Leave `force` out.');
 }
 
-function challengeInputFromSheet(
-  sheet: OperatorSheet,
-  skillName: string,
-  archetypeNames: string[],
-  situationalModifier: number,
-  challengeLevel: number,
-  force: boolean,
-  now: Date,
-): ChallengeInput {
-  const skill = findSkill(sheet, skillName);
-  return {
-    skill: { name: skill.name, level: skill.level },
-    archetypeModifiers: archetypeModifiers(sheet, archetypeNames),
-    conditionModifiers: conditionModifiers(sheet, skill.name, now),
-    situationalModifier,
-    challengeLevel,
-    force,
-    hidden: false,
-  };
-}
-
 async function challenge(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   // An NPC roll takes the NPC's sheet where a player's roll takes the player's active one.
   const npcName = interaction.options.getString('npc');
@@ -99,7 +79,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   let who: string;
   if (level === null) {
     const sheet = await context.store.operators.byNameOrActive(owner, npcName);
-    input = challengeInputFromSheet(sheet, skillName, archetypeNames, situationalModifier, challengeLevel, force, context.now());
+    input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force, hidden: false }, context.now());
     who = sheet.name;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
@@ -152,7 +132,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
   const inputs = parts.map((part, index) => {
     try {
-      const input = challengeInputFromSheet(sheet, part.skill, part.archetypes, part.situationalModifier, part.challengeLevel, force, context.now());
+      const input = challengeFromSheet(sheet, part, { force, hidden: false }, context.now());
       validateChallengeInput(input);
       return input;
     } catch (error) {

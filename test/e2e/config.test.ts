@@ -1,16 +1,9 @@
 // /config and the Dispatcher rule, through the real bot and the fake Discord.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxInteractionRequest } from '../../src/sandbox/fake-discord.js';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
-let sandbox: TestSandbox;
-beforeEach(async () => {
-  sandbox = await startTestSandbox();
-});
-afterEach(async () => {
-  expect(sandbox.fake.violations).toEqual([]);
-  await sandbox.stop();
-});
+const sandbox = useTestSandbox();
 
 const NO_PINGS = { parse: [] };
 /** Olga has Manage Server and no role. */
@@ -20,14 +13,14 @@ const DEFAULT_RULE = 'You would need a role named @Dispatcher or the Manage Serv
 const GAME_MASTER_RULE = 'You would need the @Game Master role.';
 
 async function settingsShown(request: Omit<SandboxInteractionRequest, 'command'> = { user: 'mike' }): Promise<string> {
-  const shown = await sandbox.one({ ...request, command: 'config show' });
+  const shown = await sandbox().one({ ...request, command: 'config show' });
   expect(shown).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
   return textOf(shown);
 }
 
 /** Whether this member may act as a Dispatcher: /npc list answers them, or refuses with the rule. */
 async function npcListAs(request: Omit<SandboxInteractionRequest, 'command'>): Promise<string> {
-  const reply = await sandbox.one({ ...request, command: 'npc list' });
+  const reply = await sandbox().one({ ...request, command: 'npc list' });
   expect(reply).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
   return textOf(reply);
 }
@@ -42,33 +35,33 @@ describe('/config', () => {
   });
 
   it('a member with Manage Server changes each setting, and /config show says so', async () => {
-    const role = await sandbox.one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
+    const role = await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
     expect(role).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
     expect(role.content).toBe('Dispatchers: Members with the @Game Master role (set with `/config dispatcher-role`).');
     expect(role.content).not.toContain('<@&');
-    expect((await sandbox.one({ ...ADMIN, command: 'config contest-timeout', options: { minutes: 30 } })).content).toContain('now expires after **30 min**');
-    expect((await sandbox.one({ ...ADMIN, command: 'config house-rule', options: { name: 'contest_adds_own_skill', state: 'on' } })).content).toBe(
+    expect((await sandbox().one({ ...ADMIN, command: 'config contest-timeout', options: { minutes: 30 } })).content).toContain('now expires after **30 min**');
+    expect((await sandbox().one({ ...ADMIN, command: 'config house-rule', options: { name: 'contest_adds_own_skill', state: 'on' } })).content).toBe(
       'House rule `contest_adds_own_skill` is now **on**. New contests use it.',
     );
-    expect((await sandbox.one({ ...ADMIN, command: 'config system', options: { name: 'tactalk' } })).content).toContain('**Tac Talk (Decision Engine)**');
+    expect((await sandbox().one({ ...ADMIN, command: 'config system', options: { name: 'tactalk' } })).content).toContain('**Tac Talk (Decision Engine)**');
 
     const text = await settingsShown();
     expect(text).toContain('Members with the @Game Master role');
     expect(text).toContain('after **30 min**');
     expect(text).toContain('`contest_adds_own_skill`: **on**');
-    expect(await sandbox.bot.store.servers.settings(sandbox.fake.guildId)).toMatchObject({
-      dispatcherRoleId: sandbox.fake.role('Game Master').id,
+    expect(await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).toMatchObject({
+      dispatcherRoleId: sandbox().fake.role('Game Master').id,
       contestTimeoutMinutes: 30,
       contestAddsOwnSkill: true,
       defaultSystem: 'tactalk',
     });
 
     // Leaving the role out goes back to the default rule; @everyone is refused.
-    expect((await sandbox.one({ ...ADMIN, command: 'config dispatcher-role' })).content).toContain('No Dispatcher role is set');
-    const everyone = await sandbox.one({ ...ADMIN, command: 'config dispatcher-role', options: { role: '@everyone' } });
+    expect((await sandbox().one({ ...ADMIN, command: 'config dispatcher-role' })).content).toContain('No Dispatcher role is set');
+    const everyone = await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: '@everyone' } });
     expect(everyone.content).toContain('@everyone cannot be the Dispatcher role');
-    expect((await sandbox.bot.store.servers.settings(sandbox.fake.guildId)).dispatcherRoleId).toBeNull();
-    const off = await sandbox.one({ ...ADMIN, command: 'config house-rule', options: { name: 'contest_adds_own_skill', state: 'off' } });
+    expect((await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).dispatcherRoleId).toBeNull();
+    const off = await sandbox().one({ ...ADMIN, command: 'config house-rule', options: { name: 'contest_adds_own_skill', state: 'off' } });
     expect(off.content).toContain('is now **off**');
   });
 
@@ -83,14 +76,14 @@ describe('/config', () => {
     ];
     for (const roles of [[], ['dispatcher']]) {
       for (const [command, options] of changes) {
-        const refused = await sandbox.one({ user: 'mike', roles, command, options });
+        const refused = await sandbox().one({ user: 'mike', roles, command, options });
         expect(refused, command).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
         expect(refused.content, command).toBe(REFUSED);
       }
     }
     expect(await settingsShown()).toBe(before);
-    expect(await sandbox.bot.store.db.server.count()).toBe(0);
-    expect(sandbox.fake.messages()).toHaveLength(0);
+    expect(await sandbox().bot.store.db.server.count()).toBe(0);
+    expect(sandbox().fake.messages()).toHaveLength(0);
   });
 });
 
@@ -101,37 +94,37 @@ describe('the Dispatcher rule', () => {
     expect(await npcListAs({ user: 'ada', permissions: ['Administrator'] })).toContain('NPCs of this server');
     expect(await npcListAs({ user: 'mike', roles: ['Game Master'] })).toBe(`⚠️ Only a Dispatcher can list the NPCs. ${DEFAULT_RULE}`);
     // The Manage Server fallback creates NPCs too.
-    const created = await sandbox.one({ ...ADMIN, command: 'npc create', options: { name: 'Thug' } });
+    const created = await sandbox().one({ ...ADMIN, command: 'npc create', options: { name: 'Thug' } });
     expect(created.content).toContain('Created the NPC **Thug**');
   });
 
   it('a configured role replaces the default: only its members are Dispatchers, and refusals name it', async () => {
-    await sandbox.one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
+    await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
     expect(await npcListAs({ user: 'gina', roles: ['Game Master'] })).toContain('NPCs of this server');
     for (const request of [{ user: 'dee', roles: ['Dispatcher'] }, ADMIN, { user: 'mike' }]) {
       expect(await npcListAs(request), JSON.stringify(request)).toBe(`⚠️ Only a Dispatcher can list the NPCs. ${GAME_MASTER_RULE}`);
     }
     // Manage Server still changes the settings, though it no longer makes a Dispatcher.
-    await sandbox.one({ ...ADMIN, command: 'config dispatcher-role' });
+    await sandbox().one({ ...ADMIN, command: 'config dispatcher-role' });
     expect(await npcListAs({ user: 'dee', roles: ['Dispatcher'] })).toContain('NPCs of this server');
   });
 
   it('the contest buttons only a Dispatcher may press name the role too', async () => {
-    await sandbox.one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
-    await sandbox.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
-    const opening = await sandbox.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' } });
+    await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
+    await sandbox().one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
+    const opening = await sandbox().one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' } });
     const id = /Contest #(\d+)/.exec(textOf(opening))![1]!;
     const cancel = `contest:cancel:${id}`;
-    const refused = await sandbox.one({ user: 'dee', roles: ['Dispatcher'], button: cancel, message: opening.messageId! });
+    const refused = await sandbox().one({ user: 'dee', roles: ['Dispatcher'], button: cancel, message: opening.messageId! });
     expect(refused).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
     expect(refused.content).toBe(`Only a Dispatcher can do that. ${GAME_MASTER_RULE}`);
-    const cancelled = await sandbox.one({ user: 'gina', roles: ['Game Master'], button: cancel, message: opening.messageId! });
+    const cancelled = await sandbox().one({ user: 'gina', roles: ['Game Master'], button: cancel, message: opening.messageId! });
     expect(cancelled.kind).toBe('update');
   });
 
   it('a configured role that was deleted is named as such', async () => {
-    await sandbox.one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
-    await sandbox.bot.store.servers.update(sandbox.fake.guildId, { dispatcherRoleId: '123456789012345678' });
+    await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
+    await sandbox().bot.store.servers.update(sandbox().fake.guildId, { dispatcherRoleId: '123456789012345678' });
     expect(await settingsShown()).toContain('the configured Dispatcher role, which no longer exists');
     expect(await npcListAs({ user: 'dee', roles: ['Dispatcher'] })).toContain('which no longer exists');
   });

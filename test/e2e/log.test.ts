@@ -1,16 +1,9 @@
 // /log: the server's roll log, paged with buttons, through the real bot and the fake Discord.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
-let sandbox: TestSandbox;
-beforeEach(async () => {
-  sandbox = await startTestSandbox();
-});
-afterEach(async () => {
-  expect(sandbox.fake.violations).toEqual([]);
-  await sandbox.stop();
-});
+const sandbox = useTestSandbox();
 
 const NO_PINGS = { parse: [] };
 
@@ -32,33 +25,33 @@ function idsOf(response: SandboxResponse): string[] {
 
 /** A roll with the level given outright (no sheet needed); returns its id. */
 async function roll(user: string, skill = 'Climbing', cl = 150): Promise<string> {
-  const reply = await sandbox.one({ user, command: 'roll challenge', options: { skill, cl, level: 60 } });
+  const reply = await sandbox().one({ user, command: 'roll challenge', options: { skill, cl, level: 60 } });
   return /Roll (\w{8})/.exec(textOf(reply))![1]!;
 }
 
 async function press(user: string, button: Button, page: SandboxResponse, extra: Partial<SandboxInteractionRequest> = {}): Promise<SandboxResponse> {
   expect(button.disabled ?? false, button.custom_id).toBe(false);
-  return sandbox.one({ user, button: button.custom_id, message: page.messageId!, ...extra });
+  return sandbox().one({ user, button: button.custom_id, message: page.messageId!, ...extra });
 }
 
 describe('/log', () => {
   it('lists the rolls newest first, privately: id, who, what and the result, with the replay hint', async () => {
-    await sandbox.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
-    await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Handgun Handling', level: 50 } });
-    await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+    await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Handgun Handling', level: 50 } });
+    await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
     const challenge = await roll('mike', 'Handgun Handling', 120);
-    const linkedReply = await sandbox.one({ user: 'mike', command: 'roll linked', options: { rolls: 'Handgun Handling vs 90; Driving vs 120' } });
+    const linkedReply = await sandbox().one({ user: 'mike', command: 'roll linked', options: { rolls: 'Handgun Handling vs 90; Driving vs 120' } });
     const linked = /Roll (\w{8})/.exec(textOf(linkedReply))![1]!;
-    await sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Thug' } });
-    const npcReply = await sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'roll challenge', options: { npc: 'Thug', skill: 'Brawling', level: 30, cl: 100 } });
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Thug' } });
+    const npcReply = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'roll challenge', options: { npc: 'Thug', skill: 'Brawling', level: 30, cl: 100 } });
     const npc = /Roll (\w{8})/.exec(textOf(npcReply))![1]!;
 
-    const log = await sandbox.one({ user: 'sasha', command: 'log' });
+    const log = await sandbox().one({ user: 'sasha', command: 'log' });
     expect(log).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
     expect(idsOf(log)).toEqual([npc, linked, challenge]);
     const text = textOf(log);
-    const mike = sandbox.fake.user('mike').id;
-    const dee = sandbox.fake.user('dee').id;
+    const mike = sandbox().fake.user('mike').id;
+    const dee = sandbox().fake.user('dee').id;
     expect(text).toContain('Rolls in this server, newest first:');
     expect(text).toMatch(new RegExp(`^\`${challenge}\` <t:\\d+:R> <@${mike}> · Handgun Handling 60 vs CL 120 → \\*\\*\\d+\\*\\*, (success|failure)$`, 'm'));
     expect(text).toMatch(new RegExp(`^\`${linked}\` .* <@${mike}> · linked: Handgun Handling vs 90; Driving vs 120 → \\*\\*[01] of 2\\*\\* succeeded$`, 'm'));
@@ -68,10 +61,10 @@ describe('/log', () => {
     expect(previous.disabled).toBe(true);
     expect(next.disabled).toBe(true);
 
-    const mikes = await sandbox.one({ user: 'sasha', command: 'log', options: { user: 'mike' } });
+    const mikes = await sandbox().one({ user: 'sasha', command: 'log', options: { user: 'mike' } });
     expect(idsOf(mikes)).toEqual([linked, challenge]);
     expect(textOf(mikes)).toContain(`Rolls by <@${mike}>, newest first:`);
-    expect(textOf(await sandbox.one({ user: 'sasha', command: 'log', options: { user: 'sasha' } }))).toContain('No rolls here yet.');
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'log', options: { user: 'sasha' } }))).toContain('No rolls here yet.');
   });
 
   it('pages ten at a time with Previous and Next, carrying the filter; only its viewer may page it', async () => {
@@ -79,16 +72,16 @@ describe('/log', () => {
     for (let index = 0; index < 23; index++) ids.push(await roll(index % 4 === 3 ? 'sasha' : 'mike'));
     const newestFirst = [...ids].reverse();
 
-    const first = await sandbox.one({ user: 'mike', command: 'log' });
+    const first = await sandbox().one({ user: 'mike', command: 'log' });
     expect(idsOf(first)).toEqual(newestFirst.slice(0, 10));
     expect(textOf(first)).toContain('Roll log · page 1');
     for (const button of [buttons(first).previous, buttons(first).next]) expect(button.custom_id.length).toBeLessThanOrEqual(100);
 
     // Someone else pressing Next is refused privately, and the page stays as it is.
-    const intruder = await sandbox.one({ user: 'sasha', button: buttons(first).next.custom_id, message: first.messageId! });
+    const intruder = await sandbox().one({ user: 'sasha', button: buttons(first).next.custom_id, message: first.messageId! });
     expect(intruder).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
     expect(intruder.content).toContain('Only the member who ran this `/log` can page it');
-    expect(idsOf({ ...first, ...sandbox.fake.message(first.messageId!) } as SandboxResponse)).toEqual(newestFirst.slice(0, 10));
+    expect(idsOf({ ...first, ...sandbox().fake.message(first.messageId!) } as SandboxResponse)).toEqual(newestFirst.slice(0, 10));
 
     const second = await press('mike', buttons(first).next, first);
     expect(second).toMatchObject({ kind: 'update' });
@@ -105,13 +98,13 @@ describe('/log', () => {
 
     // The filter and the count travel with the buttons.
     const sashas = ids.filter((_, index) => index % 4 === 3).reverse();
-    const filtered = await sandbox.one({ user: 'mike', command: 'log', options: { user: 'sasha' } });
+    const filtered = await sandbox().one({ user: 'mike', command: 'log', options: { user: 'sasha' } });
     expect(idsOf(filtered)).toEqual(sashas);
     expect(buttons(filtered).next.disabled).toBe(true);
     const mikes = ids.filter((_, index) => index % 4 !== 3).reverse();
-    const mikesFirst = await sandbox.one({ user: 'mike', command: 'log', options: { user: 'mike' } });
+    const mikesFirst = await sandbox().one({ user: 'mike', command: 'log', options: { user: 'mike' } });
     expect(idsOf(await press('mike', buttons(mikesFirst).next, mikesFirst))).toEqual(mikes.slice(10));
-    const capped = await sandbox.one({ user: 'mike', command: 'log', options: { count: 12 } });
+    const capped = await sandbox().one({ user: 'mike', command: 'log', options: { count: 12 } });
     expect(textOf(capped)).toContain('(the latest 12)');
     const cappedSecond = await press('mike', buttons(capped).next, capped);
     expect(idsOf(cappedSecond)).toEqual(newestFirst.slice(10, 12));
@@ -120,8 +113,8 @@ describe('/log', () => {
 
   it('hides a secret roll from players ("secret roll by a Dispatcher") and shows it to Dispatchers', async () => {
     const open = await roll('mike');
-    await sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Mole' } });
-    const secretReply = await sandbox.one({
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Mole' } });
+    const secretReply = await sandbox().one({
       user: 'dee',
       roles: ['dispatcher'],
       command: 'roll challenge',
@@ -130,17 +123,17 @@ describe('/log', () => {
     expect(secretReply.ephemeral).toBe(true);
     const secret = /Roll (\w{8})/.exec(textOf(secretReply))![1]!;
 
-    const forPlayer = await sandbox.one({ user: 'mike', command: 'log' });
+    const forPlayer = await sandbox().one({ user: 'mike', command: 'log' });
     expect(idsOf(forPlayer)).toEqual([secret, open]);
     const playerText = textOf(forPlayer);
     expect(playerText).toMatch(new RegExp(`^\`${secret}\` <t:\\d+:R> 🤫 secret roll by a Dispatcher$`, 'm'));
     expect(playerText).not.toContain('Mole');
     expect(playerText).not.toContain('Lying');
 
-    const forDispatcher = textOf(await sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'log' }));
+    const forDispatcher = textOf(await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'log' }));
     expect(forDispatcher).toMatch(new RegExp(`^\`${secret}\` <t:\\d+:R> 🤫 <@\\d+> as \\*\\*Mole\\*\\* · Lying 40 vs CL 120 → \\*\\*\\d+\\*\\*`, 'm'));
 
     // Filtering by the Dispatcher does not reveal it either.
-    expect(textOf(await sandbox.one({ user: 'mike', command: 'log', options: { user: 'dee' } }))).toContain('secret roll by a Dispatcher');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'log', options: { user: 'dee' } }))).toContain('secret roll by a Dispatcher');
   });
 });

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { pino } from 'pino';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
@@ -56,4 +56,29 @@ export function textOf(response: SandboxResponse): string {
       .join('\n'),
   );
   return [response.content ?? '', ...embeds].join('\n');
+}
+
+/**
+ * A fresh sandbox for every test of the file, stopped after it; each test must leave the fake Discord with no
+ * broken rule and no unimplemented request. Returns a getter for the current sandbox.
+ */
+export function useTestSandbox(options: Parameters<typeof startTestSandbox>[0] = {}): () => TestSandbox {
+  let sandbox: TestSandbox | undefined;
+  beforeEach(async () => {
+    sandbox = await startTestSandbox(options);
+  });
+  afterEach(async () => {
+    const current = sandbox;
+    sandbox = undefined;
+    if (!current) return;
+    try {
+      expect(current.fake.violations).toEqual([]);
+    } finally {
+      await current.stop();
+    }
+  });
+  return () => {
+    if (!sandbox) throw new Error('the sandbox runs only inside a test');
+    return sandbox;
+  };
 }
