@@ -1,7 +1,9 @@
 /** The one list of commands: the router serves them and `npm run deploy` registers them. */
 import type { BotCommand } from '../src/discord/command.js';
+import { codeCommand } from './code.js';
 import { configCommand } from './config.js';
 import { contestCommand } from './contest.js';
+import { d10Command } from './d10.js';
 import { dispatchCommand } from './dispatch.js';
 import { logCommand } from './log.js';
 import { npcCommand } from './npc.js';
@@ -9,4 +11,4 @@ import { rollCommand } from './roll.js';
 import { sheetCommand } from './sheet.js';
 import { tableCommand } from './table.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command];

@@ -21,6 +21,7 @@ import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
 import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
+import { diceSubcommand, rollDice } from './roll-dice.js';
 
 const data = new SlashCommandBuilder()
   .setName('roll')
@@ -50,6 +51,7 @@ const data = new SlashCommandBuilder()
       .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
   )
   .addSubcommand(outcomeSubcommand)
+  .addSubcommand(diceSubcommand)
   .addSubcommand((sub) =>
     sub
       .setName('replay')
@@ -183,6 +185,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'linked') return linked(interaction, context);
   if (sub === 'replay') return replay(interaction, context);
   if (sub === 'outcome') return rollOutcome(interaction, context);
+  if (sub === 'dice') return rollDice(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 

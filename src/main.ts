@@ -16,7 +16,8 @@ async function start(config: Config, log: Logger): Promise<() => Promise<void>> 
   const sandbox = await startSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log });
   log.info('no DISCORD_TOKEN: running the sandbox against a fake Discord');
   console.log(`Sandbox ready: ${sandbox.url}`);
-  console.log('Try it: see docs/sandbox.md, e.g.');
+  console.log(`Open ${sandbox.url} in a browser to play in a Discord-like #table channel, or use the JSON API`);
+  console.log('(docs/sandbox.md), e.g.');
   console.log(`  curl -s -X POST ${sandbox.url}/api/interactions -H 'content-type: application/json' -d '{"user":"mike","command":"sheet create","options":{"name":"Troy"}}'`);
   return sandbox.stop;
 }

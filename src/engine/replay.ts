@@ -12,8 +12,12 @@ import {
 } from './systems/tactalk/challenge.js';
 import { resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
 import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } from './tables.js';
+import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
+import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
+import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
+import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
 
-export type RollKind = 'challenge' | 'linked' | 'contest' | 'outcome';
+export type RollKind = 'dice' | 'challenge' | 'linked' | 'contest' | 'outcome' | 'code' | 'd10' | 'd10-advanced' | 'd10-extended';
 
 /** The dice a challenge showed, as stored: null when no roll was needed. */
 export function challengeDice(result: ChallengeResult): { tens: number; ones: number } | null {
@@ -25,10 +29,15 @@ export function linkedDice(linked: LinkedChallengeResult): Array<{ tens: number;
 }
 
 export type Rederived =
+  | { kind: 'dice'; result: DiceNotationResult; dice: ReturnType<typeof notationDice> }
   | { kind: 'challenge'; result: ChallengeResult; dice: ReturnType<typeof challengeDice> }
   | { kind: 'linked'; result: LinkedChallengeResult; dice: ReturnType<typeof linkedDice> }
   | { kind: 'contest'; result: ContestRollResult; dice: ReturnType<typeof contestDice> }
-  | { kind: 'outcome'; result: OutcomeRollResult; dice: ReturnType<typeof outcomeDice> };
+  | { kind: 'outcome'; result: OutcomeRollResult; dice: ReturnType<typeof outcomeDice> }
+  | { kind: 'code'; result: CodeCheckResult; dice: ReturnType<typeof codeCheckDice> }
+  | { kind: 'd10'; result: PoolResult; dice: number[] }
+  | { kind: 'd10-advanced'; result: PoolResult; dice: number[] }
+  | { kind: 'd10-extended'; result: CumulativeStepResult; dice: number[] };
 
 /** An outcome roll's dice as stored: a d100 as its two 2D10 dice, any other die as its face. */
 export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; ones: number } | { value: number }> {
@@ -41,6 +50,11 @@ export function contestDice(result: ContestRollResult): Array<{ tens: number; on
 }
 
 export function rederive(kind: string, inputs: unknown, seed: string): Rederived {
+  if (kind === 'dice') {
+    // Generic notation rolls on the library's engine, built from the same seed.
+    const result = rollDiceNotation(inputs as DiceNotationInput, notationEngine(seed));
+    return { kind, result, dice: notationDice(result) };
+  }
   const rng = seededRng(seed);
   if (kind === 'challenge') {
     const result = resolveChallenge(inputs as ChallengeInput, rng);
@@ -58,6 +72,23 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
     // The stored inputs hold the table as it was rolled, so a later change to the table does not matter.
     const result = resolveOutcomeRoll(inputs as OutcomeRollInput, rng);
     return { kind, result, dice: outcomeDice(result) };
+  }
+  if (kind === 'code') {
+    const result = resolveCodeCheck(inputs as CodeCheckInput, rng);
+    return { kind, result, dice: codeCheckDice(result) };
+  }
+  if (kind === 'd10') {
+    const result = resolvePoolRoll(inputs as PoolInput, rng);
+    return { kind, result, dice: poolDice(result) };
+  }
+  if (kind === 'd10-advanced') {
+    const result = resolveAdvancedRoll(inputs as AdvancedInput, rng);
+    return { kind, result, dice: poolDice(result) };
+  }
+  if (kind === 'd10-extended') {
+    // Each step stores the running state before it, so it replays on its own.
+    const result = resolveCumulativeStep(inputs as CumulativeStepInput, rng);
+    return { kind, result, dice: poolDice(result.roll) };
   }
   throw new Error(`no replay for rolls of kind ${kind}`);
 }

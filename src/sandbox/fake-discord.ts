@@ -6,13 +6,15 @@
 //   - the gateway WebSocket on /gateway (fake-gateway.ts), announced by GET /api/v10/gateway/bot;
 //   - files users and the bot attached, on /attachments/<id>/<filename>;
 //   - the sandbox JSON API that acts as users: POST /api/interactions, GET /api/messages, GET /api/commands,
-//     GET /api/users, GET /api/violations, plus whatever route() adds (documented in docs/sandbox.md).
+//     GET /api/users, GET /api/server, GET /api/violations, plus whatever route() adds (documented in
+//     docs/sandbox.md);
+//   - GET /api/events, a live feed (server-sent events) of the channel's messages for the sandbox page.
 // The fake never connects anywhere itself and listens on 127.0.0.1 only.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { FakeState, isEphemeral } from './fake-state.js';
-import type { Json } from './fake-state.js';
+import { FakeState } from './fake-state.js';
+import type { Json, MessageChange, MessageRecord } from './fake-state.js';
 import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
 import { FakeRest } from './fake-rest.js';
 import { InteractionTracker } from './interaction-tracker.js';
@@ -52,7 +54,15 @@ export type RouteHandler = (req: { query: URLSearchParams; body: unknown }) => P
 
 const DEFAULT_APPLICATION_ID = '1180000000000000001';
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const RESERVED_PREFIXES = ['/api/v', GATEWAY_PATH, '/attachments/'];
+const RESERVED_PREFIXES = ['/api/v', GATEWAY_PATH, '/attachments/', '/api/events'];
+const EVENTS_PATH = '/api/events';
+const EVENTS_HEARTBEAT_MS = 15_000;
+
+/** One open GET /api/events: the messages it is sent are those its user (if any) may see. */
+interface EventStream {
+  res: http.ServerResponse;
+  userId?: string;
+}
 
 export class FakeDiscord {
   readonly token: string;
@@ -65,6 +75,7 @@ export class FakeDiscord {
   private readonly gateway: FakeGateway;
   private readonly rest: FakeRest;
   private readonly customRoutes = new Map<string, RouteHandler>();
+  private readonly eventStreams = new Set<EventStream>();
   private server?: http.Server;
   private listeningPort = 0;
 
@@ -84,6 +95,7 @@ export class FakeDiscord {
       gatewayUrl,
     });
     this.state.onRoleCreate = (role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: this.state.guildId, role: this.state.apiRole(role) });
+    this.state.onMessageChange = (change, message) => this.publish(change, message);
   }
 
   get port(): number {
@@ -129,6 +141,8 @@ export class FakeDiscord {
     if (!server) return;
     this.server = undefined;
     this.gateway.close();
+    for (const stream of this.eventStreams) stream.res.end();
+    this.eventStreams.clear();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -197,10 +211,14 @@ export class FakeDiscord {
     return this.tracker.collect(record, this.responseTimeoutMs, this.settleMs);
   }
 
-  /** The channel's messages as they are now (after edits), oldest first; ephemeral ones only if asked. */
-  messages(channelId: string = this.state.channelId, options: { includeEphemeral?: boolean } = {}): FakeMessage[] {
+  /**
+   * The channel's messages as they are now (after edits), oldest first. Ephemeral ones are left out, unless
+   * `includeEphemeral` (all of them) or `forUser` (a user name or id: the ephemeral ones sent to that user).
+   */
+  messages(channelId: string = this.state.channelId, options: { includeEphemeral?: boolean; forUser?: string } = {}): FakeMessage[] {
+    const userId = options.forUser !== undefined ? this.state.userIdOf(options.forUser) : undefined;
     return [...this.state.messages.values()]
-      .filter((m) => m.channelId === channelId && (options.includeEphemeral || !isEphemeral(m)))
+      .filter((m) => m.channelId === channelId && (options.includeEphemeral || this.state.visibleTo(m, userId)))
       .map((m) => this.state.fakeMessage(m));
   }
 
@@ -265,6 +283,10 @@ export class FakeDiscord {
         sendRouteResult(res, result);
         return;
       }
+      if (method === 'GET' && path === EVENTS_PATH) {
+        this.openEventStream(req, res, url.searchParams);
+        return;
+      }
       const builtIn = await this.sandboxApi(method, path, url.searchParams, body);
       if (builtIn !== undefined) {
         sendJson(res, 200, builtIn);
@@ -285,7 +307,8 @@ export class FakeDiscord {
     if (method !== 'GET') return undefined;
     if (path === '/api/messages') {
       const includeEphemeral = query.get('ephemeral') === 'true';
-      return { messages: this.messages(this.state.channelId, { includeEphemeral }) };
+      const forUser = query.get('user') || undefined;
+      return { messages: this.messages(this.state.channelId, { includeEphemeral, ...(forUser ? { forUser } : {}) }) };
     }
     const one = /^\/api\/messages\/(\d+)$/.exec(path);
     if (one) {
@@ -295,8 +318,47 @@ export class FakeDiscord {
     }
     if (path === '/api/commands') return { commands: this.commands() };
     if (path === '/api/users') return { users: this.knownUsers() };
+    if (path === '/api/server') {
+      const s = this.state;
+      return {
+        guild: { id: s.guildId, name: s.guildName },
+        channel: { id: s.channelId, name: s.channelName },
+        bot: { ...s.botUser },
+        roles: [...s.roles.values()].filter((r) => r.id !== s.guildId && !r.managed).map((r) => ({ id: r.id, name: r.name })),
+      };
+    }
     if (path === '/api/violations') return { violations: [...this.violations] };
     return undefined;
+  }
+
+  /**
+   * GET /api/events[?user=NAME]: server-sent events. First `snapshot` ({ messages }: the channel as
+   * GET /api/messages?user=NAME shows it), then one `message` event per change: { type: 'create' | 'update',
+   * message } or { type: 'delete', id }. Ephemeral messages go only to the stream of the user they were sent to.
+   */
+  private openEventStream(req: http.IncomingMessage, res: http.ServerResponse, query: URLSearchParams): void {
+    const user = query.get('user') || undefined;
+    const stream: EventStream = { res, ...(user ? { userId: this.state.userIdOf(user) } : {}) };
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write('retry: 1000\n\n');
+    writeEvent(res, 'snapshot', { messages: this.messages(this.state.channelId, user ? { forUser: user } : {}) });
+    this.eventStreams.add(stream);
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), EVENTS_HEARTBEAT_MS);
+    heartbeat.unref();
+    const close = (): void => {
+      clearInterval(heartbeat);
+      this.eventStreams.delete(stream);
+    };
+    req.on('close', close);
+    res.on('close', close);
+  }
+
+  private publish(change: MessageChange, message: MessageRecord): void {
+    if (this.eventStreams.size === 0 || message.channelId !== this.state.channelId) return;
+    const data = change === 'delete' ? { type: change, id: message.id } : { type: change, message: this.state.fakeMessage(message) };
+    for (const stream of this.eventStreams) {
+      if (this.state.visibleTo(message, stream.userId)) writeEvent(stream.res, 'message', data);
+    }
   }
 
   private serveAttachment(path: string, res: http.ServerResponse): void {
@@ -309,6 +371,10 @@ export class FakeDiscord {
     res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.length });
     res.end(file.data);
   }
+}
+
+function writeEvent(res: http.ServerResponse, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {

@@ -312,6 +312,7 @@ export class FakeRest {
       };
     }
     this.state.messages.set(message.id, message);
+    this.state.messageChanged('create', message);
     return message;
   }
 
@@ -332,6 +333,7 @@ export class FakeRest {
     const wasLoading = (message.flags & MessageFlag.Loading) !== 0;
     message.flags &= ~MessageFlag.Loading;
     if (!wasLoading) message.editedAt = new Date().toISOString();
+    this.state.messageChanged('update', message);
   }
 
   /** The sandbox's view of a response that created or changed a message. */
@@ -408,6 +410,7 @@ export class FakeRest {
     this.route('DELETE', '/channels/:channel/messages/:message', 'bot', (ctx) => {
       const message = this.channelMessage(ctx, true);
       s.messages.delete(message.id);
+      s.messageChanged('delete', message);
       this.respond(ctx, { kind: 'delete', ephemeral: false, embeds: [], components: [], messageId: message.id });
       return { status: 204 };
     });
@@ -708,6 +711,7 @@ export class FakeRest {
     if (ctx.request.method === 'GET') return { status: 200, body: this.state.apiMessage(message) };
     if (ctx.request.method === 'DELETE') {
       this.state.messages.delete(message.id);
+      this.state.messageChanged('delete', message);
       this.respond(ctx, { kind: 'delete', ephemeral: isEphemeral(message), embeds: [], components: [], messageId: message.id });
       return { status: 204 };
     }

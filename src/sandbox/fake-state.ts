@@ -103,6 +103,8 @@ export interface MessageRecord {
   createdAt: string;
 }
 
+export type MessageChange = 'create' | 'update' | 'delete';
+
 export interface CommandRecord {
   id: string;
   /** undefined = global */
@@ -149,6 +151,8 @@ export class FakeState {
   readonly violations: string[] = [];
   /** Called when a role is created (the gateway announces it with GUILD_ROLE_CREATE). */
   onRoleCreate?: (role: RoleRecord) => void;
+  /** Called after a message is created, edited (or finishes loading) or deleted (the sandbox's live feed). */
+  onMessageChange?: (change: MessageChange, message: MessageRecord) => void;
 
   constructor(options: StateOptions) {
     this.applicationId = options.applicationId;
@@ -183,6 +187,31 @@ export class FakeState {
     this.users.set(user.id, user);
     this.userIdsByName.set(user.username.toLowerCase(), user.id);
     return user;
+  }
+
+  /** The id a user name (or id) stands for, without creating the user: the id it would get on first use. */
+  userIdOf(nameOrId: string): string {
+    const key = nameOrId.trim();
+    if (this.users.has(key)) return key;
+    const id = this.userIdsByName.get(key.toLowerCase());
+    if (id) return id;
+    return isSnowflake(key) ? key : stableSnowflake(`user:${key.toLowerCase()}`);
+  }
+
+  /** Reports a change of a message to onMessageChange (the REST handlers call it after each change). */
+  messageChanged(change: MessageChange, message: MessageRecord): void {
+    this.onMessageChange?.(change, message);
+  }
+
+  /** The user an ephemeral message is for (the user of the interaction that made it), if any. */
+  recipientOf(message: MessageRecord): string | undefined {
+    const user = message.interactionMetadata?.user as { id?: unknown } | undefined;
+    return typeof user?.id === 'string' ? user.id : undefined;
+  }
+
+  /** Whether the user (an id) sees the message: everyone sees non-ephemeral ones, only its recipient an ephemeral one. */
+  visibleTo(message: MessageRecord, userId: string | undefined): boolean {
+    return !isEphemeral(message) || (userId !== undefined && this.recipientOf(message) === userId);
   }
 
   /** A role by name (case-insensitive, created on first use, stable id) or by id. */
@@ -420,9 +449,20 @@ export class FakeState {
       flags: message.flags,
       ephemeral: isEphemeral(message),
       ...(message.interactionId ? { interactionId: message.interactionId } : {}),
+      ...(message.interactionMetadata ? { interaction: this.interactionSummary(message.interactionMetadata) } : {}),
       attachments: message.attachments.map((file) => this.sandboxAttachment(file)),
       ...(message.editedAt ? { editedAt: message.editedAt } : {}),
       createdAt: message.createdAt,
+    };
+  }
+
+  private interactionSummary(metadata: Json): NonNullable<FakeMessage['interaction']> {
+    const user = (metadata.user ?? {}) as { id?: string; username?: string };
+    return {
+      type: Number(metadata.type),
+      userId: String(user.id),
+      username: String(user.username),
+      ...(typeof metadata.name === 'string' ? { command: metadata.name } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import { REST } from 'discord.js';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
 import { registerCommands } from '../discord/deploy.js';
 import { FakeDiscord } from './fake-discord.js';
+import { addSandboxPage } from './page-server.js';
 
 export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
   /** 0 picks a free port. */
@@ -28,6 +29,7 @@ const ROLLS_LIMIT_MAX = 100;
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs });
   await fake.start();
+  addSandboxPage(fake);
   const launch = async (overrides: Partial<SandboxOptions> = {}): Promise<RunningBot> => {
     const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi });
     const rest = new REST({ api: fake.restApi }).setToken(fake.token);

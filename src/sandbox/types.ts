@@ -100,6 +100,11 @@ export interface FakeMessage {
   flags: number;
   ephemeral: boolean;
   interactionId?: string;
+  /**
+   * Who caused the message, for messages the bot sent in answer to an interaction: the interaction's type
+   * (2 a slash command, 3 a component, 5 a modal), its user, and for a slash command its name ("roll challenge").
+   */
+  interaction?: { type: number; userId: string; username: string; command?: string };
   attachments: SandboxAttachment[];
   editedAt?: string;
   createdAt: string;

@@ -101,6 +101,14 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
         what: `outcome on ${text(at(roll.result, 'input', 'table', 'name'))}`,
         outcome: `**${String(at(roll.result, 'result'))}**: ${text(at(roll.result, 'row', 'text'))}`,
       };
+    case 'dice': {
+      const label = at(roll.inputs, 'label');
+      const rolls = Array.isArray(at(roll.result, 'rolls')) ? (at(roll.result, 'rolls') as unknown[]) : [];
+      return {
+        what: `dice ${text(at(roll.inputs, 'expression'))}${typeof label === 'string' ? ` (${text(label)})` : ''}`,
+        outcome: rolls.map((one) => `**${String(at(one, 'total'))}**`).join(', ') || '—',
+      };
+    }
     default:
       return { what: escapeMarkdown(roll.kind), outcome: roll.total === null ? '—' : `**${roll.total}**` };
   }

@@ -6,6 +6,9 @@ import { formatD100, formatTerms } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { outcomeLines } from './tables.js';
+import { diceReplayField } from './dice.js';
+import { replayFieldsOfCheck } from './result-points.js';
+import { replayFieldsOfPool } from './d10-pool.js';
 
 export interface ReplayFacts {
   rollId: string;
@@ -21,6 +24,7 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
     value: truncate(value, DISCORD_LIMITS.fieldValue),
     inline,
   });
+  if (rederived.kind === 'dice') return [diceReplayField(rederived.result)];
   if (rederived.kind === 'contest') {
     const { result } = rederived;
     const sides = [
@@ -41,6 +45,10 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'outcome') {
     const { result } = rederived;
     return [field(`${result.input.table.name} (the table as it was rolled)`, outcomeLines(result).join('\n'))];
+  }
+  if (rederived.kind === 'code') return replayFieldsOfCheck(rederived.result).map(([name, value]) => field(name, value));
+  if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
+    return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
   }
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
   return results.map((result, index) =>

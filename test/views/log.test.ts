@@ -84,7 +84,9 @@ describe('a roll as a line of the log', () => {
     expect(describeRoll({ ...contest, result: { winner: 'tie' } }).outcome).toBe('**tie**');
     const outcome = stored({ kind: 'outcome', result: { input: { table: { name: 'Reload' } }, result: 84, row: { text: 'Jammed*' } } });
     expect(describeRoll(outcome)).toEqual({ what: 'outcome on Reload', outcome: '**84**: Jammed\\*' });
-    expect(describeRoll(stored({ kind: 'dice', total: 12 }))).toEqual({ what: 'dice', outcome: '**12**' });
+    expect(describeRoll(stored({ kind: 'mystery', total: 12 }))).toEqual({ what: 'mystery', outcome: '**12**' });
+    const dice = stored({ kind: 'dice', inputs: { expression: '3#1d20+5', label: 'Attacks*' }, result: { rolls: [{ total: 23 }, { total: 13 }, { total: 18 }] } });
+    expect(describeRoll(dice)).toEqual({ what: 'dice 3#1d20+5 (Attacks\\*)', outcome: '**23**, **13**, **18**' });
   });
 
   it('names the player, or the Dispatcher and the NPC they rolled for', () => {

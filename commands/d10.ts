@@ -1,0 +1,236 @@
+/** /d10: d10 pools read by the highest die with matches (RULES 5, seed 004): basic, advanced and cumulative rolls. */
+import { InteractionContextType, SlashCommandBuilder, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import { seededRng } from '../src/engine/rng.js';
+import {
+  CUMULATIVE_ROLLS_DEFAULT,
+  CUMULATIVE_ROLLS_MAX,
+  nextStepInput,
+  resolveCumulativeStep,
+  validateCumulativeSettings,
+  type CumulativeSettings,
+  type CumulativeStepResult,
+} from '../src/engine/systems/d10-pool/cumulative.js';
+import {
+  POOL_DICE_MAX,
+  POOL_DICE_MIN,
+  POOL_MODIFIER_LIMIT,
+  poolDice,
+  resolveAdvancedRoll,
+  resolvePoolRoll,
+  TARGET_NUMBER_MAX,
+  TARGET_NUMBER_MIN,
+  validateAdvancedInput,
+  validatePoolInput,
+  type AdvancedInput,
+  type PoolInput,
+  type PoolResult,
+} from '../src/engine/systems/d10-pool/pool.js';
+import { recordRollOnce } from '../src/store/roll-steps.js';
+import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
+import { cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
+import { privateNote } from '../src/views/messages.js';
+
+export const D10_POOL_SYSTEM = 'd10-pool';
+export const CUMULATIVE_KIND = 'd10-extended';
+
+const data = new SlashCommandBuilder()
+  .setName('d10')
+  .setDescription('d10 pools: the highest die, +1 for each die that matches it')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('roll')
+      .setDescription('A skill roll: N d10 against a target number')
+      .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (0 or fewer: one die, 1 or 2 is a critical failure)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+      .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('advanced')
+      .setDescription('An advanced roll: the primary pool, the secondary skill level added or subtracted')
+      .addIntegerOption((o) => o.setName('primary').setDescription('The primary skill: how many d10').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+      .addIntegerOption((o) => o.setName('secondary').setDescription('The level of the secondary skill').setRequired(true).setMinValue(0))
+      .addStringOption((o) =>
+        o
+          .setName('mode')
+          .setDescription('Add or subtract the secondary level')
+          .setRequired(true)
+          .addChoices({ name: 'additive', value: 'additive' }, { name: 'subtractive', value: 'subtractive' }),
+      )
+      .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+      .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first'))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('extended')
+      .setDescription('A cumulative roll: roll again and again toward a total or a count of successes')
+      .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 each roll').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+      .addIntegerOption((o) => o.setName('tn').setDescription("Each roll's target number (needed to count successes)").setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+      .addIntegerOption((o) => o.setName('target').setDescription('The total the results must add up to').setMinValue(1))
+      .addIntegerOption((o) => o.setName('count').setDescription('The successes needed (a solid success counts as two)').setMinValue(1))
+      .addIntegerOption((o) => o.setName('rolls').setDescription(`The most rolls allowed (default ${CUMULATIVE_ROLLS_DEFAULT})`).setMinValue(1).setMaxValue(CUMULATIVE_ROLLS_MAX))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to each result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+  );
+
+async function recordPool(context: HandlerContext, kind: string, input: PoolInput, seed: string, result: PoolResult): Promise<string> {
+  return context.store.rolls.record({
+    guildId: context.guildId,
+    channelId: context.channelId,
+    userId: context.userId,
+    kind,
+    system: D10_POOL_SYSTEM,
+    inputs: input,
+    seed,
+    dice: poolDice(result),
+    result,
+    total: result.result,
+    challengeLevel: input.targetNumber,
+    success: result.success,
+  });
+}
+
+async function basic(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const input: PoolInput = {
+    dice: interaction.options.getInteger('dice', true),
+    targetNumber: interaction.options.getInteger('tn', true),
+    modifier: interaction.options.getInteger('modifier') ?? 0,
+    calm: interaction.options.getBoolean('calm') ?? false,
+  };
+  validatePoolInput(input);
+  const seed = context.newSeed();
+  const result = resolvePoolRoll(input, seededRng(seed));
+  const rollId = await recordPool(context, 'd10', input, seed, result);
+  await interaction.reply(poolReply(result, `${input.dice}d10`, interaction.user.displayName, rollId));
+}
+
+async function advanced(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const input: AdvancedInput = {
+    dice: interaction.options.getInteger('primary', true),
+    secondary: interaction.options.getInteger('secondary', true),
+    mode: interaction.options.getString('mode', true) as AdvancedInput['mode'],
+    halve: interaction.options.getBoolean('halve') ?? false,
+    targetNumber: interaction.options.getInteger('tn'),
+    modifier: interaction.options.getInteger('modifier') ?? 0,
+    calm: interaction.options.getBoolean('calm') ?? false,
+  };
+  validateAdvancedInput(input);
+  const seed = context.newSeed();
+  const result = resolveAdvancedRoll(input, seededRng(seed));
+  const rollId = await recordPool(context, 'd10-advanced', input, seed, result);
+  await interaction.reply(poolReply(result, `${input.dice}d10 ${input.mode}`, interaction.user.displayName, rollId));
+}
+
+/** Stores one step of a cumulative roll under `rollId`; false when that step is stored already. */
+async function recordStep(context: HandlerContext, rollId: string, seed: string, result: CumulativeStepResult): Promise<boolean> {
+  return recordRollOnce(context.store.db, rollId, {
+    guildId: context.guildId,
+    channelId: context.channelId,
+    userId: context.userId,
+    kind: CUMULATIVE_KIND,
+    system: D10_POOL_SYSTEM,
+    inputs: result.input,
+    seed,
+    dice: poolDice(result.roll),
+    result,
+    total: result.after.total,
+    challengeLevel: result.input.targetNumber,
+    success: result.end === null ? null : result.end === 'target reached' || result.end === 'count reached',
+  });
+}
+
+/** Step k's roll id: step 1's is random, each later one derived from it, so "was step k made?" is a look-up. */
+export function stepRollId(cumulativeId: string, step: number): string {
+  return step === 1 ? cumulativeId : derivedRollId(cumulativeId, `step:${step}`);
+}
+
+async function extended(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const settings: CumulativeSettings = {
+    dice: interaction.options.getInteger('dice', true),
+    targetNumber: interaction.options.getInteger('tn'),
+    modifier: interaction.options.getInteger('modifier') ?? 0,
+    calm: interaction.options.getBoolean('calm') ?? false,
+    target: interaction.options.getInteger('target'),
+    count: interaction.options.getInteger('count'),
+    maxRolls: interaction.options.getInteger('rolls') ?? CUMULATIVE_ROLLS_DEFAULT,
+  };
+  validateCumulativeSettings(settings);
+  const seed = context.newSeed();
+  // Step 1 carries its own roll id in its inputs (every step does), so it is stored under an id chosen first.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const cumulativeId = newRollId();
+    const result = resolveCumulativeStep({ ...settings, cumulativeId, step: 1, before: { total: 0, successes: 0 } }, seededRng(seed));
+    if (await recordStep(context, cumulativeId, seed, result)) {
+      await interaction.reply(cumulativeMessage([{ rollId: cumulativeId, result }], interaction.user.displayName));
+      return;
+    }
+  }
+  throw new Error('could not find a free roll id for a cumulative roll');
+}
+
+/** Steps 1, 2, … of a cumulative roll as stored, up to the first one not made yet. */
+async function storedSteps(context: HandlerContext, first: StoredRoll): Promise<StoredStep[]> {
+  const steps: StoredStep[] = [{ rollId: first.id, result: first.result as CumulativeStepResult }];
+  const maxRolls = steps[0]!.result.input.maxRolls;
+  for (let step = 2; step <= maxRolls; step++) {
+    const rollId = stepRollId(first.id, step);
+    const stored = await context.store.rolls.find(rollId);
+    if (!stored) break;
+    steps.push({ rollId, result: stored.result as CumulativeStepResult });
+  }
+  return steps;
+}
+
+/** `d10:again:<cumulative id>:<step>`: only the roller may press; each step is rolled once, even across restarts. */
+async function rollAgain(interaction: ButtonInteraction, context: HandlerContext, cumulativeId: string, stepText: string): Promise<void> {
+  const step = Number(stepText);
+  const first = await context.store.rolls.find(cumulativeId);
+  if (!first || first.kind !== CUMULATIVE_KIND || first.guildId !== context.guildId || !Number.isInteger(step) || step < 2) {
+    throw new UserError('That cumulative roll is not stored on this server, so it cannot go on.');
+  }
+  if (first.userId !== context.userId) {
+    await interaction.reply(privateNote(`Only <@${first.userId}>, who started this cumulative roll, can roll again. Nothing was rolled.`));
+    return;
+  }
+  const steps = await storedSteps(context, first);
+  const previous = steps[steps.length - 1]!;
+  if (steps.length >= step) {
+    await interaction.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${stepRollId(cumulativeId, step)}\`). Nothing was rolled.`));
+    return;
+  }
+  if (steps.length !== step - 1 || previous.result.end !== null) {
+    await interaction.reply(privateNote(`This button is out of date: the cumulative roll ${previous.result.end ? `is over (${previous.result.end})` : `is at roll ${steps.length}`}. Nothing was rolled.`));
+    return;
+  }
+  const seed = context.newSeed();
+  const result = resolveCumulativeStep(nextStepInput(previous.result), seededRng(seed));
+  const rollId = stepRollId(cumulativeId, step);
+  if (!(await recordStep(context, rollId, seed, result))) {
+    // Another press (or another process) made this step between our look-up and our write.
+    await interaction.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${rollId}\`). Nothing was rolled.`));
+    return;
+  }
+  await interaction.update(cumulativeMessage([...steps, { rollId, result }], interaction.user.displayName));
+}
+
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  const [, action, ...rest] = interaction.customId.split(':');
+  if (!interaction.isButton() || action !== 'again' || rest.length !== 2) throw new UserError('This button is not one the bot made.');
+  return rollAgain(interaction, context, rest[0]!, rest[1]!);
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === 'roll') return basic(interaction, context);
+  if (sub === 'advanced') return advanced(interaction, context);
+  if (sub === 'extended') return extended(interaction, context);
+  throw new UserError(`Unknown subcommand ${sub}.`);
+}
+
+export const d10Command: BotCommand = { data, execute, component };

@@ -1,0 +1,42 @@
+/**
+ * `/roll dice expression [label]` (RULES 6.2), mounted by `commands/roll.ts`: generic dice notation, rolled on a
+ * stored seed so `/roll replay` gives the same dice. The server's default system plays no part in it.
+ */
+import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
+import type { HandlerContext } from '../src/discord/command.js';
+import { DICE_NOTATION_LIMITS, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
+import { diceReply } from '../src/views/dice.js';
+
+/** The roll log's `system` for these rolls: they belong to no rule system. */
+export const DICE_NOTATION_SYSTEM = 'generic';
+
+export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return sub
+    .setName('dice')
+    .setDescription('Roll any dice: 4d6kh3+2, 2d20kl1, 3d6!, 6d6>=6f=1, 3#1d20+5…')
+    .addStringOption((o) => o.setName('expression').setDescription('Dice notation, e.g. 4d6kh3+2 or 3#1d20+5 (see docs/dice.md)').setRequired(true))
+    .addStringOption((o) => o.setName('label').setDescription('What the roll is for, e.g. Fireball damage').setMaxLength(DICE_NOTATION_LIMITS.labelLength));
+}
+
+export async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const label = interaction.options.getString('label')?.trim() || null;
+  const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
+  const seed = context.newSeed();
+  // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
+  const result = rollDiceNotation(input, notationEngine(seed));
+  const rollId = await context.store.rolls.record({
+    guildId: context.guildId,
+    channelId: context.channelId,
+    userId: context.userId,
+    kind: 'dice',
+    system: DICE_NOTATION_SYSTEM,
+    inputs: result.input,
+    seed,
+    dice: notationDice(result),
+    result,
+    total: notationTotal(result),
+    challengeLevel: null,
+    success: null,
+  });
+  await interaction.reply(diceReply(result, rollId));
+}

@@ -1,0 +1,232 @@
+/**
+ * d10 pools read by the highest die with matches (RULES 5, seed 004): basic and advanced (additive, subtractive)
+ * skill rolls, partial and solid successes, the stress rules and rolling zero dice. Pure: inputs and an Rng in.
+ */
+import { UserError } from '../../../errors.js';
+import type { Rng } from '../../rng.js';
+import type { Modifier } from '../tactalk/challenge.js';
+
+export const POOL_DICE_MIN = -20;
+export const POOL_DICE_MAX = 30;
+export const TARGET_NUMBER_MIN = 1;
+export const TARGET_NUMBER_MAX = 100;
+export const POOL_MODIFIER_LIMIT = 50;
+export const SECONDARY_LEVEL_MAX = 50;
+
+/** What went wrong before the TN is even looked at (only under stress). */
+export type Mishap =
+  /** A majority of the dice show 1: the attempt fails automatically. */
+  | 'automatic failure'
+  /** Every die shows 1. */
+  | 'botch'
+  /** Rolling zero dice: the one die shows 1 or 2. */
+  | 'critical failure';
+
+export type Verdict = 'solid success' | 'success' | 'partial success' | 'failure';
+
+/** The dice read: one die (the highest) + 1 for each other die showing the same. */
+export interface PoolReading {
+  /** Every die, as rolled, in order. */
+  faces: number[];
+  /** Fewer than one die was asked for: one die was rolled under the zero-dice rule. */
+  zeroDice: boolean;
+  highest: number;
+  /** The other dice equal to the highest, each +1. */
+  matches: number;
+  /** highest + matches. */
+  natural: number;
+  ones: number;
+  mishap: Mishap | null;
+  /** Zero dice, under stress, and the die shows 1: worse than a normal botch (the seed). */
+  worseThanBotch: boolean;
+}
+
+export interface PoolInput {
+  /** How many d10; zero or fewer rolls one die under the zero-dice rule. */
+  dice: number;
+  /** The target number; null when the result itself is wanted (e.g. a subtractive roll setting allies' TN). */
+  targetNumber: number | null;
+  modifier: number;
+  /** Not a stressful situation: no automatic failure, no botch, no critical failure on zero dice. */
+  calm: boolean;
+}
+
+export interface AdvancedInput extends PoolInput {
+  /** The level of the secondary skill. */
+  secondary: number;
+  mode: 'additive' | 'subtractive';
+  /** Halve the secondary level (rounded down) before adding it; additive only. */
+  halve: boolean;
+}
+
+export interface PoolResult {
+  input: PoolInput;
+  reading: PoolReading;
+  /** Everything added to the natural reading: the secondary skill, the modifier. */
+  terms: Modifier[];
+  result: number;
+  /** Against the TN; null without a TN. A mishap is always a failure. */
+  verdict: Verdict | null;
+  /** Success or solid success; null without a TN. */
+  success: boolean | null;
+}
+
+function checkInteger(value: number, min: number, max: number, what: string): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UserError(`${what} must be a whole number from ${min} to ${max}; ${value} is not.`);
+  }
+}
+
+export function validatePoolInput(input: PoolInput): void {
+  checkInteger(input.dice, POOL_DICE_MIN, POOL_DICE_MAX, 'The number of dice');
+  if (input.targetNumber !== null) checkInteger(input.targetNumber, TARGET_NUMBER_MIN, TARGET_NUMBER_MAX, 'The target number (TN)');
+  checkInteger(input.modifier, -POOL_MODIFIER_LIMIT, POOL_MODIFIER_LIMIT, 'The modifier');
+}
+
+export function validateAdvancedInput(input: AdvancedInput): void {
+  validatePoolInput(input);
+  checkInteger(input.secondary, 0, SECONDARY_LEVEL_MAX, 'The secondary skill level');
+  if (input.mode !== 'additive' && input.mode !== 'subtractive') throw new UserError('The mode is `additive` or `subtractive`.');
+  if (input.halve && input.mode !== 'additive') throw new UserError('Only an additive roll halves the secondary skill; leave `halve` out of a subtractive roll.');
+}
+
+/** How many dice are actually thrown: zero or fewer still throws one. */
+export function diceThrown(dice: number): number {
+  return Math.max(1, dice);
+}
+
+/** The stress rules (off when calm): zero dice fail critically on 1 or 2; all 1s botch; a majority of 1s fails. */
+export function stressMishap(facts: { thrown: number; ones: number; highest: number; zeroDice: boolean }, calm: boolean): Mishap | null {
+  if (calm) return null;
+  if (facts.zeroDice) return facts.highest <= 2 ? 'critical failure' : null;
+  if (facts.ones === facts.thrown) return 'botch';
+  if (2 * facts.ones > facts.thrown) return 'automatic failure';
+  return null;
+}
+
+/** Reads faces: highest + matches, and the stress rules (unless calm). */
+export function readPool(faces: number[], options: { zeroDice: boolean; calm: boolean }): PoolReading {
+  if (faces.length === 0) throw new Error('a pool reads at least one die');
+  const highest = Math.max(...faces);
+  const matches = faces.filter((face) => face === highest).length - 1;
+  const ones = faces.filter((face) => face === 1).length;
+  const mishap = stressMishap({ thrown: faces.length, ones, highest, zeroDice: options.zeroDice }, options.calm);
+  return {
+    faces,
+    zeroDice: options.zeroDice,
+    highest,
+    matches,
+    natural: highest + matches,
+    ones,
+    mishap,
+    worseThanBotch: mishap === 'critical failure' && highest === 1,
+  };
+}
+
+export function rollPoolDice(dice: number, rng: Rng): number[] {
+  return Array.from({ length: diceThrown(dice) }, () => rng.int(10) + 1);
+}
+
+/**
+ * Against a TN: ≥ TN succeeds; > 1.5·TN is a solid success; short of the TN by at most 25 % of it
+ * (TN − result ≤ 0.25·TN) is a partial success; below that, a failure. Integer arithmetic, no rounding.
+ */
+export function verdictOf(result: number, targetNumber: number): Verdict {
+  if (2 * result > 3 * targetNumber) return 'solid success';
+  if (result >= targetNumber) return 'success';
+  if (4 * (targetNumber - result) <= targetNumber) return 'partial success';
+  return 'failure';
+}
+
+function judged(input: PoolInput, reading: PoolReading, terms: Modifier[]): PoolResult {
+  const result = reading.natural + terms.reduce((sum, term) => sum + term.value, 0);
+  if (input.targetNumber === null) return { input, reading, terms, result, verdict: null, success: null };
+  const verdict: Verdict = reading.mishap ? 'failure' : verdictOf(result, input.targetNumber);
+  return { input, reading, terms, result, verdict, success: verdict === 'success' || verdict === 'solid success' };
+}
+
+function modifierTerms(modifier: number): Modifier[] {
+  return modifier === 0 ? [] : [{ name: 'modifier', value: modifier }];
+}
+
+/** A basic skill roll: Result = highest die + matches + modifier, against the TN. */
+export function resolvePoolRoll(input: PoolInput, rng: Rng): PoolResult {
+  validatePoolInput(input);
+  const reading = readPool(rollPoolDice(input.dice, rng), { zeroDice: input.dice < 1, calm: input.calm });
+  return judged(input, reading, modifierTerms(input.modifier));
+}
+
+/** The secondary skill's term: + level, + ⌊level / 2⌋ when halved, or − level when subtractive. */
+export function secondaryTerm(input: Pick<AdvancedInput, 'secondary' | 'mode' | 'halve'>): Modifier {
+  if (input.mode === 'subtractive') return { name: 'secondary skill (subtracted)', value: -input.secondary };
+  return input.halve ? { name: 'secondary skill (halved)', value: Math.floor(input.secondary / 2) } : { name: 'secondary skill', value: input.secondary };
+}
+
+/** An advanced roll: the primary pool rolled as a basic roll, the secondary level added or subtracted. */
+export function resolveAdvancedRoll(input: AdvancedInput, rng: Rng): PoolResult {
+  validateAdvancedInput(input);
+  const reading = readPool(rollPoolDice(input.dice, rng), { zeroDice: input.dice < 1, calm: input.calm });
+  return judged(input, reading, [secondaryTerm(input), ...modifierTerms(input.modifier)]);
+}
+
+// ---- exact odds ------------------------------------------------------------------------------------------------
+
+/** How many of the 10^dice outcomes give each verdict (a mishap counted apart, not as a failure). */
+export interface PoolOdds {
+  outcomes: bigint;
+  solid: bigint;
+  success: bigint;
+  partial: bigint;
+  failure: bigint;
+  mishap: bigint;
+}
+
+function binomial(n: number, k: number): bigint {
+  let result = 1n;
+  for (let i = 1; i <= k; i++) result = (result * BigInt(n - k + i)) / BigInt(i);
+  return result;
+}
+
+/**
+ * Exact odds of a pool against a TN, with `bonus` added to the natural reading (the modifier and any secondary
+ * term). Counts outcomes by the highest face h, how many dice show it (c) and how many of the rest show 1 (k):
+ * C(n, c) · C(n − c, k) · (h − 2)^(n − c − k) outcomes read h + c − 1 with k ones (c + k when h is 1).
+ */
+export function poolOdds(dice: number, targetNumber: number, bonus: number, calm: boolean): PoolOdds {
+  const odds: PoolOdds = { outcomes: 0n, solid: 0n, success: 0n, partial: 0n, failure: 0n, mishap: 0n };
+  const n = diceThrown(dice);
+  const zeroDice = dice < 1;
+  odds.outcomes = 10n ** BigInt(n);
+  const add = (count: bigint, natural: number, highest: number, ones: number) => {
+    if (stressMishap({ thrown: n, ones, highest, zeroDice }, calm)) {
+      odds.mishap += count;
+      return;
+    }
+    const verdict = verdictOf(natural + bonus, targetNumber);
+    if (verdict === 'solid success') odds.solid += count;
+    else if (verdict === 'success') odds.success += count;
+    else if (verdict === 'partial success') odds.partial += count;
+    else odds.failure += count;
+  };
+  for (let highest = 1; highest <= 10; highest++) {
+    for (let c = 1; c <= n; c++) {
+      const rest = n - c;
+      if (highest === 1) {
+        if (rest === 0) add(1n, c, highest, c);
+        continue;
+      }
+      for (let k = 0; k <= rest; k++) {
+        const others = rest - k;
+        // The dice that are neither the highest nor 1 show one of the h − 2 faces between (none when h is 2).
+        const count = binomial(n, c) * binomial(rest, k) * BigInt(highest - 2) ** BigInt(others);
+        if (count > 0n) add(count, highest + c - 1, highest, k);
+      }
+    }
+  }
+  return odds;
+}
+
+/** A pool roll's dice as the roll log stores them: every face, in order. */
+export function poolDice(result: PoolResult): number[] {
+  return result.reading.faces;
+}

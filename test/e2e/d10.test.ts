@@ -1,0 +1,175 @@
+// /d10 (d10 pools, RULES 5) through the real bot and the fake Discord: basic, advanced and cumulative rolls,
+// the Roll again button (roller only, once, across a restart), and replays.
+import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/engine/rng.js';
+import { nextStepInput, resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from '../../src/engine/systems/d10-pool/cumulative.js';
+import { resolveAdvancedRoll, resolvePoolRoll } from '../../src/engine/systems/d10-pool/pool.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+
+const NO_PINGS = { parse: [] };
+const sandbox = useTestSandbox({ seeds: ['d10-1', 'd10-2', 'd10-3', 'd10-4', 'd10-5'] });
+
+async function storedRolls(limit = 10): Promise<Array<Record<string, unknown>>> {
+  const response = await fetch(`${sandbox().url}/api/rolls?limit=${limit}`);
+  return ((await response.json()) as { rolls: Array<Record<string, unknown>> }).rolls;
+}
+
+const dice = (faces: number[]) => `\`${faces.map((face) => `[${face}]`).join('')}\``;
+const rollIdOf = (text: string) => /Roll (\w{8})/.exec(text)![1]!;
+
+function buttonsOf(response: SandboxResponse): Array<{ custom_id: string; label: string; disabled?: boolean }> {
+  return (response.components as Array<{ components: Array<{ custom_id: string; label: string; disabled?: boolean }> }>).flatMap((row) => row.components);
+}
+
+describe('/d10 roll', () => {
+  it('shows every die, the highest and its matches, the modifier, the TN, the verdict and the odds; stored and replayable', async () => {
+    const result = resolvePoolRoll({ dice: 4, targetNumber: 8, modifier: 1, calm: false }, seededRng('d10-1'));
+    const reply = await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 4, tn: 8, modifier: 1 } });
+    expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    const text = textOf(reply);
+    expect(text).toContain(`🎲 ${dice(result.reading.faces)} → ${result.reading.highest}`);
+    expect(text).toContain(`${result.reading.natural} (dice) + 1 modifier = **${result.result}**`);
+    expect(text).toContain(`4d10 vs TN 8: ${result.reading.mishap ?? result.verdict}`);
+    expect(text).toMatch(/Odds: success \d+(\.\d)?% \(solid \d+(\.\d)?%\) · partial \d+(\.\d)?% · failure \d+(\.\d)?% · automatic failure or botch \d+(\.\d)?%/);
+    const rollId = rollIdOf(text);
+    const [stored] = await storedRolls(1);
+    expect(stored).toMatchObject({ id: rollId, kind: 'd10', system: 'd10-pool', seed: 'd10-1', dice: result.reading.faces, total: result.result, challengeLevel: 8, success: result.success });
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } }));
+    expect(replay).toContain(`Roll ${rollId}: the dice match`);
+    expect(replay).toContain(dice(result.reading.faces));
+  });
+
+  it('zero dice rolls one die and says a 1 or 2 is a critical failure; calm says the 1s do not count', async () => {
+    const zero = textOf(await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 0, tn: 5 } }));
+    expect(zero).toContain('Zero dice (0): one die is rolled, and a 1 or 2 is a critical failure.');
+    expect(zero).toMatch(/🎲 `\[\d+\]`/);
+    const calm = textOf(await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 2, tn: 5, calm: true } }));
+    expect(calm).toContain('Calm: no automatic failure, botch or critical failure.');
+    expect(calm).not.toContain('automatic failure or botch');
+  });
+
+  it('declares the ranges to Discord, which refuses a TN or a modifier outside them; nothing is stored', async () => {
+    await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 0 } })).rejects.toThrow(/"tn" of \/d10 roll must be at least 1/);
+    await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 8, modifier: 99 } })).rejects.toThrow(/"modifier" .* at most 50/);
+    await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 31, tn: 8 } })).rejects.toThrow(/at most 30/);
+    expect(await storedRolls()).toEqual([]);
+  });
+});
+
+describe('/d10 advanced', () => {
+  it('additive, halved: half the secondary level added; replayable', async () => {
+    const result = resolveAdvancedRoll({ dice: 3, secondary: 7, mode: 'additive', halve: true, targetNumber: 10, modifier: 0, calm: false }, seededRng('d10-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'd10 advanced', options: { primary: 3, secondary: 7, mode: 'additive', halve: true, tn: 10 } }));
+    expect(text).toContain(`${result.reading.natural} (dice) + 3 secondary skill (halved) = **${result.result}**`);
+    expect(text).toContain('3d10 additive vs TN 10');
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'd10-advanced', system: 'd10-pool' });
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'roll replay', options: { id: rollId } }))).toContain('the dice match');
+  });
+
+  it('subtractive without a TN: the result stands on its own (e.g. a TN for allies)', async () => {
+    const result = resolveAdvancedRoll({ dice: 2, secondary: 3, mode: 'subtractive', halve: false, targetNumber: null, modifier: 0, calm: false }, seededRng('d10-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'd10 advanced', options: { primary: 2, secondary: 3, mode: 'subtractive' } }));
+    expect(text).toContain(`${result.reading.natural} (dice) − 3 secondary skill (subtracted) = **${result.result}**`);
+    if (!result.reading.mishap) expect(text).toContain(`Result **${result.result}** (no TN: e.g. the TN your allies roll against).`);
+    const refused = await sandbox().one({ user: 'mike', command: 'd10 advanced', options: { primary: 2, secondary: 3, mode: 'subtractive', halve: true } });
+    expect(refused).toMatchObject({ ephemeral: true });
+    expect(refused.content).toContain('Only an additive roll halves the secondary skill');
+  });
+});
+
+/** The steps the bot will roll for this first input, one seed per step. */
+function expectedSteps(first: CumulativeStepInput, seeds: string[]): CumulativeStepResult[] {
+  const steps: CumulativeStepResult[] = [];
+  let input = first;
+  for (const seed of seeds) {
+    const step = resolveCumulativeStep(input, seededRng(seed));
+    steps.push(step);
+    if (step.end) break;
+    input = nextStepInput(step);
+  }
+  return steps;
+}
+
+describe('/d10 extended (a cumulative roll)', () => {
+  const options = { dice: 2, tn: 8, target: 1000, rolls: 4, calm: true };
+  const settings = { dice: 2, targetNumber: 8, modifier: 0, calm: true, target: 1000, count: null, maxRolls: 4 };
+
+  it('grows one message roll by roll; only the roller may press Roll again; a restart loses nothing; the last roll ends it', async () => {
+    const first = await sandbox().one({ user: 'mike', command: 'd10 extended', options });
+    expect(first).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    const cumulativeId = /Cumulative roll (\w{8})/.exec(textOf(first))![1]!;
+    const steps = expectedSteps({ ...settings, cumulativeId, step: 1, before: { total: 0, successes: 0 } }, ['d10-1', 'd10-2', 'd10-3', 'd10-4']);
+    expect(steps.map((step) => step.end)).toEqual([null, null, null, 'out of rolls']);
+    expect(textOf(first)).toContain(`**1.** ${dice(steps[0]!.roll.reading.faces)}`);
+    expect(textOf(first)).toContain(`total **${steps[0]!.after.total} / 1000**`);
+    expect(buttonsOf(first)).toEqual([expect.objectContaining({ custom_id: `d10:again:${cumulativeId}:2`, label: 'Roll again (2 of 4)' })]);
+    const messageId = first.messageId!;
+
+    // Someone else presses: refused privately, nothing rolled, the message unchanged.
+    const intruder = await sandbox().one({ user: 'sasha', button: `d10:again:${cumulativeId}:2`, message: messageId });
+    expect(intruder).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(intruder.content).toContain(`Only <@${sandbox().fake.user('mike').id}>, who started this cumulative roll, can roll again. Nothing was rolled.`);
+    expect(await storedRolls()).toHaveLength(1);
+
+    const second = await sandbox().one({ user: 'mike', button: `d10:again:${cumulativeId}:2`, message: messageId });
+    expect(second).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+    expect(textOf(second)).toContain(`**2.** ${dice(steps[1]!.roll.reading.faces)}`);
+    expect(textOf(second)).toContain(`total **${steps[1]!.after.total} / 1000**`);
+    expect(buttonsOf(second)[0]!.custom_id).toBe(`d10:again:${cumulativeId}:3`);
+
+    // The bot restarts between two steps: the next press goes on from the roll log.
+    await sandbox().restartBot();
+    const third = await sandbox().one({ user: 'mike', button: `d10:again:${cumulativeId}:3`, message: messageId });
+    expect(textOf(third)).toContain(`**1.** ${dice(steps[0]!.roll.reading.faces)}`);
+    expect(textOf(third)).toContain(`**3.** ${dice(steps[2]!.roll.reading.faces)}`);
+    expect(textOf(third)).toContain(`total **${steps[2]!.after.total} / 1000**`);
+
+    const last = await sandbox().one({ user: 'mike', button: `d10:again:${cumulativeId}:4`, message: messageId });
+    expect(textOf(last)).toContain('❌ **Out of rolls**: 4 rolls used and the goal not reached.');
+    expect(last.components).toEqual([]);
+
+    const rolls = await storedRolls();
+    expect(rolls).toHaveLength(4);
+    expect(rolls.every((roll) => roll.kind === 'd10-extended' && (roll.inputs as { cumulativeId: string }).cumulativeId === cumulativeId)).toBe(true);
+    expect(rolls.map((roll) => roll.total)).toEqual(steps.map((step) => step.after.total).reverse());
+
+    // Any step replays alone, with the running state it was rolled on.
+    const stepTwoId = /\*\*2\.\*\*.*`(\w{8})`/.exec(textOf(last))![1]!;
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: stepTwoId } }));
+    expect(replay).toContain(`Roll ${stepTwoId}: the dice match`);
+    expect(replay).toContain(`Cumulative roll ${cumulativeId}, roll 2 of at most 4`);
+    expect(replay).toContain(`Before: total ${steps[0]!.after.total}`);
+  });
+
+  it('ends when the count of successes is reached, and removes the button', async () => {
+    const first = await sandbox().one({ user: 'mike', command: 'd10 extended', options: { dice: 3, tn: 2, count: 1, calm: true } });
+    // Three d10 always read 2 or more, and TN 2: the first roll succeeds (solid above 3).
+    expect(textOf(first)).toMatch(/✅ \*\*Successes reached\*\* in 1 roll\./);
+    expect(first.components).toEqual([]);
+    expect((await storedRolls(1))[0]).toMatchObject({ success: true });
+  });
+
+  it('two presses at once make the step once: one updates the message, the other is told privately', async () => {
+    const first = await sandbox().one({ user: 'mike', command: 'd10 extended', options });
+    const button = buttonsOf(first)[0]!.custom_id;
+    const press = { user: 'mike', button, message: first.messageId! };
+    const results = await Promise.all([sandbox().fake.interact(press), sandbox().fake.interact(press)]);
+    for (const result of results) expect(result.errors).toEqual([]);
+    const kinds = results.map((result) => result.responses.map((response) => response.kind)).sort();
+    expect(kinds).toEqual([['reply'], ['update']]);
+    const refusal = results.flatMap((result) => result.responses).find((response) => response.kind === 'reply')!;
+    expect(refusal).toMatchObject({ ephemeral: true });
+    expect(refusal.content).toMatch(/Roll 2 of this cumulative roll was already made \(`\w{8}`\)\. Nothing was rolled\./);
+    expect(await storedRolls()).toHaveLength(2);
+  });
+
+  it('refuses a cumulative roll without a goal, or counting without a TN', async () => {
+    const none = await sandbox().one({ user: 'mike', command: 'd10 extended', options: { dice: 3, tn: 8 } });
+    expect(none.content).toContain('A cumulative roll needs a goal');
+    const noTn = await sandbox().one({ user: 'mike', command: 'd10 extended', options: { dice: 3, count: 2 } });
+    expect(noTn.content).toContain('add `tn`');
+    expect(await storedRolls()).toEqual([]);
+  });
+});
