@@ -16,6 +16,7 @@ import {
   findSkill,
   isConditionActive,
   splitNameList,
+  validAttributeValue,
   validModifier,
   validName,
   validSkillLevel,
@@ -50,7 +51,7 @@ export function shareOption(option: SlashCommandBooleanOption): SlashCommandBool
   return option.setName('share').setDescription('Post it in the channel for everyone (default: only you see it)');
 }
 
-export const ENTRY_GROUPS = ['skill', 'archetype', 'condition'] as const;
+export const ENTRY_GROUPS = ['skill', 'archetype', 'condition', 'attribute'] as const;
 export type EntryGroup = (typeof ENTRY_GROUPS)[number];
 
 export function isEntryGroup(group: string | null): group is EntryGroup {
@@ -67,7 +68,10 @@ export interface EntryTarget {
 
 type WithGroups = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommandGroup'>;
 
-/** Adds `skill set|remove`, `archetype set|remove` and `condition add|remove` to a command. */
+/** Attribute names the rule systems use, offered while typing (a sheet may hold others). */
+const KNOWN_ATTRIBUTES = ['Aim', 'Will', 'Tech', 'Health', 'Mobility', 'Armor', 'Psi', 'Defense', 'Dodge', 'Crit', 'STR', 'AGI', 'WIT', 'EMP'];
+
+/** Adds `skill set|remove`, `archetype set|remove`, `condition add|remove` and `attribute set|remove` to a command. */
 export function addEntrySubcommands<B extends WithGroups>(builder: B, target: EntryTarget): B {
   const sub = (subcommand: SlashCommandSubcommandBuilder, name: string, description: string) =>
     (target.targetOption ?? ((s: SlashCommandSubcommandBuilder) => s))(subcommand.setName(name).setDescription(description));
@@ -114,6 +118,19 @@ export function addEntrySubcommands<B extends WithGroups>(builder: B, target: En
         sub(s, 'remove', 'Remove a condition').addStringOption((o) => o.setName('name').setDescription('The condition').setRequired(true).setAutocomplete(true)),
       ),
   );
+  builder.addSubcommandGroup((group) =>
+    group
+      .setName('attribute')
+      .setDescription(`${target.whose} attributes (Aim, Will, STR, AGI…)`)
+      .addSubcommand((s) =>
+        sub(s, 'set', 'Add an attribute or change its value')
+          .addStringOption((o) => o.setName('name').setDescription('The attribute, e.g. Aim or STR').setRequired(true).setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('value').setDescription('Its value').setRequired(true)),
+      )
+      .addSubcommand((s) =>
+        sub(s, 'remove', 'Remove an attribute').addStringOption((o) => o.setName('name').setDescription('The attribute').setRequired(true).setAutocomplete(true)),
+      ),
+  );
   return builder;
 }
 
@@ -134,6 +151,12 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
     const level = validSkillLevel(interaction.options.getInteger('level', true));
     const before = await store.operators.setSkill(sheet.id, name, level);
     await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${level}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${level}**.`);
+    return;
+  }
+  if (group === 'attribute') {
+    const value = validAttributeValue(interaction.options.getInteger('value', true));
+    const before = await store.operators.setAttribute(sheet.id, name, value);
+    await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${value}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${value}**.`);
     return;
   }
   if (group === 'archetype') {
@@ -164,6 +187,11 @@ export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: st
     return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
   }
   if (group === 'archetype') return nameChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
+  if (group === 'attribute') {
+    const values = new Map(sheet.attributes.map((attribute) => [attribute.name, attribute.value]));
+    const known = KNOWN_ATTRIBUTES.filter((name) => !sheet.attributes.some((attribute) => attribute.name.toLowerCase() === name.toLowerCase()));
+    return nameChoices([...values.keys(), ...known], typed, (name) => (values.has(name) ? `${name} (${values.get(name)})` : name));
+  }
   return nameChoices(sheet.conditions.filter((condition) => isConditionActive(condition, now)).map((condition) => condition.name), typed);
 }
 

@@ -6,10 +6,12 @@ import { UserError } from '../errors.js';
 import { nameKey } from './names.js';
 import {
   SHEET_LIMITS,
+  validAttributeValue,
   validModifier,
   validName,
   validSkillLevel,
   type ArchetypeEntry,
+  type AttributeEntry,
   type ConditionEntry,
   type OperatorSheet,
   type SkillEntry,
@@ -27,6 +29,7 @@ export interface SheetFile {
   skills: SkillEntry[];
   archetypes: ArchetypeEntry[];
   conditions: Array<Omit<ConditionEntry, 'expiresAt'> & { expiresAt: string | null }>;
+  attributes: AttributeEntry[];
 }
 
 /** The sheet's contents, ready to be written to a file; expired conditions are left behind. */
@@ -42,10 +45,11 @@ export function toSheetFile(sheet: OperatorSheet, now: Date): SheetFile {
     conditions: sheet.conditions
       .filter((condition) => condition.expiresAt === null || condition.expiresAt > now)
       .map(({ name, modifier, skills, expiresAt }) => ({ name, modifier, skills, expiresAt: expiresAt?.toISOString() ?? null })),
+    attributes: sheet.attributes.map(({ name, value }) => ({ name, value })),
   };
 }
 
-export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions'>;
+export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions' | 'attributes'>;
 
 const SUPPORTED_SYSTEMS = ['tactalk'];
 
@@ -142,5 +146,9 @@ export function parseSheetFile(text: string): ImportedSheet {
       expiresAt,
     };
   });
-  return { name, system, notes, skills, archetypes, conditions };
+  const attributes = readList(data.attributes, 'attributes', SHEET_LIMITS.attributes, (entry, path): AttributeEntry => {
+    if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Aim", "value": 65}');
+    return { name: readName(entry.name, `${path}.name`), value: readInteger(entry.value, `${path}.value`, validAttributeValue) };
+  });
+  return { name, system, notes, skills, archetypes, conditions, attributes };
 }

@@ -14,6 +14,9 @@ export const SHEET_LIMITS = {
   skills: 100,
   archetypes: 25,
   conditions: 25,
+  attributes: 30,
+  /** An attribute is a rule system's number (Aim 65, STR 4, Health 12); past this is a typo. */
+  attributeMagnitude: 1000,
   /** Archetype and condition modifiers are small numbers; past this is a typo. */
   modifierMagnitude: 100,
   conditionMinutesMax: 60 * 24 * 30,
@@ -27,6 +30,11 @@ export interface SkillEntry {
 export interface ArchetypeEntry {
   name: string;
   modifier: number;
+}
+/** A rule system's attribute: Aim, Will, Defense (seed 001), STR, AGI, WIT, EMP (seed 003)… */
+export interface AttributeEntry {
+  name: string;
+  value: number;
 }
 export interface ConditionEntry {
   name: string;
@@ -54,6 +62,7 @@ export interface OperatorSheet {
   skills: SkillEntry[];
   archetypes: ArchetypeEntry[];
   conditions: ConditionEntry[];
+  attributes: AttributeEntry[];
 }
 
 export function isNpc(sheet: Pick<OperatorSheet, 'ownerId'>): boolean {
@@ -102,6 +111,21 @@ export function findSkill(sheet: OperatorSheet, typed: string): SkillEntry {
   const skill = sheet.skills.find((entry) => nameKey(entry.name) === key);
   if (!skill) throw notOnSheet('skill', typed, sheet, sheet.skills.map((entry) => entry.name));
   return skill;
+}
+
+export function validAttributeValue(value: number): number {
+  const limit = SHEET_LIMITS.attributeMagnitude;
+  if (!Number.isInteger(value) || Math.abs(value) > limit) {
+    throw new UserError(`An attribute must be a whole number from -${limit} to ${limit}; ${value} is not.`);
+  }
+  return value;
+}
+
+export function findAttribute(sheet: OperatorSheet, typed: string): AttributeEntry {
+  const key = nameKey(typed);
+  const attribute = sheet.attributes.find((entry) => nameKey(entry.name) === key);
+  if (!attribute) throw notOnSheet('attribute', typed, sheet, sheet.attributes.map((entry) => entry.name));
+  return attribute;
 }
 
 export function findArchetype(sheet: OperatorSheet, typed: string): ArchetypeEntry {

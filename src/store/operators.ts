@@ -34,7 +34,12 @@ function wordsFor(owner: SheetOwner) {
   };
 }
 
-const withContents = { skills: { orderBy: { name: 'asc' } }, archetypes: { orderBy: { name: 'asc' } }, conditions: { orderBy: { name: 'asc' } } } as const;
+const withContents = {
+  skills: { orderBy: { name: 'asc' } },
+  archetypes: { orderBy: { name: 'asc' } },
+  conditions: { orderBy: { name: 'asc' } },
+  attributes: { orderBy: { name: 'asc' } },
+} as const;
 type OperatorRow = Prisma.OperatorGetPayload<{ include: typeof withContents }>;
 
 function toSheet(row: OperatorRow): OperatorSheet {
@@ -48,6 +53,7 @@ function toSheet(row: OperatorRow): OperatorSheet {
     notes: row.notes,
     skills: row.skills.map(({ name, level }) => ({ name, level })),
     archetypes: row.archetypes.map(({ name, modifier }) => ({ name, modifier })),
+    attributes: row.attributes.map(({ name, value }) => ({ name, value })),
     conditions: row.conditions.map(
       (condition): ConditionEntry => ({
         name: condition.name,
@@ -60,6 +66,19 @@ function toSheet(row: OperatorRow): OperatorSheet {
 }
 
 type Tx = Prisma.TransactionClient;
+
+type NumberedKind = 'skill' | 'archetype' | 'attribute';
+const NUMBERED = {
+  skill: { field: 'level', limit: SHEET_LIMITS.skills, plural: 'skills' },
+  archetype: { field: 'modifier', limit: SHEET_LIMITS.archetypes, plural: 'archetypes' },
+  attribute: { field: 'value', limit: SHEET_LIMITS.attributes, plural: 'attributes' },
+} as const;
+interface NumberedTable {
+  findUnique(args: unknown): Promise<({ id: number } & Record<string, unknown>) | null>;
+  update(args: unknown): Promise<unknown>;
+  count(args: unknown): Promise<number>;
+  create(args: unknown): Promise<unknown>;
+}
 
 export class OperatorStore {
   constructor(private readonly db: Database) {}
@@ -182,35 +201,39 @@ export class OperatorStore {
     await this.db.operator.update({ where: { id: sheetId }, data: { notes } });
   }
 
-  /** Sets a skill's level, adding the skill if new. Returns the level it had before (null if new). */
-  async setSkill(sheetId: number, name: string, level: number): Promise<number | null> {
+  /**
+   * Sets a named number on a sheet (a skill's level, an archetype's modifier, an attribute's value), adding the
+   * entry if new within the sheet's limit. Returns the value it had before (null if new).
+   */
+  private async setNumber(kind: NumberedKind, sheetId: number, name: string, value: number): Promise<number | null> {
+    const { field, limit, plural } = NUMBERED[kind];
     return this.db.$transaction(async (tx) => {
-      const existing = await tx.skill.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } } });
+      // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
+      const table = tx[kind] as unknown as NumberedTable;
+      const key = nameKey(name);
+      const existing = await table.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
       if (existing) {
-        await tx.skill.update({ where: { id: existing.id }, data: { name, level } });
-        return existing.level;
+        await table.update({ where: { id: existing.id }, data: { name, [field]: value } });
+        return existing[field] as number;
       }
-      const count = await tx.skill.count({ where: { operatorId: sheetId } });
-      if (count >= SHEET_LIMITS.skills) throw new UserError(`A sheet holds at most ${SHEET_LIMITS.skills} skills; remove one first.`);
-      await tx.skill.create({ data: { operatorId: sheetId, name, nameKey: nameKey(name), level } });
+      if ((await table.count({ where: { operatorId: sheetId } })) >= limit) {
+        throw new UserError(`A sheet holds at most ${limit} ${plural}; remove one first.`);
+      }
+      await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
       return null;
     });
   }
 
-  async setArchetype(sheetId: number, name: string, modifier: number): Promise<number | null> {
-    return this.db.$transaction(async (tx) => {
-      const existing = await tx.archetype.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } } });
-      if (existing) {
-        await tx.archetype.update({ where: { id: existing.id }, data: { name, modifier } });
-        return existing.modifier;
-      }
-      const count = await tx.archetype.count({ where: { operatorId: sheetId } });
-      if (count >= SHEET_LIMITS.archetypes) {
-        throw new UserError(`A sheet holds at most ${SHEET_LIMITS.archetypes} archetypes; remove one first.`);
-      }
-      await tx.archetype.create({ data: { operatorId: sheetId, name, nameKey: nameKey(name), modifier } });
-      return null;
-    });
+  setSkill(sheetId: number, name: string, level: number): Promise<number | null> {
+    return this.setNumber('skill', sheetId, name, level);
+  }
+
+  setArchetype(sheetId: number, name: string, modifier: number): Promise<number | null> {
+    return this.setNumber('archetype', sheetId, name, modifier);
+  }
+
+  setAttribute(sheetId: number, name: string, value: number): Promise<number | null> {
+    return this.setNumber('attribute', sheetId, name, value);
   }
 
   /** Adds a condition, or replaces the one with the same name. */
@@ -239,9 +262,9 @@ export class OperatorStore {
   }
 
   /** Removes a named skill, archetype or condition; returns the removed entry's name as stored, or null. */
-  async remove(kind: 'skill' | 'archetype' | 'condition', sheetId: number, name: string): Promise<string | null> {
+  async remove(kind: 'skill' | 'archetype' | 'condition' | 'attribute', sheetId: number, name: string): Promise<string | null> {
     const where = { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } };
-    const table = kind === 'skill' ? this.db.skill : kind === 'archetype' ? this.db.archetype : this.db.condition;
+    const table = { skill: this.db.skill, archetype: this.db.archetype, condition: this.db.condition, attribute: this.db.attribute }[kind];
     const existing = await (table as typeof this.db.skill).findUnique({ where });
     if (!existing) return null;
     await (table as typeof this.db.skill).delete({ where });
@@ -270,6 +293,7 @@ export class OperatorStore {
       const contents = {
         skills: { create: imported.skills.map((skill) => ({ ...skill, nameKey: nameKey(skill.name) })) },
         archetypes: { create: imported.archetypes.map((archetype) => ({ ...archetype, nameKey: nameKey(archetype.name) })) },
+        attributes: { create: imported.attributes.map((attribute) => ({ ...attribute, nameKey: nameKey(attribute.name) })) },
         conditions: {
           create: imported.conditions.map((condition) => ({
             name: condition.name,

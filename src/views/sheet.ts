@@ -53,6 +53,10 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
       { name: `Archetype modifiers (${archetypes.length})`, value: archetypes.length ? joinWithin(archetypes, 900, ' · ') : '*none*' },
       { name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' },
     );
+  if (sheet.attributes.length) {
+    const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} **${attribute.value}**`);
+    embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });
+  }
   if (sheet.notes) embed.addFields({ name: 'Notes', value: truncate(sheet.notes, 900) });
   return embed;
 }

@@ -33,6 +33,16 @@ describe('/sheet', () => {
     expect(text).toContain('Acuity **+10**');
     expect(text).toMatch(/Shaky hands \*\*−5\*\* \(Handgun Handling, 30 min left\)/);
 
+    await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'Aim', value: 65 } });
+    const aim = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'aim', value: 70 } });
+    expect(aim.content).toContain('65 → **70**');
+    const tooBig = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'Will', value: 5000 } });
+    expect(tooBig).toMatchObject({ ephemeral: true });
+    expect(tooBig.content).toContain('from -1000 to 1000; 5000 is not');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('Attributes (1)\naim **70**');
+    const suggested = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'st' }, focused: 'name' });
+    expect(suggested.choices).toEqual([{ name: 'STR', value: 'STR' }]);
+
     const seenBySasha = await sandbox().one({ user: 'sasha', command: 'sheet show', options: { user: 'mike', share: true } });
     expect(seenBySasha.ephemeral).toBe(false);
     expect(textOf(seenBySasha)).toContain('Troy (active)');

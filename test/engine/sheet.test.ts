@@ -33,6 +33,7 @@ const troy: OperatorSheet = {
     { name: 'Shaky hands', modifier: -5, skills: ['Handgun Handling'], expiresAt: null },
     { name: 'Adrenaline', modifier: 5, skills: null, expiresAt: new Date('2026-11-22T19:00:00Z') },
   ],
+  attributes: [{ name: 'Aim', value: 65 }],
 };
 
 describe('names on a sheet', () => {
@@ -83,6 +84,7 @@ describe('the sheet file', () => {
       { name: 'Dexterity', modifier: -5 },
     ]);
     expect(imported.conditions.map((condition) => condition.name)).toEqual(['Wounded', 'Shaky hands']);
+    expect(imported.attributes).toEqual([{ name: 'Aim', value: 65 }]);
   });
 
   it.each([
@@ -94,6 +96,7 @@ describe('the sheet file', () => {
     ['{"name": "Troy", "archetypes": [{"name": "Acuity", "modifier": "ten"}]}', /`archetypes\[0\]\.modifier` must be a whole number/],
     ['{"name": "Troy", "conditions": [{"name": "Hurt", "modifier": -5, "expiresAt": "soon"}]}', /`conditions\[0\]\.expiresAt` must be an ISO date/],
     ['{"name": "Troy", "system": "d20"}', /`system` must be one of tactalk/],
+    ['{"name": "Troy", "attributes": [{"name": "Aim", "value": 5000}]}', /`attributes\[0\]\.value`.*-1000 to 1000/],
   ])('names the first problem of %s', (text, message) => {
     expect(() => parseSheetFile(text)).toThrow(message);
     expect(() => parseSheetFile(text)).toThrow(/Nothing was changed/);
