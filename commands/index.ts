@@ -7,8 +7,10 @@ import { d10Command } from './d10.js';
 import { dispatchCommand } from './dispatch.js';
 import { logCommand } from './log.js';
 import { npcCommand } from './npc.js';
+import { poolCommand } from './pool.js';
 import { rollCommand } from './roll.js';
 import { sheetCommand } from './sheet.js';
 import { tableCommand } from './table.js';
+import { tacticsCommand } from './tactics.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand];

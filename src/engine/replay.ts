@@ -16,6 +16,8 @@ import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput,
 import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
 import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
+import { d6Faces, resolveD6Pool, resolvePush, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult } from './systems/d6-pool/pool.js';
+import { attackDice, checkDice, resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput, type AttackResult, type CheckInput, type CheckResult, type DamageInput, type DamageRoll, type PsiInput, type PsiResult } from './systems/d100-tactics/tactics.js';
 
 export type RollKind = 'dice' | 'challenge' | 'linked' | 'contest' | 'outcome' | 'code' | 'd10' | 'd10-advanced' | 'd10-extended';
 
@@ -37,7 +39,14 @@ export type Rederived =
   | { kind: 'code'; result: CodeCheckResult; dice: ReturnType<typeof codeCheckDice> }
   | { kind: 'd10'; result: PoolResult; dice: number[] }
   | { kind: 'd10-advanced'; result: PoolResult; dice: number[] }
-  | { kind: 'd10-extended'; result: CumulativeStepResult; dice: number[] };
+  | { kind: 'd10-extended'; result: CumulativeStepResult; dice: number[] }
+  | { kind: 'pool'; result: D6PoolResult; dice: number[] }
+  | { kind: 'pool-push'; result: PushResult; dice: number[] }
+  | { kind: 'pool-condition'; result: PoolConditionRecord; dice: never[] }
+  | { kind: 'check'; result: CheckResult; dice: ReturnType<typeof checkDice> }
+  | { kind: 'attack'; result: AttackResult; dice: ReturnType<typeof attackDice> }
+  | { kind: 'damage'; result: DamageRoll; dice: number[] }
+  | { kind: 'psi'; result: PsiResult; dice: ReturnType<typeof checkDice> };
 
 /** An outcome roll's dice as stored: a d100 as its two 2D10 dice, any other die as its face. */
 export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; ones: number } | { value: number }> {
@@ -89,6 +98,36 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
     // Each step stores the running state before it, so it replays on its own.
     const result = resolveCumulativeStep(inputs as CumulativeStepInput, rng);
     return { kind, result, dice: poolDice(result.roll) };
+  }
+  if (kind === 'check') {
+    const result = resolveCheck(inputs as CheckInput, rng);
+    return { kind, result, dice: checkDice(result) };
+  }
+  if (kind === 'attack' || kind === 'attack-applied') {
+    // An applied attack stores the attack's inputs, seed and dice: it replays as the attack it applied.
+    const result = resolveAttack(inputs as AttackInput, rng);
+    return { kind: 'attack', result, dice: attackDice(result) };
+  }
+  if (kind === 'damage') {
+    const result = rollDamage(inputs as DamageInput, rng);
+    return { kind, result, dice: [result.face] };
+  }
+  if (kind === 'psi') {
+    const result = resolvePsi(inputs as PsiInput, rng);
+    return { kind, result, dice: checkDice(result.check) };
+  }
+  if (kind === 'pool') {
+    const result = resolveD6Pool(inputs as D6PoolInput, rng);
+    return { kind, result, dice: d6Faces(result.dice) };
+  }
+  if (kind === 'pool-push') {
+    // A push stores the dice it pushed, so it replays on its own.
+    const result = resolvePush(inputs as PushInput, rng);
+    return { kind, result, dice: d6Faces(result.dice) };
+  }
+  if (kind === 'pool-condition') {
+    // The condition a push cost: no dice, stored so the pick is made once; it replays as what was picked.
+    return { kind, result: inputs as PoolConditionRecord, dice: [] };
   }
   throw new Error(`no replay for rolls of kind ${kind}`);
 }

@@ -9,6 +9,8 @@ import { outcomeLines } from './tables.js';
 import { diceReplayField } from './dice.js';
 import { replayFieldsOfCheck } from './result-points.js';
 import { replayFieldsOfPool } from './d10-pool.js';
+import { replayFieldsOfD6 } from './d6-pool.js';
+import { replayFieldsOfTactics } from './tactics.js';
 
 export interface ReplayFacts {
   rollId: string;
@@ -49,6 +51,12 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'code') return replayFieldsOfCheck(rederived.result).map(([name, value]) => field(name, value));
   if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
     return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
+  }
+  if (rederived.kind === 'pool' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition') {
+    return replayFieldsOfD6(rederived).map(([name, value]) => field(name, value));
+  }
+  if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi') {
+    return replayFieldsOfTactics(rederived.kind, rederived.result).map(([name, value]) => field(name, value));
   }
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
   return results.map((result, index) =>

@@ -1,0 +1,312 @@
+/** /tactics: d100 roll-under checks, damage rolls, tactical attacks and Psi checks (RULES 2, seed 001). */
+import {
+  InteractionContextType,
+  SlashCommandBuilder,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import { nameKey } from '../src/engine/names.js';
+import { seededRng } from '../src/engine/rng.js';
+import { findAttribute, type OperatorSheet } from '../src/engine/sheet.js';
+import {
+  attackDice,
+  checkDice,
+  MODIFIER_LIMIT,
+  PSI_DIFFICULTY_MAX,
+  PSI_DIFFICULTY_MIN,
+  resolveAttack,
+  resolveCheck,
+  resolvePsi,
+  rollDamage,
+  validateAttackInput,
+  validateCheckInput,
+  validateDamageInput,
+  validatePsiInput,
+  WEAPON_BASE_MAX,
+  type AttackInput,
+  type AttackResult,
+  type CheckInput,
+  type Cover,
+  type DamageInput,
+  type PsiInput,
+} from '../src/engine/systems/d100-tactics/tactics.js';
+import { npcOwner } from '../src/store/operators.js';
+import { recordRollOnce } from '../src/store/roll-steps.js';
+import { derivedRollId } from '../src/store/rolls.js';
+import { escapeMarkdown } from '../src/views/format.js';
+import { privateNote } from '../src/views/messages.js';
+import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, psiReply } from '../src/views/tactics.js';
+import { npcNameChoices } from './npc.js';
+
+export const TACTICS_SYSTEM = 'd100-tactics';
+/** The roll log entry that marks an attack's damage as applied (stored once, under an id derived from the attack's). */
+export const APPLIED_KIND = 'attack-applied';
+
+/** The seed's attributes that every character has at 0 when not listed; Health, Mobility and Armor are never checked. */
+const CHECKABLE = ['Aim', 'Will', 'Tech', 'Psi', 'Defense', 'Dodge', 'Crit'];
+const NOT_CHECKED = ['Health', 'Mobility', 'Armor'];
+
+const asNpc = (o: import('discord.js').SlashCommandStringOption) =>
+  o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true);
+
+const data = new SlashCommandBuilder()
+  .setName('tactics')
+  .setDescription('d100 roll-under: checks, attacks, damage and Psi (seed 001)')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('check')
+      .setDescription('d100 ≤ attribute + modifier succeeds')
+      .addStringOption((o) => o.setName('attribute').setDescription('Aim, Will, Tech, Psi, Defense, Dodge, Crit or one of your own').setRequired(true).setAutocomplete(true).setMaxLength(64))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the target value, e.g. -20').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+      .addStringOption(asNpc),
+  )
+  .addSubcommand((sub) =>
+    attackOptions(
+      sub
+        .setName('attack')
+        .setDescription('An attack, step by step: defense, Aim, Dodge/Crit, damage, armor')
+        .addIntegerOption((o) => o.setName('weapon_base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
+        .addIntegerOption((o) => o.setName('weapon_range').setDescription("The weapon's damage range (2–6)").setRequired(true).setMinValue(2).setMaxValue(6))
+        .addStringOption((o) =>
+          o
+            .setName('cover')
+            .setDescription("The target's cover (ranged attacks only)")
+            .setRequired(true)
+            .addChoices({ name: 'none', value: 'none' }, { name: 'half (+20 defense)', value: 'half' }, { name: 'full (+40 defense)', value: 'full' }),
+        ),
+    ),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('damage')
+      .setDescription('A damage roll: base + the die of the damage range')
+      .addIntegerOption((o) => o.setName('base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
+      .addIntegerOption((o) => o.setName('range').setDescription('The damage range: 2, 3, 4, 5 or 6').setRequired(true)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('psi')
+      .setDescription('A Psi check: difficulty + Psi (contested: − target Will + 50; collar −105)')
+      .addIntegerOption((o) => o.setName('difficulty').setDescription('The ability’s difficulty, +20 … −50 (default 0)').setMinValue(PSI_DIFFICULTY_MIN).setMaxValue(PSI_DIFFICULTY_MAX))
+      .addUserOption((o) => o.setName('target').setDescription('Contested: the member whose Will resists (their active sheet)'))
+      .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only, contested: the NPC whose Will resists').setAutocomplete(true))
+      .addBooleanOption((o) => o.setName('collar').setDescription('A Psi collar is worn: −105'))
+      .addStringOption(asNpc),
+  );
+
+function attackOptions(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return sub
+    .addUserOption((o) => o.setName('target').setDescription('The member attacked (their active sheet)'))
+    .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC attacked').setAutocomplete(true))
+    .addBooleanOption((o) => o.setName('flanked').setDescription('The target is flanked: no cover, +50 Crit'))
+    .addBooleanOption((o) => o.setName('marked').setDescription('The target is marked: +15 on a ranged attack'))
+    .addBooleanOption((o) => o.setName('melee').setDescription('A melee attack: +20, cover does not count'))
+    .addBooleanOption((o) => o.setName('proficient').setDescription('Proficient with the weapon (default true; without: hits graze, grazes miss)'))
+    .addIntegerOption((o) => o.setName('modifier').setDescription('Other bonuses to the target value, e.g. +10').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+    .addStringOption(asNpc);
+}
+
+/** A number from a sheet: the attribute's value, or 0 when the sheet does not list it (the seed's rule). */
+function attributeOr0(sheet: OperatorSheet, name: string): number {
+  return sheet.attributes.find((entry) => nameKey(entry.name) === nameKey(name))?.value ?? 0;
+}
+
+/** The roller's sheet: an NPC named by a Dispatcher, or the member's active sheet. */
+async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet> {
+  const npc = interaction.options.getString('as_npc');
+  if (npc !== null) {
+    await context.requireDispatcher('roll for an NPC');
+    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+  }
+  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+}
+
+/** The target's sheet: a member's active sheet or (Dispatchers only) an NPC; null when neither is named. */
+async function targetSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
+  const user = interaction.options.getUser('target');
+  const npc = interaction.options.getString('target_npc');
+  if (user && npc !== null) throw new UserError('Name one target: `target` (a member) or `target_npc` (an NPC), not both.');
+  if (npc !== null) {
+    await context.requireDispatcher('name an NPC as the target');
+    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+  }
+  if (!user) return null;
+  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, user.id === context.userId ? undefined : `<@${user.id}>`);
+}
+
+async function record(context: HandlerContext, kind: string, inputs: unknown, seed: string, dice: unknown, result: unknown, facts: { total: number | null; target: number | null; success: boolean | null; npc?: string }): Promise<string> {
+  return context.store.rolls.record({
+    guildId: context.guildId,
+    channelId: context.channelId,
+    userId: context.userId,
+    kind,
+    system: TACTICS_SYSTEM,
+    inputs,
+    seed,
+    dice,
+    result,
+    total: facts.total,
+    challengeLevel: facts.target,
+    success: facts.success,
+    ...(facts.npc !== undefined ? { npc: facts.npc } : {}),
+  });
+}
+
+async function check(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await rollerSheet(interaction, context);
+  const typed = interaction.options.getString('attribute', true);
+  const banned = NOT_CHECKED.find((name) => nameKey(name) === nameKey(typed));
+  if (banned) throw new UserError(`${banned} is never checked (seed 001: Health, Mobility and Armor cannot be checked).`);
+  const known = CHECKABLE.find((name) => nameKey(name) === nameKey(typed));
+  const attribute = known
+    ? { name: sheet.attributes.find((entry) => nameKey(entry.name) === nameKey(known))?.name ?? known, value: attributeOr0(sheet, known) }
+    : findAttribute(sheet, typed);
+  const modifier = interaction.options.getInteger('modifier') ?? 0;
+  const input: CheckInput = { attribute: { name: attribute.name, value: attribute.value }, modifiers: modifier === 0 ? [] : [{ name: 'modifier', value: modifier }] };
+  validateCheckInput(input);
+  const seed = context.newSeed();
+  const result = resolveCheck(input, seededRng(seed));
+  const rollId = await record(context, 'check', input, seed, checkDice(result), result, { total: result.d100.value, target: result.target, success: result.success, ...npcFact(interaction, sheet) });
+  await interaction.reply(checkReply(result, sheet.name, rollId));
+}
+
+function npcFact(interaction: ChatInputCommandInteraction, sheet: OperatorSheet): { npc?: string } {
+  return interaction.options.getString('as_npc') !== null ? { npc: sheet.name } : {};
+}
+
+async function damage(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const input: DamageInput = { base: interaction.options.getInteger('base', true), range: interaction.options.getInteger('range', true) };
+  validateDamageInput(input);
+  const seed = context.newSeed();
+  const result = rollDamage(input, seededRng(seed));
+  const rollId = await record(context, 'damage', input, seed, [result.face], result, { total: result.total, target: null, success: null });
+  await interaction.reply(damageReply(result, interaction.user.displayName, rollId));
+}
+
+async function attack(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const attacker = await rollerSheet(interaction, context);
+  const target = await targetSheet(interaction, context);
+  if (!target) throw new UserError('Name the target: `target` (a member, from their active sheet) or, for a Dispatcher, `target_npc`.');
+  const input: AttackInput = {
+    attacker: { name: attacker.name, aim: attributeOr0(attacker, 'Aim'), crit: attributeOr0(attacker, 'Crit') },
+    target: { name: target.name, sheetId: target.id, defense: attributeOr0(target, 'Defense'), dodge: attributeOr0(target, 'Dodge'), armor: Math.max(0, attributeOr0(target, 'Armor')) },
+    weaponBase: interaction.options.getInteger('weapon_base', true),
+    weaponRange: interaction.options.getInteger('weapon_range', true),
+    cover: interaction.options.getString('cover', true) as Cover,
+    flanked: interaction.options.getBoolean('flanked') ?? false,
+    marked: interaction.options.getBoolean('marked') ?? false,
+    melee: interaction.options.getBoolean('melee') ?? false,
+    proficient: interaction.options.getBoolean('proficient') ?? true,
+    modifier: interaction.options.getInteger('modifier') ?? 0,
+  };
+  validateAttackInput(input);
+  const seed = context.newSeed();
+  const result = resolveAttack(input, seededRng(seed));
+  const rollId = await record(context, 'attack', input, seed, attackDice(result), result, {
+    total: result.damage?.final ?? 0,
+    target: result.aim.target,
+    success: result.damage !== null,
+    ...npcFact(interaction, attacker),
+  });
+  await interaction.reply(attackReply(result, rollId));
+}
+
+async function psi(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await rollerSheet(interaction, context);
+  const target = await targetSheet(interaction, context);
+  const input: PsiInput = {
+    psi: attributeOr0(sheet, 'Psi'),
+    difficulty: interaction.options.getInteger('difficulty') ?? 0,
+    target: target ? { name: target.name, will: attributeOr0(target, 'Will') } : null,
+    collar: interaction.options.getBoolean('collar') ?? false,
+  };
+  validatePsiInput(input);
+  const seed = context.newSeed();
+  const result = resolvePsi(input, seededRng(seed));
+  const rollId = await record(context, 'psi', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
+  await interaction.reply(psiReply(result, sheet.name, rollId));
+}
+
+/** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */
+async function applyDamage(interaction: ButtonInteraction, context: HandlerContext, rollId: string): Promise<void> {
+  const stored = await context.store.rolls.find(rollId);
+  if (!stored || stored.kind !== 'attack' || stored.guildId !== context.guildId) throw new UserError('That attack is not stored on this server, so its damage cannot be applied.');
+  if (stored.userId !== context.userId) {
+    await interaction.reply(privateNote(`Only <@${stored.userId}>, who made this attack, can apply its damage. Nothing was changed.`));
+    return;
+  }
+  const result = stored.result as AttackResult;
+  const markerId = derivedRollId(rollId, 'apply');
+  const already = await context.store.rolls.find(markerId);
+  if (already) {
+    await interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
+    return;
+  }
+  if (!result.damage || result.input.target.sheetId === null) throw new UserError('This attack did no damage, so there is nothing to apply.');
+  const sheet = await context.store.operators.get(result.input.target.sheetId);
+  if (!sheet) throw new UserError(`The sheet of ${result.input.target.name} no longer exists. Nothing was changed.`);
+  const health = sheet.attributes.find((entry) => nameKey(entry.name) === nameKey('Health'));
+  if (!health) throw new UserError(`${sheet.name} has no Health attribute. Set it first (\`/sheet attribute set name:Health value:…\`, or \`/npc attribute set\`), then press again.`);
+  const after = Math.max(0, health.value - result.damage.final);
+  const applied = { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage: result.damage.final, before: health.value, after };
+  // The marker is stored first, under an id derived from the attack's: a second press (even a simultaneous one,
+  // or from another process) finds it taken and changes nothing.
+  const claimed = await recordRollOnce(context.store.db, markerId, {
+    guildId: context.guildId,
+    channelId: context.channelId,
+    userId: context.userId,
+    kind: APPLIED_KIND,
+    system: TACTICS_SYSTEM,
+    inputs: { ...(stored.inputs as object), applied },
+    seed: stored.seed,
+    dice: stored.dice,
+    result: stored.result,
+    total: after,
+    challengeLevel: null,
+    success: null,
+  });
+  if (!claimed) {
+    await interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
+    return;
+  }
+  await context.store.operators.setAttribute(sheet.id, health.name, after);
+  const line = `${escapeMarkdown(sheet.name)}: ${health.name} ${health.value} → **${after}** (${result.damage.final} damage${after === 0 && health.value - result.damage.final < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
+  await interaction.update(appliedMessage(result, rollId, line));
+}
+
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  if (!interaction.isButton() || !interaction.customId.startsWith(APPLY_PREFIX)) throw new UserError('This button is not one the bot made.');
+  return applyDamage(interaction, context, interaction.customId.slice(APPLY_PREFIX.length));
+}
+
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const typed = String(focused.value);
+  if (focused.name === 'as_npc' || focused.name === 'target_npc') return interaction.respond(await npcNameChoices(context, typed));
+  // attribute: the seed's checkable attributes and the sheet's own.
+  const npc = interaction.options.getString('as_npc');
+  const sheet = npc && (await context.isDispatcher())
+    ? (await context.store.operators.list(npcOwner(context.guildId))).find((entry) => nameKey(entry.name) === nameKey(npc)) ?? null
+    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+  const names = [...CHECKABLE];
+  for (const entry of sheet?.attributes ?? []) if (!names.some((name) => nameKey(name) === nameKey(entry.name)) && !NOT_CHECKED.some((name) => nameKey(name) === nameKey(entry.name))) names.push(entry.name);
+  const value = (name: string) => (sheet ? attributeOr0(sheet, name) : 0);
+  const matching = names.filter((name) => nameKey(name).includes(nameKey(typed))).slice(0, 25);
+  return interaction.respond(matching.map((name) => ({ name: `${name} ${value(name)}`, value: name })));
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === 'check') return check(interaction, context);
+  if (sub === 'attack') return attack(interaction, context);
+  if (sub === 'damage') return damage(interaction, context);
+  if (sub === 'psi') return psi(interaction, context);
+  throw new UserError(`Unknown subcommand ${sub}.`);
+}
+
+export const tacticsCommand: BotCommand = { data, execute, autocomplete, component };

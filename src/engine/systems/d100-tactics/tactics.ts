@@ -1,0 +1,272 @@
+/**
+ * d100 roll-under with tactical attacks (RULES 2, seed 001): attribute checks, damage rolls by damage range,
+ * the attack sequence (defense, target value, Aim, Dodge/Crit, damage, armor, proficiency) and Psi checks.
+ * Pure: inputs and an Rng in, every die and every term out.
+ */
+import { UserError } from '../../../errors.js';
+import { rollD100, type D100 } from '../../dice.js';
+import type { Rng } from '../../rng.js';
+import type { Modifier } from '../tactalk/challenge.js';
+
+export const MODIFIER_LIMIT = 300;
+export const WEAPON_BASE_MAX = 100;
+export const PSI_DIFFICULTY_MIN = -50;
+export const PSI_DIFFICULTY_MAX = 20;
+export const PSI_COLLAR = -105;
+export const AVERAGE_WILL = 50;
+export const COVER_BONUS = { none: 0, half: 20, full: 40 } as const;
+export const MELEE_BONUS = 20;
+export const MARKED_BONUS = 15;
+export const FLANKED_CRIT_BONUS = 50;
+
+export type Cover = keyof typeof COVER_BONUS;
+
+function checkInteger(value: number, min: number, max: number, what: string): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UserError(`${what} must be a whole number from ${min} to ${max}; ${value} is not.`);
+  }
+}
+
+// ---- checks ----------------------------------------------------------------------------------------------------
+
+export interface CheckInput {
+  /** The attribute checked, with its value (Aim 65). */
+  attribute: Modifier;
+  /** Everything added to it to make the target value. */
+  modifiers: Modifier[];
+}
+
+export interface CheckResult {
+  input: CheckInput;
+  target: number;
+  d100: D100;
+  /** d100 ≤ target (equal succeeds). */
+  success: boolean;
+  /** The exact chance of success in percent: the target clamped to 0–100 (each d100 face is 1 %). */
+  chance: number;
+}
+
+export function checkTarget(input: CheckInput): number {
+  return input.attribute.value + input.modifiers.reduce((sum, term) => sum + term.value, 0);
+}
+
+export function chanceOf(target: number): number {
+  return Math.min(100, Math.max(0, target));
+}
+
+/** One d100 (as 2D10) against a target value. */
+export function rollUnder(input: CheckInput, rng: Rng): CheckResult {
+  const target = checkTarget(input);
+  const d100 = rollD100(rng);
+  return { input, target, d100, success: d100.value <= target, chance: chanceOf(target) };
+}
+
+export function validateCheckInput(input: CheckInput): void {
+  for (const term of input.modifiers) checkInteger(term.value, -MODIFIER_LIMIT, MODIFIER_LIMIT, `The ${term.name}`);
+}
+
+export function resolveCheck(input: CheckInput, rng: Rng): CheckResult {
+  validateCheckInput(input);
+  return rollUnder(input, rng);
+}
+
+/** A check's dice as stored: the two 2D10 dice. */
+export function checkDice(result: CheckResult): { tens: number; ones: number } {
+  return { tens: result.d100.tens, ones: result.d100.ones };
+}
+
+// ---- damage ----------------------------------------------------------------------------------------------------
+
+/** The damage range table: the die and what its face is divided by (rounded up). */
+export const DAMAGE_DICE: Readonly<Record<number, { sides: number; divisor: number }>> = {
+  2: { sides: 12, divisor: 6 },
+  3: { sides: 12, divisor: 4 },
+  4: { sides: 12, divisor: 3 },
+  5: { sides: 10, divisor: 2 },
+  6: { sides: 12, divisor: 2 },
+};
+
+export interface DamageInput {
+  base: number;
+  range: number;
+}
+
+export interface DamageRoll {
+  input: DamageInput;
+  sides: number;
+  divisor: number;
+  face: number;
+  /** ceil(face / divisor). */
+  roll: number;
+  /** base + roll. */
+  total: number;
+}
+
+export function validateDamageInput(input: DamageInput): void {
+  checkInteger(input.base, 0, WEAPON_BASE_MAX, 'The weapon base damage');
+  if (!Number.isInteger(input.range) || DAMAGE_DICE[input.range] === undefined) {
+    throw new UserError(`There is no damage range ${input.range}: the damage table has ranges 2, 3, 4, 5 and 6.`);
+  }
+}
+
+export function rollDamage(input: DamageInput, rng: Rng): DamageRoll {
+  validateDamageInput(input);
+  const { sides, divisor } = DAMAGE_DICE[input.range]!;
+  const face = rng.int(sides) + 1;
+  const roll = Math.ceil(face / divisor);
+  return { input, sides, divisor, face, roll, total: input.base + roll };
+}
+
+// ---- attacks ---------------------------------------------------------------------------------------------------
+
+export interface AttackInput {
+  attacker: { name: string; aim: number; crit: number };
+  /** `sheetId`: the target's sheet, so a hit can be applied to its Health later. */
+  target: { name: string; sheetId: number | null; defense: number; dodge: number; armor: number };
+  weaponBase: number;
+  weaponRange: number;
+  cover: Cover;
+  flanked: boolean;
+  marked: boolean;
+  melee: boolean;
+  proficient: boolean;
+  /** Other bonuses or maluses to the target value (the rules' "others"). */
+  modifier: number;
+}
+
+export type HitType = 'miss' | 'graze' | 'hit' | 'critical';
+
+export interface AttackResult {
+  input: AttackInput;
+  /** Step 1. */
+  cover: { asked: Cover; applied: Cover; why: 'flanked' | 'melee' | null };
+  defenseTerms: Modifier[];
+  defense: number;
+  /** Step 2. */
+  targetTerms: Modifier[];
+  /** Step 3. */
+  aim: CheckResult;
+  /** Step 4: null when the attack missed, or the defender has no Dodge / the attacker no Crit. */
+  dodge: CheckResult | null;
+  crit: CheckResult | null;
+  /** What the Dodge/Crit checks made of the hit (null on a miss). */
+  rolledHit: Exclude<HitType, 'miss'> | null;
+  /** Step 6: after the proficiency downgrade. */
+  hit: HitType;
+  /** Step 5: null when nothing hits. */
+  damage: {
+    roll: DamageRoll;
+    /** base + roll, graze halved (rounded up) or critical + range. */
+    afterHit: number;
+    armor: number;
+    /** afterHit − armor, at least 1. */
+    final: number;
+  } | null;
+}
+
+export function validateAttackInput(input: AttackInput): void {
+  validateDamageInput({ base: input.weaponBase, range: input.weaponRange });
+  if (!(input.cover in COVER_BONUS)) throw new UserError('Cover is `none`, `half` or `full`.');
+  checkInteger(input.modifier, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The modifier');
+  checkInteger(input.target.armor, 0, 1000, "The target's Armor");
+}
+
+/** Step 1: innate Defense + one cover (none when flanked; ranged cover does not stop a melee attack). */
+export function attackDefense(input: AttackInput): { cover: AttackResult['cover']; terms: Modifier[]; defense: number } {
+  const why = input.flanked ? 'flanked' : input.melee ? 'melee' : null;
+  const applied: Cover = why ? 'none' : input.cover;
+  const terms: Modifier[] = [{ name: 'Defense', value: input.target.defense }];
+  if (COVER_BONUS[applied] > 0) terms.push({ name: `${applied} cover`, value: COVER_BONUS[applied] });
+  return { cover: { asked: input.cover, applied, why: input.cover === 'none' ? null : why }, terms, defense: terms.reduce((sum, term) => sum + term.value, 0) };
+}
+
+/** Step 2: the bonuses on top of Aim − defense. */
+export function attackBonuses(input: AttackInput, defense: number): Modifier[] {
+  const terms: Modifier[] = [{ name: 'defense', value: -defense }];
+  if (input.melee) terms.push({ name: 'melee', value: MELEE_BONUS });
+  if (input.marked && !input.melee) terms.push({ name: 'marked (ranged)', value: MARKED_BONUS });
+  if (input.modifier !== 0) terms.push({ name: 'modifier', value: input.modifier });
+  return terms;
+}
+
+/** The Crit the attacker checks: Crit, +50 when the target is flanked. */
+export function critTerms(input: AttackInput): Modifier[] {
+  return input.flanked ? [{ name: 'flanked', value: FLANKED_CRIT_BONUS }] : [];
+}
+
+/** Step 6: without proficiency, hits and crits become grazes, grazes become misses. */
+export function downgrade(hit: HitType): HitType {
+  if (hit === 'critical' || hit === 'hit') return 'graze';
+  return 'miss';
+}
+
+/** Step 5: base + roll; graze → ceil(/2); critical → + range; − armor, at least 1. */
+export function damageAfter(roll: DamageRoll, hit: Exclude<HitType, 'miss'>, armor: number): { afterHit: number; armor: number; final: number } {
+  const afterHit = hit === 'graze' ? Math.ceil(roll.total / 2) : hit === 'critical' ? roll.total + roll.input.range : roll.total;
+  return { afterHit, armor, final: Math.max(1, afterHit - armor) };
+}
+
+/**
+ * The attack in the rules' order. Dice, in order: the Aim d100; on a hit, the Dodge d100 (defender's Dodge > 0),
+ * the Crit d100 (attacker's Crit, +50 flanked, > 0); then the damage die if anything still hits.
+ */
+export function resolveAttack(input: AttackInput, rng: Rng): AttackResult {
+  validateAttackInput(input);
+  const { cover, terms: defenseTerms, defense } = attackDefense(input);
+  const targetTerms = attackBonuses(input, defense);
+  const aim = rollUnder({ attribute: { name: 'Aim', value: input.attacker.aim }, modifiers: targetTerms }, rng);
+  const base = { input, cover, defenseTerms, defense, targetTerms, aim };
+  if (!aim.success) return { ...base, dodge: null, crit: null, rolledHit: null, hit: 'miss', damage: null };
+  const dodge = input.target.dodge > 0 ? rollUnder({ attribute: { name: 'Dodge', value: input.target.dodge }, modifiers: [] }, rng) : null;
+  const critCheck: CheckInput = { attribute: { name: 'Crit', value: input.attacker.crit }, modifiers: critTerms(input) };
+  const crit = checkTarget(critCheck) > 0 ? rollUnder(critCheck, rng) : null;
+  const dodged = dodge?.success ?? false;
+  const critted = crit?.success ?? false;
+  const rolledHit: Exclude<HitType, 'miss'> = critted && !dodged ? 'critical' : dodged && !critted ? 'graze' : 'hit';
+  const hit = input.proficient ? rolledHit : downgrade(rolledHit);
+  if (hit === 'miss') return { ...base, dodge, crit, rolledHit, hit, damage: null };
+  const roll = rollDamage({ base: input.weaponBase, range: input.weaponRange }, rng);
+  return { ...base, dodge, crit, rolledHit, hit, damage: { roll, ...damageAfter(roll, hit, input.target.armor) } };
+}
+
+/** An attack's dice as stored: every d100 as its two dice, then the damage die's face. */
+export function attackDice(result: AttackResult): { aim: { tens: number; ones: number }; dodge: { tens: number; ones: number } | null; crit: { tens: number; ones: number } | null; damage: number | null } {
+  return {
+    aim: checkDice(result.aim),
+    dodge: result.dodge ? checkDice(result.dodge) : null,
+    crit: result.crit ? checkDice(result.crit) : null,
+    damage: result.damage ? result.damage.roll.face : null,
+  };
+}
+
+// ---- psi -------------------------------------------------------------------------------------------------------
+
+export interface PsiInput {
+  psi: number;
+  difficulty: number;
+  /** Contested: the target's Will (null when not contested). */
+  target: { name: string; will: number } | null;
+  collar: boolean;
+}
+
+export function validatePsiInput(input: PsiInput): void {
+  checkInteger(input.difficulty, PSI_DIFFICULTY_MIN, PSI_DIFFICULTY_MAX, 'The psionic difficulty');
+}
+
+/** Psi + difficulty; contested − target Will + 50; a worn collar − 105. */
+export function psiCheckInput(input: PsiInput): CheckInput {
+  const modifiers: Modifier[] = [{ name: 'difficulty', value: input.difficulty }];
+  if (input.target) modifiers.push({ name: `${input.target.name}'s Will`, value: -input.target.will }, { name: 'contested (average Will)', value: AVERAGE_WILL });
+  if (input.collar) modifiers.push({ name: 'Psi collar', value: PSI_COLLAR });
+  return { attribute: { name: 'Psi', value: input.psi }, modifiers };
+}
+
+export interface PsiResult {
+  input: PsiInput;
+  check: CheckResult;
+}
+
+export function resolvePsi(input: PsiInput, rng: Rng): PsiResult {
+  validatePsiInput(input);
+  return { input, check: rollUnder(psiCheckInput(input), rng) };
+}

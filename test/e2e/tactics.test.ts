@@ -1,0 +1,179 @@
+// /tactics (d100 roll-under with tactical attacks, RULES 2, seed 001) through the real bot and the fake Discord:
+// checks, damage, attacks with the Apply damage button (attacker only, once, across a restart), Psi, replays.
+import { describe, expect, it } from 'vitest';
+import { seededRng } from '../../src/engine/rng.js';
+import { resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput } from '../../src/engine/systems/d100-tactics/tactics.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+
+const NO_PINGS = { parse: [] };
+const sandbox = useTestSandbox({ seeds: ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'] });
+
+async function storedRolls(limit = 10): Promise<Array<Record<string, unknown>>> {
+  const response = await fetch(`${sandbox().url}/api/rolls?limit=${limit}`);
+  return ((await response.json()) as { rolls: Array<Record<string, unknown>> }).rolls;
+}
+const rollIdOf = (text: string) => /Roll (\w{8})/.exec(text)![1]!;
+const d100Text = (d: { tens: number; ones: number; value: number }) => `\`[${d.tens}][${d.ones}] → ${d.value}\``;
+
+async function sheet(user: string, name: string, attributes: Record<string, number>): Promise<void> {
+  await sandbox().one({ user, command: 'sheet create', options: { name } });
+  for (const [attribute, value] of Object.entries(attributes)) await sandbox().one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
+}
+
+function buttonsOf(response: SandboxResponse): Array<{ custom_id: string; label: string }> {
+  return (response.components as Array<{ components: Array<{ custom_id: string; label: string }> }>).flatMap((row) => row.components);
+}
+
+async function replayMatches(rollId: string): Promise<string> {
+  const text = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } }));
+  expect(text).toContain(`Roll ${rollId}: the dice match`);
+  return text;
+}
+
+describe('/tactics check', () => {
+  it('d100 ≤ attribute + modifier: both dice, the target, the verdict and the exact chance; stored; replays', async () => {
+    await sheet('mike', 'Mike', { Aim: 65 });
+    const expected = resolveCheck({ attribute: { name: 'Aim', value: 65 }, modifiers: [{ name: 'modifier', value: -10 }] }, seededRng('t-1'));
+    const reply = await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'aim', modifier: -10 } });
+    expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    const text = textOf(reply);
+    expect(text).toContain('Target: 65 Aim − 10 modifier = **55**');
+    expect(text).toContain(`🎲 ${d100Text(expected.d100)} ${expected.success ? '≤' : '>'} 55: **${expected.success ? 'success' : 'failure'}** (chance 55%)`);
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ id: rollId, kind: 'check', system: 'd100-tactics', seed: 't-1', total: expected.d100.value, challengeLevel: 55, success: expected.success });
+    expect(await replayMatches(rollId)).toContain('Target: 65 Aim − 10 modifier = **55**');
+  });
+
+  it('a seed attribute not on the sheet is 0; Health cannot be checked; an unknown one is a private error', async () => {
+    await sheet('mike', 'Mike', { Aim: 65, Stealth: 30 });
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'Crit' } }))).toContain('Target: 0 Crit = **0**');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'stealth' } }))).toContain('Target: 30 Stealth = **30**');
+    const health = await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'Health' } });
+    expect(health).toMatchObject({ ephemeral: true });
+    expect(health.content).toContain('Health is never checked');
+    const unknown = await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'Stelth' } });
+    expect(unknown).toMatchObject({ ephemeral: true });
+    expect(await storedRolls()).toHaveLength(2);
+  });
+});
+
+describe('/tactics damage', () => {
+  it('base + the range die, stored and replayed; a range outside 2–6 is a clear private error', async () => {
+    const expected = rollDamage({ base: 5, range: 4 }, seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics damage', options: { base: 5, range: 4 } }));
+    expect(text).toContain(`Damage range 4: d12 \`[${expected.face}]\` ÷ 3 → ${expected.roll}`);
+    expect(text).toContain(`5 base + ${expected.roll} roll = **${expected.total}**`);
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'damage', dice: [expected.face], total: expected.total });
+    await replayMatches(rollId);
+    const bad = await sandbox().one({ user: 'mike', command: 'tactics damage', options: { base: 5, range: 7 } });
+    expect(bad).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
+    expect(bad.content).toContain('There is no damage range 7: the damage table has ranges 2, 3, 4, 5 and 6.');
+    expect(await storedRolls()).toHaveLength(1);
+  });
+});
+
+describe('/tactics attack', () => {
+  const attackerInput = (target: Partial<AttackInput['target']>, rest: Partial<AttackInput> = {}): AttackInput => ({
+    attacker: { name: 'Mike', aim: 70, crit: 20 },
+    target: { name: 'Sasha', sheetId: 0, defense: 10, dodge: 25, armor: 1, ...target },
+    weaponBase: 4,
+    weaponRange: 3,
+    cover: 'half',
+    flanked: false,
+    marked: false,
+    melee: false,
+    proficient: true,
+    modifier: 0,
+    ...rest,
+  });
+
+  it('shows each step from both sheets; stored and replayed identically', async () => {
+    await sheet('mike', 'Mike', { Aim: 70, Crit: 20 });
+    await sheet('sasha', 'Sasha', { Defense: 10, Dodge: 25, Armor: 1, Health: 12 });
+    const expected = resolveAttack(attackerInput({}), seededRng('t-1'));
+    const reply = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'half' } });
+    expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    const text = textOf(reply);
+    expect(text).toContain('1. Defense\n10 Defense + 20 half cover = **30**');
+    expect(text).toContain('2. Target value\n70 Aim − 30 defense = **40**');
+    expect(text).toContain(`3. Aim check\n🎲 ${d100Text(expected.aim.d100)}`);
+    if (expected.dodge) expect(text).toContain(`Dodge 25 Dodge = **25**: 🎲 ${d100Text(expected.dodge.d100)}`);
+    if (expected.damage) expect(text).toContain(`→ **${expected.damage.final} damage**`);
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'attack', system: 'd100-tactics', total: expected.damage?.final ?? 0, challengeLevel: 40, success: expected.damage !== null });
+    const replay = await replayMatches(rollId);
+    expect(replay).toContain('10 Defense + 20 half cover = **30**');
+  });
+
+  it('Apply damage: only the attacker, once, across a restart; Health persists on the target sheet', async () => {
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 12, Armor: 1 });
+    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, weaponBase: 6, cover: 'none' }), seededRng('t-1'));
+    expect(expected.hit).toBe('hit');
+    const damage = expected.damage!.final;
+    const reply = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
+    const rollId = rollIdOf(textOf(reply));
+    expect(buttonsOf(reply)).toEqual([expect.objectContaining({ custom_id: `tactics:apply:${rollId}`, label: `Apply ${damage} damage` })]);
+
+    const intruder = await sandbox().one({ user: 'sasha', button: `tactics:apply:${rollId}`, message: reply.messageId! });
+    expect(intruder).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(intruder.content).toContain('who made this attack, can apply its damage. Nothing was changed.');
+
+    await sandbox().restartBot();
+    const applied = await sandbox().one({ user: 'mike', button: `tactics:apply:${rollId}`, message: reply.messageId! });
+    expect(applied).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS, components: [] });
+    expect(textOf(applied)).toContain(`Sasha: Health 12 → **${12 - damage}** (${damage} damage)`);
+
+    // The button is gone, so it cannot be pressed again (a stale second press is refused: see the next test).
+    await expect(sandbox().fake.interact({ user: 'mike', button: `tactics:apply:${rollId}`, message: reply.messageId! })).rejects.toThrow(/has no component/);
+
+    const shown = textOf(await sandbox().one({ user: 'sasha', command: 'sheet show' }));
+    expect(shown).toContain(`Health **${12 - damage}**`);
+    // The applied marker replays as the attack it applied.
+    const marker = (await storedRolls(1))[0]!;
+    expect(marker).toMatchObject({ kind: 'attack-applied', total: 12 - damage });
+    await replayMatches(marker.id as string);
+  });
+
+  it('two presses at once apply the damage once', async () => {
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 20 });
+    const reply = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
+    const press = { user: 'mike', button: buttonsOf(reply)[0]!.custom_id, message: reply.messageId! };
+    const results = await Promise.all([sandbox().fake.interact(press), sandbox().fake.interact(press)]);
+    for (const result of results) expect(result.errors).toEqual([]);
+    expect(results.map((result) => result.responses.map((response) => response.kind)).sort()).toEqual([['reply'], ['update']]);
+    const refusal = results.flatMap((result) => result.responses).find((response) => response.kind === 'reply')!;
+    expect(refusal).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
+    expect(refusal.content).toContain("This attack's damage was already applied");
+    const damage = /Apply (\d+) damage/.exec(buttonsOf(reply)[0]!.label)![1]!;
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'sheet show' }))).toContain(`Health **${20 - Number(damage)}**`);
+  });
+
+  it('a Dispatcher attacks an NPC; players may not name NPCs; a miss offers no button', async () => {
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Sectoid' } });
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Sectoid', name: 'Aim', value: -200 } });
+    await sheet('sasha', 'Sasha', { Health: 10 });
+    const miss = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics attack', options: { as_npc: 'Sectoid', target: 'sasha', weapon_base: 3, weapon_range: 2, cover: 'full' } });
+    expect(textOf(miss)).toContain('Sectoid → Sasha: miss');
+    expect(miss.components).toEqual([]);
+    const refused = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target_npc: 'Sectoid', weapon_base: 3, weapon_range: 2, cover: 'none' } });
+    expect(refused).toMatchObject({ ephemeral: true });
+  });
+});
+
+describe('/tactics psi', () => {
+  it('Psi + difficulty, contested by a member’s Will, with a collar; stored and replayed', async () => {
+    await sheet('mike', 'Mike', { Psi: 80 });
+    await sheet('sasha', 'Sasha', { Will: 60 });
+    const expected = resolvePsi({ psi: 80, difficulty: -10, target: { name: 'Sasha', will: 60 }, collar: true }, seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics psi', options: { difficulty: -10, target: 'sasha', collar: true } }));
+    expect(text).toContain("Target: 80 Psi − 10 difficulty − 60 Sasha's Will + 50 contested (average Will) − 105 Psi collar = **-45**");
+    expect(text).toContain(`🎲 ${d100Text(expected.check.d100)} > -45: **failure** (chance 0%)`);
+    await replayMatches(rollIdOf(text));
+    const bad = await sandbox().fake.interact({ user: 'mike', command: 'tactics psi', options: { difficulty: 30 } }).catch((error: Error) => error);
+    expect(String(bad)).toMatch(/at most 20/);
+  });
+});

@@ -1,0 +1,167 @@
+// RULES 2 (seed 001), line by line, with scripted dice: checks, damage ranges, the attack's six steps, Psi.
+import { describe, expect, it } from 'vitest';
+import {
+  attackDice,
+  resolveAttack,
+  resolveCheck,
+  resolvePsi,
+  rollDamage,
+  type AttackInput,
+} from '../../../../src/engine/systems/d100-tactics/tactics.js';
+import { seededRng } from '../../../../src/engine/rng.js';
+import { rederive } from '../../../../src/engine/replay.js';
+import { scriptedFaces } from '../../../helpers/faces.js';
+
+/** The two d10 faces (1-based) that make a d100 show `value`: 48 → tens 4, ones 8; 100 → [0][0]. */
+function d100(value: number): number[] {
+  if (value === 100) return [1, 1];
+  return [Math.floor(value / 10) + 1, (value % 10) + 1];
+}
+const dice = (...parts: number[][]) => scriptedFaces(...parts.flat());
+
+function attack(overrides: Partial<AttackInput> & { aim?: number; crit?: number; defense?: number; dodge?: number; armor?: number } = {}): AttackInput {
+  const { aim = 70, crit = 0, defense = 0, dodge = 0, armor = 0, ...rest } = overrides;
+  return {
+    attacker: { name: 'Sasha', aim, crit },
+    target: { name: 'Sectoid', sheetId: 1, defense, dodge, armor },
+    weaponBase: 5,
+    weaponRange: 4,
+    cover: 'none',
+    flanked: false,
+    marked: false,
+    melee: false,
+    proficient: true,
+    modifier: 0,
+    ...rest,
+  };
+}
+
+describe('check: d100 ≤ attribute + modifiers', () => {
+  const input = { attribute: { name: 'Aim', value: 60 }, modifiers: [{ name: 'modifier', value: 8 }] };
+  it('shows the d100 as 2D10: [4][8] → 48, [0][0] → 100', () => {
+    const rolled = resolveCheck(input, dice(d100(48)));
+    expect(rolled.d100).toEqual({ tens: 4, ones: 8, value: 48 });
+    expect(resolveCheck(input, dice(d100(100))).d100).toEqual({ tens: 0, ones: 0, value: 100 });
+  });
+  it('target = attribute + modifiers; equal succeeds, one over fails; the chance is the target clamped to 0–100', () => {
+    expect(resolveCheck(input, dice(d100(68)))).toMatchObject({ target: 68, success: true, chance: 68 });
+    expect(resolveCheck(input, dice(d100(69)))).toMatchObject({ target: 68, success: false });
+    expect(resolveCheck({ attribute: { name: 'Tech', value: 150 }, modifiers: [] }, dice(d100(100)))).toMatchObject({ success: true, chance: 100 });
+    expect(resolveCheck({ attribute: { name: 'Tech', value: 20 }, modifiers: [{ name: 'no proficiency', value: -50 }] }, dice(d100(1)))).toMatchObject({ target: -30, success: false, chance: 0 });
+  });
+});
+
+describe('damage roll by damage range', () => {
+  it.each([
+    [2, 12, 6, [[1, 1], [6, 1], [7, 2], [12, 2]]],
+    [3, 12, 4, [[1, 1], [4, 1], [5, 2], [12, 3]]],
+    [4, 12, 3, [[1, 1], [3, 1], [4, 2], [12, 4]]],
+    [5, 10, 2, [[1, 1], [2, 1], [3, 2], [10, 5]]],
+    [6, 12, 2, [[1, 1], [2, 1], [11, 6], [12, 6]]],
+  ])('range %i: d%i ÷ %i rounded up (an exact division is not rounded: the seed’s 3 ÷ 3 = 1)', (range, sides, divisor, cases) => {
+    for (const [face, roll] of cases as number[][]) {
+      const result = rollDamage({ base: 5, range }, scriptedFaces(face!));
+      expect(result).toMatchObject({ sides, divisor, face, roll, total: 5 + roll! });
+    }
+  });
+  it('refuses any other range with a clear error', () => {
+    for (const range of [0, 1, 7, 12]) expect(() => rollDamage({ base: 5, range }, scriptedFaces())).toThrow(`There is no damage range ${range}: the damage table has ranges 2, 3, 4, 5 and 6.`);
+  });
+});
+
+describe('attack, step by step', () => {
+  it('1. defense = innate Defense + one cover: half +20, full +40', () => {
+    expect(resolveAttack(attack({ defense: 10, cover: 'half' }), dice(d100(99))).defense).toBe(30);
+    expect(resolveAttack(attack({ defense: 10, cover: 'full' }), dice(d100(99))).defense).toBe(50);
+    expect(resolveAttack(attack({ defense: 10, cover: 'none' }), dice(d100(99))).defense).toBe(10);
+  });
+  it('1. flanked → no cover; melee → ranged cover does not apply', () => {
+    const flanked = resolveAttack(attack({ cover: 'full', flanked: true }), dice(d100(99)));
+    expect(flanked).toMatchObject({ defense: 0, cover: { asked: 'full', applied: 'none', why: 'flanked' } });
+    const melee = resolveAttack(attack({ cover: 'half', melee: true }), dice(d100(99)));
+    expect(melee).toMatchObject({ defense: 0, cover: { applied: 'none', why: 'melee' } });
+  });
+  it('2. target value = Aim − defense + melee 20, marked (ranged only) 15, others', () => {
+    expect(resolveAttack(attack({ aim: 60, cover: 'half' }), dice(d100(99))).aim.target).toBe(40);
+    expect(resolveAttack(attack({ aim: 60, melee: true, marked: true }), dice(d100(99))).aim.target).toBe(80);
+    expect(resolveAttack(attack({ aim: 60, marked: true, modifier: -5 }), dice(d100(99))).aim.target).toBe(70);
+  });
+  it('3. a failed Aim check ends the attack: no other dice', () => {
+    const rng = dice(d100(71));
+    const result = resolveAttack(attack({ aim: 70, dodge: 30, crit: 20 }), rng);
+    expect(result).toMatchObject({ hit: 'miss', rolledHit: null, dodge: null, crit: null, damage: null });
+    expect(rng.remaining()).toBe(0);
+  });
+  it('3. Aim equal to the target value hits; neither Dodge nor Crit → a normal hit, no reaction dice', () => {
+    const rng = dice(d100(70), [7]);
+    const result = resolveAttack(attack({ aim: 70 }), rng);
+    expect(result).toMatchObject({ hit: 'hit', dodge: null, crit: null, damage: { afterHit: 5 + 3, final: 8 } });
+    expect(rng.remaining()).toBe(0);
+  });
+  it('4. only Dodge succeeds → graze: ceil(damage / 2)', () => {
+    const result = resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(30), d100(11), [7]));
+    expect(result).toMatchObject({ rolledHit: 'graze', hit: 'graze', damage: { roll: { total: 8 }, afterHit: 4, final: 4 } });
+    // 5 + ceil(12/3)=4 → 9 → ceil(4.5) = 5
+    expect(resolveAttack(attack({ dodge: 30 }), dice(d100(10), d100(1), [12])).damage).toMatchObject({ afterHit: 5 });
+  });
+  it('4. only Crit succeeds → critical: + the damage range', () => {
+    const result = resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(31), d100(10), [7]));
+    expect(result).toMatchObject({ hit: 'critical', damage: { roll: { total: 8 }, afterHit: 12, final: 12 } });
+  });
+  it('4. both succeed, or neither → a normal hit', () => {
+    expect(resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(5), d100(5), [7])).hit).toBe('hit');
+    expect(resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(50), d100(50), [7])).hit).toBe('hit');
+  });
+  it('4. flanked: +50 Crit, and a Crit of 0 flanked is checked at 50', () => {
+    const flanked = resolveAttack(attack({ crit: 10, flanked: true }), dice(d100(10), d100(60), [7]));
+    expect(flanked).toMatchObject({ crit: { target: 60, success: true }, hit: 'critical' });
+    const noCrit = resolveAttack(attack({ crit: 0, flanked: true }), dice(d100(10), d100(50), [7]));
+    expect(noCrit).toMatchObject({ crit: { target: 50, success: true }, hit: 'critical' });
+  });
+  it('5. armor is subtracted after the hit type, minimum 1', () => {
+    expect(resolveAttack(attack({ armor: 2 }), dice(d100(10), [7])).damage).toMatchObject({ afterHit: 8, armor: 2, final: 6 });
+    expect(resolveAttack(attack({ armor: 20 }), dice(d100(10), [7])).damage).toMatchObject({ final: 1 });
+    // critical then armor: 8 + 4 = 12 − 3 = 9
+    expect(resolveAttack(attack({ crit: 10, armor: 3 }), dice(d100(10), d100(1), [7])).damage).toMatchObject({ afterHit: 12, final: 9 });
+    // graze then armor: ceil(8/2) = 4 − 10 → 1
+    expect(resolveAttack(attack({ dodge: 10, armor: 10 }), dice(d100(10), d100(1), [7])).damage).toMatchObject({ afterHit: 4, final: 1 });
+  });
+  it('6. without proficiency: hits and crits become grazes, grazes become misses (no damage die)', () => {
+    const hit = resolveAttack(attack({ proficient: false }), dice(d100(10), [7]));
+    expect(hit).toMatchObject({ rolledHit: 'hit', hit: 'graze', damage: { afterHit: 4 } });
+    const crit = resolveAttack(attack({ proficient: false, crit: 10 }), dice(d100(10), d100(1), [7]));
+    expect(crit).toMatchObject({ rolledHit: 'critical', hit: 'graze', damage: { afterHit: 4 } });
+    const rng = dice(d100(10), d100(1));
+    const graze = resolveAttack(attack({ proficient: false, dodge: 10 }), rng);
+    expect(graze).toMatchObject({ rolledHit: 'graze', hit: 'miss', damage: null });
+    expect(rng.remaining()).toBe(0);
+  });
+  it('stores its dice and replays them identically from the seed', () => {
+    const input = attack({ dodge: 40, crit: 30, armor: 1, cover: 'half' });
+    for (const seed of ['a', 'b', 'c', 'd', 'e']) {
+      const result = resolveAttack(input, seededRng(seed));
+      const replayed = rederive('attack', JSON.parse(JSON.stringify(input)), seed);
+      expect(replayed.dice).toEqual(attackDice(result));
+      expect(replayed.result).toEqual(result);
+    }
+  });
+});
+
+describe('Psi check', () => {
+  it('difficulty (default 0) + Psi', () => {
+    expect(resolvePsi({ psi: 70, difficulty: 0, target: null, collar: false }, dice(d100(70)))).toMatchObject({ check: { target: 70, success: true } });
+    expect(resolvePsi({ psi: 70, difficulty: -50, target: null, collar: false }, dice(d100(21)))).toMatchObject({ check: { target: 20, success: false } });
+    expect(resolvePsi({ psi: 70, difficulty: 20, target: null, collar: false }, dice(d100(90)))).toMatchObject({ check: { target: 90, success: true } });
+  });
+  it('contested: − target Will + 50 (a Will of 50 changes nothing, above 50 resists)', () => {
+    expect(resolvePsi({ psi: 70, difficulty: 0, target: { name: 'Mike', will: 50 }, collar: false }, dice(d100(1))).check.target).toBe(70);
+    expect(resolvePsi({ psi: 70, difficulty: -10, target: { name: 'Mike', will: 65 }, collar: false }, dice(d100(1))).check.target).toBe(45);
+  });
+  it('a worn collar −105: even peak human Psi 100 cannot succeed', () => {
+    expect(resolvePsi({ psi: 100, difficulty: 0, target: null, collar: true }, dice(d100(1)))).toMatchObject({ check: { target: -5, success: false, chance: 0 } });
+  });
+  it('refuses a difficulty outside +20 … −50', () => {
+    expect(() => resolvePsi({ psi: 70, difficulty: 21, target: null, collar: false }, dice(d100(1)))).toThrow('The psionic difficulty must be a whole number from -50 to 20');
+    expect(() => resolvePsi({ psi: 70, difficulty: -51, target: null, collar: false }, dice(d100(1)))).toThrow('from -50 to 20');
+  });
+});

@@ -1,0 +1,160 @@
+// d6 pools (RULES 4, seed 003): every rule line with scripted dice, the odds against an enumeration, replays.
+import { describe, expect, it } from 'vitest';
+import { rederive } from '../../../../src/engine/replay.js';
+import { seededRng } from '../../../../src/engine/rng.js';
+import {
+  D6_SKILLS,
+  composePool,
+  d6Faces,
+  difficultyModifier,
+  findD6Skill,
+  helpModifier,
+  resolveD6Pool,
+  resolvePush,
+  successChance,
+  tally,
+  type D6PoolInput,
+} from '../../../../src/engine/systems/d6-pool/pool.js';
+import { allFaces, scriptedFaces } from '../../../helpers/faces.js';
+
+function input(overrides: Partial<D6PoolInput> = {}): D6PoolInput {
+  return { skill: 'Force', attribute: 'STR', skillLevel: 2, attributeValue: 3, gear: 1, modifiers: [], sheet: null, ...overrides };
+}
+
+describe('the thirteen skills and their attributes', () => {
+  it('ties each core skill to the attribute the seed names', () => {
+    const byAttribute = (attribute: string) => D6_SKILLS.filter((skill) => skill.attribute === attribute).map((skill) => skill.name);
+    expect(D6_SKILLS).toHaveLength(13);
+    expect(byAttribute('STR')).toEqual(['Force', 'Melee', 'Stamina']);
+    expect(byAttribute('AGI')).toEqual(['Marksmanship', 'Mobility', 'Stealth']);
+    expect(byAttribute('WIT')).toEqual(['Crafting', 'Defiance', 'Observation', 'Survival']);
+    expect(byAttribute('EMP')).toEqual(['Medical', 'Insight', 'Persuasion']);
+    expect(findD6Skill('  persuasion ')).toEqual({ name: 'Persuasion', attribute: 'EMP' });
+    expect(findD6Skill('Piloting')).toBeUndefined();
+  });
+});
+
+describe('building the pool', () => {
+  it('is skill level + attribute + gear dice, rolled skill first, then gear, then attribute', () => {
+    const result = resolveD6Pool(input(), scriptedFaces(6, 3, 1, 4, 5, 6));
+    expect(result.pool).toEqual({ skill: 2, gear: 1, attribute: 3 });
+    expect(result.dice.map((die) => die.source)).toEqual(['skill', 'skill', 'gear', 'attribute', 'attribute', 'attribute']);
+    expect(d6Faces(result.dice)).toEqual([6, 3, 1, 4, 5, 6]);
+  });
+
+  it('an unranked skill (no dots) rolls the attribute alone; gear gives extra base dice', () => {
+    expect(resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(2, 2, 2)).pool).toEqual({ skill: 0, gear: 0, attribute: 3 });
+    expect(resolveD6Pool(input({ skillLevel: 0, gear: 2 }), scriptedFaces(2, 2, 2, 2, 2)).pool).toEqual({ skill: 0, gear: 2, attribute: 3 });
+  });
+
+  it('difficulty: trivial +3, simple +2, easy +1, average 0, demanding −1, hard −2, formidable −3', () => {
+    const values = ['trivial', 'simple', 'easy', 'average', 'demanding', 'hard', 'formidable'].map((name) => difficultyModifier(name).value);
+    expect(values).toEqual([3, 2, 1, 0, -1, -2, -3]);
+    expect(() => difficultyModifier('impossible')).toThrow(/Unknown difficulty/);
+  });
+
+  it('help is +1 per helper, at most three helpers (+3)', () => {
+    expect(helpModifier(1).value).toBe(1);
+    expect(helpModifier(3).value).toBe(3);
+    expect(() => helpModifier(4)).toThrow(/At most 3 people can help/);
+  });
+
+  it('a +1 modifier rolls one extra base die; several modifiers are cumulative', () => {
+    const result = resolveD6Pool(input({ modifiers: [{ name: 'Easy', value: 1 }, { name: 'help (2)', value: 2 }, { name: 'Angry (condition)', value: -1 }] }), scriptedFaces(...Array(8).fill(3)));
+    expect(result.modifier).toBe(2);
+    expect(result.dice).toHaveLength(8);
+    expect(result.pool).toEqual({ skill: 4, gear: 1, attribute: 3 });
+  });
+
+  it('negative modifiers remove skill dice first, then gear, then attribute', () => {
+    const base = { skill: 2, gear: 2, attribute: 3 };
+    expect(composePool(base, -1)).toEqual({ skill: 1, gear: 2, attribute: 3 });
+    expect(composePool(base, -2)).toEqual({ skill: 0, gear: 2, attribute: 3 });
+    expect(composePool(base, -3)).toEqual({ skill: 0, gear: 1, attribute: 3 });
+    expect(composePool(base, -4)).toEqual({ skill: 0, gear: 0, attribute: 3 });
+    expect(composePool(base, -6)).toEqual({ skill: 0, gear: 0, attribute: 1 });
+    expect(composePool(base, -9)).toEqual({ skill: 0, gear: 0, attribute: 0 });
+  });
+
+  it('an empty pool cannot succeed: nothing is rolled', () => {
+    const rng = scriptedFaces();
+    const result = resolveD6Pool(input({ skillLevel: 1, gear: 0, attributeValue: 2, modifiers: [{ name: 'Formidable', value: -3 }] }), rng);
+    expect(result).toMatchObject({ empty: true, dice: [], successes: 0, success: false });
+    expect(rng.remaining()).toBe(0);
+  });
+
+  it('refuses a d6 skill above 5, and limits on gear and modifiers', () => {
+    expect(() => resolveD6Pool(input({ skillLevel: 40 }), seededRng('x'))).toThrow(/d6 skills are 0–5/);
+    expect(() => resolveD6Pool(input({ gear: 11 }), seededRng('x'))).toThrow(/Gear dice/);
+  });
+});
+
+describe('reading the dice', () => {
+  it('each 6 is a success; more than one may trigger extras', () => {
+    expect(resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(6, 6, 4))).toMatchObject({ sixes: 2, banes: 0, successes: 2, success: true });
+  });
+
+  it('each 1 is a bane that removes one success: net = max(0, sixes − ones)', () => {
+    expect(tally([6, 6, 1])).toEqual({ sixes: 2, banes: 1, successes: 1 });
+    expect(tally([6, 1, 1])).toEqual({ sixes: 1, banes: 2, successes: 0 });
+    expect(tally([1, 1, 3])).toEqual({ sixes: 0, banes: 2, successes: 0 });
+  });
+
+  it('no successes is a failure', () => {
+    expect(resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(5, 4, 2))).toMatchObject({ successes: 0, success: false });
+    expect(resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(6, 1, 2))).toMatchObject({ successes: 0, success: false });
+  });
+});
+
+describe('pushing', () => {
+  it('re-rolls every die showing neither 1 nor 6, in order; banes and sixes stay', () => {
+    const dice = resolveD6Pool(input(), scriptedFaces(6, 3, 1, 4, 5, 6)).dice;
+    const rng = scriptedFaces(6, 2, 1);
+    const pushed = resolvePush({ rollId: 'abcdefgh', attribute: 'STR', dice }, rng);
+    expect(rng.remaining()).toBe(0);
+    expect(d6Faces(pushed.dice)).toEqual([6, 6, 1, 2, 1, 6]);
+    expect(pushed.dice.map((die) => die.rerolled)).toEqual([false, true, false, true, true, false]);
+    expect(pushed.dice.map((die) => die.before)).toEqual([6, 3, 1, 4, 5, 6]);
+    expect(pushed.dice.map((die) => die.source)).toEqual(dice.map((die) => die.source));
+    expect(pushed).toMatchObject({ rerolled: 3, sixes: 3, banes: 2, successes: 1, success: true });
+  });
+
+  it('the pushed result stands, even when it is worse; every die counts after the push', () => {
+    const dice = resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(6, 6, 3)).dice;
+    const pushed = resolvePush({ rollId: 'abcdefgh', attribute: 'STR', dice }, scriptedFaces(1));
+    expect(pushed).toMatchObject({ sixes: 2, banes: 1, successes: 1 });
+  });
+
+  it('never re-rolls a 1 or a 6, whatever the faces (all 6^4 rolls of four dice)', () => {
+    for (const faces of allFaces(4, 6)) {
+      const dice = faces.map((face) => ({ source: 'skill' as const, face }));
+      const pushed = resolvePush({ rollId: 'abcdefgh', attribute: 'STR', dice }, seededRng(faces.join('')));
+      pushed.dice.forEach((die, index) => {
+        if (faces[index] === 1 || faces[index] === 6) expect(die).toMatchObject({ face: faces[index], rerolled: false });
+        else expect(die.rerolled).toBe(true);
+      });
+    }
+  });
+});
+
+describe('odds', () => {
+  it('the chance of at least one net success equals an enumeration of every face, 0–6 dice', () => {
+    for (let n = 0; n <= 6; n++) {
+      let favourable = 0n;
+      for (const faces of allFaces(n, 6)) if (n > 0 && tally(faces).successes > 0) favourable++;
+      expect(successChance(n)).toEqual({ favourable, total: 6n ** BigInt(n) });
+    }
+    expect(successChance(1)).toEqual({ favourable: 1n, total: 6n });
+    expect(successChance(2)).toEqual({ favourable: 9n, total: 36n }); // 6 and 2–5 either way (8), and 6 6
+  });
+});
+
+describe('replay', () => {
+  it('a roll and its push re-derive the same dice from their seeds', () => {
+    const roll = resolveD6Pool(input(), seededRng('pool-seed'));
+    expect(rederive('pool', input(), 'pool-seed')).toEqual({ kind: 'pool', result: roll, dice: d6Faces(roll.dice) });
+    const pushInput = { rollId: 'abcdefgh', attribute: 'STR' as const, dice: roll.dice };
+    const pushed = resolvePush(pushInput, seededRng('push-seed'));
+    expect(rederive('pool-push', pushInput, 'push-seed')).toEqual({ kind: 'pool-push', result: pushed, dice: d6Faces(pushed.dice) });
+  });
+});
