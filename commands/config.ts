@@ -6,6 +6,7 @@ import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInter
 import type { BotCommand, HandlerContext } from '../src/discord/command.js';
 import { dispatcherRule, managesServer, type DispatcherRule } from '../src/discord/permissions.js';
 import { UserError } from '../src/errors.js';
+import { isSystemId, SYSTEM_IDS, systemChoices, systemName } from '../src/engine/systems/index.js';
 import type { ServerSettings } from '../src/store/servers.js';
 import { configReply, dispatcherRuleLine } from '../src/views/config.js';
 import { escapeMarkdown } from '../src/views/format.js';
@@ -22,9 +23,6 @@ const HOUSE_RULES = {
   },
 } as const satisfies Record<string, { setting: keyof ServerSettings; description: string }>;
 type HouseRuleName = keyof typeof HOUSE_RULES;
-
-/** The rule systems a server can pick as its default; only Tac Talk so far. */
-const SYSTEMS: Record<string, string> = { tactalk: 'Tac Talk (Decision Engine)' };
 
 const data = new SlashCommandBuilder()
   .setName('config')
@@ -69,7 +67,7 @@ const data = new SlashCommandBuilder()
           .setName('name')
           .setDescription('The system')
           .setRequired(true)
-          .addChoices(...Object.entries(SYSTEMS).map(([value, name]) => ({ name, value }))),
+          .addChoices(...systemChoices()),
       ),
   );
 
@@ -105,9 +103,9 @@ async function change(interaction: ChatInputCommandInteraction, context: Handler
     }
     case 'system': {
       const system = interaction.options.getString('name', true);
-      if (!(system in SYSTEMS)) throw new UserError(`The bot knows no system \`${system}\` yet; pick one of ${Object.keys(SYSTEMS).join(', ')}.`);
+      if (!isSystemId(system)) throw new UserError(`The bot knows no system \`${system}\`; pick one of ${SYSTEM_IDS.join(', ')}.`);
       await servers.update(context.guildId, { defaultSystem: system });
-      return `The default system is now **${SYSTEMS[system]}**.`;
+      return `The default system is now **${systemName(system)}** (\`${system}\`). New sheets use it unless \`/sheet create\` names another.`;
     }
     default:
       throw new UserError(`Unknown subcommand ${sub}.`);
@@ -122,7 +120,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     return;
   }
   const settings = await context.store.servers.settings(context.guildId);
-  const system = SYSTEMS[settings.defaultSystem] ?? settings.defaultSystem;
+  const system = systemName(settings.defaultSystem);
   await interaction.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system));
 }
 

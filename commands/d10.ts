@@ -27,7 +27,6 @@ import {
   type PoolInput,
   type PoolResult,
 } from '../src/engine/systems/d10-pool/pool.js';
-import { recordRollOnce } from '../src/store/roll-steps.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
 import { cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
 import { privateNote } from '../src/views/messages.js';
@@ -129,7 +128,7 @@ async function advanced(interaction: ChatInputCommandInteraction, context: Handl
 
 /** Stores one step of a cumulative roll under `rollId`; false when that step is stored already. */
 async function recordStep(context: HandlerContext, rollId: string, seed: string, result: CumulativeStepResult): Promise<boolean> {
-  return recordRollOnce(context.store.db, rollId, {
+  return context.store.rolls.recordOnce(rollId, {
     guildId: context.guildId,
     channelId: context.channelId,
     userId: context.userId,

@@ -13,7 +13,8 @@ import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
-import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, shareOption } from './shared/sheet-entries.js';
+import { systemName } from '../src/engine/systems/index.js';
+import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
 
 /** How the NPCs' owner is shown: they belong to the server. */
 const SERVER_LABEL = 'this server';
@@ -55,9 +56,10 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   }
   switch (sub) {
     case 'create': {
-      const sheet = await store.operators.create(npcs, validName('NPC', interaction.options.getString('name', true)));
+      const name = validName('NPC', interaction.options.getString('name', true));
+      const sheet = await store.operators.create(npcs, name, await newSheetSystem(interaction, context));
       await interaction.reply(
-        privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}**. Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
+        privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
       );
       return;
     }

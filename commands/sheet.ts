@@ -17,7 +17,8 @@ import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
-import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, shareOption } from './shared/sheet-entries.js';
+import { systemName } from '../src/engine/systems/index.js';
+import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
 
 const commandData = new SlashCommandBuilder()
   .setName('sheet')
@@ -96,8 +97,9 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 
   switch (sub) {
     case 'create': {
-      const sheet = await store.operators.create(owner, validName('sheet', interaction.options.getString('name', true)));
-      await reply(`Created **${escapeMarkdown(sheet.name)}**; it is your active sheet. Add skills with \`/sheet skill set\`.`);
+      const name = validName('sheet', interaction.options.getString('name', true));
+      const sheet = await store.operators.create(owner, name, await newSheetSystem(interaction, context));
+      await reply(`Created **${escapeMarkdown(sheet.name)}**; it is your active sheet (system: ${systemName(sheet.system)}). Add skills with \`/sheet skill set\`.`);
       return;
     }
     case 'show': {

@@ -1,4 +1,4 @@
-/** /tactics: d100 roll-under checks, damage rolls, tactical attacks and Psi checks (RULES 2, seed 001). */
+/** /tactics: d100 roll-under checks, damage rolls, tactical attacks, Psi, social Will and hazard / reaction checks (RULES 2, seed 001). */
 import {
   InteractionContextType,
   SlashCommandBuilder,
@@ -15,31 +15,39 @@ import { findAttribute, type OperatorSheet } from '../src/engine/sheet.js';
 import {
   attackDice,
   checkDice,
+  checkTarget,
+  equipmentUsable,
   MODIFIER_LIMIT,
   PSI_DIFFICULTY_MAX,
   PSI_DIFFICULTY_MIN,
   resolveAttack,
   resolveCheck,
   resolvePsi,
+  resolveReaction,
+  resolveSocial,
   rollDamage,
   validateAttackInput,
   validateCheckInput,
   validateDamageInput,
   validatePsiInput,
+  validateReactionInput,
+  validateSocialInput,
   WEAPON_BASE_MAX,
+  withUnproficientEquipment,
   type AttackInput,
   type AttackResult,
   type CheckInput,
   type Cover,
   type DamageInput,
   type PsiInput,
+  type ReactionInput,
+  type SocialInput,
 } from '../src/engine/systems/d100-tactics/tactics.js';
 import { npcOwner } from '../src/store/operators.js';
-import { recordRollOnce } from '../src/store/roll-steps.js';
 import { derivedRollId } from '../src/store/rolls.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
-import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, psiReply } from '../src/views/tactics.js';
+import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
 
 export const TACTICS_SYSTEM = 'd100-tactics';
@@ -63,6 +71,37 @@ const data = new SlashCommandBuilder()
       .setDescription('d100 ≤ attribute + modifier succeeds')
       .addStringOption((o) => o.setName('attribute').setDescription('Aim, Will, Tech, Psi, Defense, Dodge, Crit or one of your own').setRequired(true).setAutocomplete(true).setMaxLength(64))
       .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the target value, e.g. -20').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+      .addBooleanOption((o) => o.setName('unproficient_equipment').setDescription('Tech only: using equipment without proficiency, −50 (below 0: cannot be used)'))
+      .addStringOption(asNpc),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('social')
+      .setDescription('A social Will check with the species penalties (−5 each)')
+      .addIntegerOption((o) =>
+        o
+          .setName('species_distance')
+          .setDescription('Species distance to the listener: −5 per 25 %')
+          .addChoices({ name: '0 %', value: 0 }, { name: '25 % (−5)', value: 25 }, { name: '50 % (−10)', value: 50 }, { name: '75 % (−15)', value: 75 }, { name: '100 % (−20)', value: 100 }),
+      )
+      .addBooleanOption((o) => o.setName('alien').setDescription('The listener has extreme alien features: −5'))
+      .addBooleanOption((o) => o.setName('psionic_listener').setDescription('The listener has obviously strong psionics: −5 unless you are psionic'))
+      .addBooleanOption((o) => o.setName('speaker_psionic').setDescription('You are psionic (default: your sheet has Psi above 0)'))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('The situation, added to the target value').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+      .addStringOption(asNpc),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('reaction')
+      .setDescription('Defense against a hazard or a Dodge reaction: the attribute + 50, then the modifier')
+      .addStringOption((o) =>
+        o
+          .setName('kind')
+          .setDescription('Which check')
+          .setRequired(true)
+          .addChoices({ name: 'defense (a hazard: disease, toxin, explosion, vacuum…)', value: 'defense' }, { name: 'dodge (an intuitive reaction)', value: 'dodge' }),
+      )
+      .addIntegerOption((o) => o.setName('modifier').setDescription("The situation's difficulty, added after +50").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
       .addStringOption(asNpc),
   )
   .addSubcommand((sub) =>
@@ -167,8 +206,16 @@ async function check(interaction: ChatInputCommandInteraction, context: HandlerC
     ? { name: sheet.attributes.find((entry) => nameKey(entry.name) === nameKey(known))?.name ?? known, value: attributeOr0(sheet, known) }
     : findAttribute(sheet, typed);
   const modifier = interaction.options.getInteger('modifier') ?? 0;
-  const input: CheckInput = { attribute: { name: attribute.name, value: attribute.value }, modifiers: modifier === 0 ? [] : [{ name: 'modifier', value: modifier }] };
+  let input: CheckInput = { attribute: { name: attribute.name, value: attribute.value }, modifiers: modifier === 0 ? [] : [{ name: 'modifier', value: modifier }] };
+  if (interaction.options.getBoolean('unproficient_equipment')) {
+    if (nameKey(attribute.name) !== nameKey('Tech')) throw new UserError(`\`unproficient_equipment\` is for Tech checks (seed 001: Tech with equipment without proficiency, −50); this is a ${attribute.name} check.`);
+    input = withUnproficientEquipment(input);
+  }
   validateCheckInput(input);
+  if (!equipmentUsable(input)) {
+    await interaction.reply(equipmentUnusableReply(input, checkTarget(input), sheet.name));
+    return;
+  }
   const seed = context.newSeed();
   const result = resolveCheck(input, seededRng(seed));
   const rollId = await record(context, 'check', input, seed, checkDice(result), result, { total: result.d100.value, target: result.target, success: result.success, ...npcFact(interaction, sheet) });
@@ -232,6 +279,34 @@ async function psi(interaction: ChatInputCommandInteraction, context: HandlerCon
   await interaction.reply(psiReply(result, sheet.name, rollId));
 }
 
+async function social(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await rollerSheet(interaction, context);
+  const input: SocialInput = {
+    will: attributeOr0(sheet, 'Will'),
+    speciesDistance: interaction.options.getInteger('species_distance') ?? 0,
+    alien: interaction.options.getBoolean('alien') ?? false,
+    psionicListener: interaction.options.getBoolean('psionic_listener') ?? false,
+    speakerPsionic: interaction.options.getBoolean('speaker_psionic') ?? attributeOr0(sheet, 'Psi') > 0,
+    modifier: interaction.options.getInteger('modifier') ?? 0,
+  };
+  validateSocialInput(input);
+  const seed = context.newSeed();
+  const result = resolveSocial(input, seededRng(seed));
+  const rollId = await record(context, 'social', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
+  await interaction.reply(socialReply(result, sheet.name, rollId));
+}
+
+async function reaction(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await rollerSheet(interaction, context);
+  const kind = interaction.options.getString('kind', true) as ReactionInput['kind'];
+  const input: ReactionInput = { kind, value: attributeOr0(sheet, kind === 'defense' ? 'Defense' : 'Dodge'), modifier: interaction.options.getInteger('modifier') ?? 0 };
+  validateReactionInput(input);
+  const seed = context.newSeed();
+  const result = resolveReaction(input, seededRng(seed));
+  const rollId = await record(context, 'reaction', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
+  await interaction.reply(reactionReply(result, sheet.name, rollId));
+}
+
 /** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */
 async function applyDamage(interaction: ButtonInteraction, context: HandlerContext, rollId: string): Promise<void> {
   const stored = await context.store.rolls.find(rollId);
@@ -256,7 +331,7 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   const applied = { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage: result.damage.final, before: health.value, after };
   // The marker is stored first, under an id derived from the attack's: a second press (even a simultaneous one,
   // or from another process) finds it taken and changes nothing.
-  const claimed = await recordRollOnce(context.store.db, markerId, {
+  const claimed = await context.store.rolls.recordOnce(markerId, {
     guildId: context.guildId,
     channelId: context.channelId,
     userId: context.userId,
@@ -306,6 +381,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'attack') return attack(interaction, context);
   if (sub === 'damage') return damage(interaction, context);
   if (sub === 'psi') return psi(interaction, context);
+  if (sub === 'social') return social(interaction, context);
+  if (sub === 'reaction') return reaction(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 

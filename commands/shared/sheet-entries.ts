@@ -22,19 +22,32 @@ import {
   validSkillLevel,
   type OperatorSheet,
 } from '../../src/engine/sheet.js';
+import { DEFAULT_SYSTEM, isSystemId, SYSTEM_IDS, systemChoices, type SystemId } from '../../src/engine/systems/index.js';
 import type { SheetOwner } from '../../src/store/operators.js';
 import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
 import { escapeMarkdown, signedCompact } from '../../src/views/format.js';
 import { NO_PINGS } from '../../src/views/limits.js';
 import { privateNote } from '../../src/views/messages.js';
 
-/** `create name:`, as /sheet and /npc define it (with their own words). */
+/** `create name [system]`, as /sheet and /npc define it (with their own words). */
 export function createSubcommand(description: string, nameDescription: string) {
   return (sub: SlashCommandSubcommandBuilder) =>
     sub
       .setName('create')
       .setDescription(description)
-      .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true));
+      .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true))
+      .addStringOption((o) => o.setName('system').setDescription("The sheet's rule system (default: the server's)").addChoices(...systemChoices()));
+}
+
+/** The system a new sheet gets: the one named, or the server's default. */
+export async function newSheetSystem(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<SystemId> {
+  const named = interaction.options.getString('system');
+  if (named !== null) {
+    if (!isSystemId(named)) throw new UserError(`The bot knows no system \`${named}\`; pick one of ${SYSTEM_IDS.join(', ')}.`);
+    return named;
+  }
+  const { defaultSystem } = await context.store.servers.settings(context.guildId);
+  return isSystemId(defaultSystem) ? defaultSystem : DEFAULT_SYSTEM;
 }
 
 /** `delete name:` (answered with a confirm prompt), as /sheet and /npc define it. */

@@ -18,6 +18,7 @@ import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, typ
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
 import { d6Faces, resolveD6Pool, resolvePush, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult } from './systems/d6-pool/pool.js';
 import { attackDice, checkDice, resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput, type AttackResult, type CheckInput, type CheckResult, type DamageInput, type DamageRoll, type PsiInput, type PsiResult } from './systems/d100-tactics/tactics.js';
+import { resolveReaction, resolveSocial, type ReactionInput, type ReactionResult, type SocialInput, type SocialResult } from './systems/d100-tactics/tactics.js';
 
 export type RollKind = 'dice' | 'challenge' | 'linked' | 'contest' | 'outcome' | 'code' | 'd10' | 'd10-advanced' | 'd10-extended';
 
@@ -41,12 +42,15 @@ export type Rederived =
   | { kind: 'd10-advanced'; result: PoolResult; dice: number[] }
   | { kind: 'd10-extended'; result: CumulativeStepResult; dice: number[] }
   | { kind: 'pool'; result: D6PoolResult; dice: number[] }
+  | { kind: 'pool-opposed'; result: D6PoolResult; dice: number[] }
   | { kind: 'pool-push'; result: PushResult; dice: number[] }
   | { kind: 'pool-condition'; result: PoolConditionRecord; dice: never[] }
   | { kind: 'check'; result: CheckResult; dice: ReturnType<typeof checkDice> }
   | { kind: 'attack'; result: AttackResult; dice: ReturnType<typeof attackDice> }
   | { kind: 'damage'; result: DamageRoll; dice: number[] }
-  | { kind: 'psi'; result: PsiResult; dice: ReturnType<typeof checkDice> };
+  | { kind: 'psi'; result: PsiResult; dice: ReturnType<typeof checkDice> }
+  | { kind: 'social'; result: SocialResult; dice: ReturnType<typeof checkDice> }
+  | { kind: 'reaction'; result: ReactionResult; dice: ReturnType<typeof checkDice> };
 
 /** An outcome roll's dice as stored: a d100 as its two 2D10 dice, any other die as its face. */
 export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; ones: number } | { value: number }> {
@@ -116,7 +120,15 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
     const result = resolvePsi(inputs as PsiInput, rng);
     return { kind, result, dice: checkDice(result.check) };
   }
-  if (kind === 'pool') {
+  if (kind === 'social') {
+    const result = resolveSocial(inputs as SocialInput, rng);
+    return { kind, result, dice: checkDice(result.check) };
+  }
+  if (kind === 'reaction') {
+    const result = resolveReaction(inputs as ReactionInput, rng);
+    return { kind, result, dice: checkDice(result.check) };
+  }
+  if (kind === 'pool' || kind === 'pool-opposed') {
     const result = resolveD6Pool(inputs as D6PoolInput, rng);
     return { kind, result, dice: d6Faces(result.dice) };
   }

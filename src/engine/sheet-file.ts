@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import { nameKey } from './names.js';
+import { DEFAULT_SYSTEM, isSystemId, SYSTEM_IDS } from './systems/index.js';
 import {
   SHEET_LIMITS,
   validAttributeValue,
@@ -51,7 +52,6 @@ export function toSheetFile(sheet: OperatorSheet, now: Date): SheetFile {
 
 export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions' | 'attributes'>;
 
-const SUPPORTED_SYSTEMS = ['tactalk'];
 
 function problem(path: string, message: string): never {
   throw new UserError(`The sheet file is not valid: \`${path}\` ${message}. Nothing was changed.`);
@@ -108,10 +108,8 @@ export function parseSheetFile(text: string): ImportedSheet {
   if (data.format !== undefined && data.format !== SHEET_FILE_FORMAT) problem('format', `must be "${SHEET_FILE_FORMAT}"`);
   if (data.version !== undefined && data.version !== SHEET_FILE_VERSION) problem('version', `must be ${SHEET_FILE_VERSION}`);
   const name = readName(data.name, 'name');
-  const system = data.system === undefined ? 'tactalk' : data.system;
-  if (typeof system !== 'string' || !SUPPORTED_SYSTEMS.includes(system)) {
-    problem('system', `must be one of ${SUPPORTED_SYSTEMS.join(', ')}`);
-  }
+  const system = data.system === undefined ? DEFAULT_SYSTEM : data.system;
+  if (!isSystemId(system)) problem('system', `must be one of ${SYSTEM_IDS.join(', ')}`);
   const notes = data.notes === undefined ? '' : data.notes;
   if (typeof notes !== 'string') problem('notes', 'must be a text');
   if (notes.length > SHEET_LIMITS.notesLength) problem('notes', `may be at most ${SHEET_LIMITS.notesLength} characters`);

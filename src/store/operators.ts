@@ -153,8 +153,8 @@ export class OperatorStore {
     if (clash && clash.id !== exceptId) throw new UserError(`${words.already} ${words.aSheet} named **${clash.name}**.`);
   }
 
-  /** Creates a sheet and makes it the active one (NPCs have no active one). */
-  async create(owner: SheetOwner, name: string): Promise<OperatorSheet> {
+  /** Creates a sheet and makes it the active one (NPCs have no active one); `system` is the sheet's rule system. */
+  async create(owner: SheetOwner, name: string, system?: string): Promise<OperatorSheet> {
     const words = wordsFor(owner);
     return this.db.$transaction(async (tx) => {
       const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
@@ -162,7 +162,7 @@ export class OperatorStore {
       await this.assertNameFree(tx, owner, name);
       if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
       const row = await tx.operator.create({
-        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc },
+        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, ...(system !== undefined ? { system } : {}) },
         include: withContents,
       });
       return toSheet(row);

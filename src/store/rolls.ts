@@ -77,6 +77,10 @@ export function derivedRollId(parentId: string, label: string): string {
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
+function isIdClash(error: unknown): boolean {
+  return (error as { code?: string }).code === 'P2002';
+}
+
 export class RollLog {
   /** Rolls made within one millisecond still list in the order they were made. */
   private lastCreatedAt = 0;
@@ -88,34 +92,51 @@ export class RollLog {
     return new Date(this.lastCreatedAt);
   }
 
+  private row(id: string, roll: RollRecordInput) {
+    return {
+      id,
+      guildId: roll.guildId,
+      channelId: roll.channelId,
+      userId: roll.userId,
+      kind: roll.kind,
+      system: roll.system ?? 'tactalk',
+      inputs: JSON.stringify(storedInputs(roll)),
+      seed: roll.seed,
+      dice: JSON.stringify(roll.dice),
+      result: JSON.stringify(roll.result),
+      total: roll.total,
+      challengeLevel: roll.challengeLevel,
+      success: roll.success,
+      createdAt: this.nextCreatedAt(),
+    };
+  }
+
   /** Stores a roll; `presetId` when the id had to be shown (saved elsewhere) before the roll was stored. */
   async record(roll: RollRecordInput, presetId?: string): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       const id = attempt === 0 && presetId ? presetId : newRollId();
       try {
-        await this.db.roll.create({
-          data: {
-            id,
-            guildId: roll.guildId,
-            channelId: roll.channelId,
-            userId: roll.userId,
-            kind: roll.kind,
-            system: roll.system ?? 'tactalk',
-            inputs: JSON.stringify(storedInputs(roll)),
-            seed: roll.seed,
-            dice: JSON.stringify(roll.dice),
-            result: JSON.stringify(roll.result),
-            total: roll.total,
-            challengeLevel: roll.challengeLevel,
-            success: roll.success,
-            createdAt: this.nextCreatedAt(),
-          },
-        });
+        await this.db.roll.create({ data: this.row(id, roll) });
         return id;
       } catch (error) {
         // A clash of random ids is astronomically rare; anything else is a real failure.
-        if (attempt >= 3 || (error as { code?: string }).code !== 'P2002') throw error;
+        if (attempt >= 3 || !isIdClash(error)) throw error;
       }
+    }
+  }
+
+  /**
+   * Stores a roll that must be made at most once (a step of a cumulative roll, a push, applying damage) under
+   * exactly `id`, usually a `derivedRollId`. False, and nothing stored, when that id is taken: a second press, in
+   * this process or another, finds it so. The clash is the answer; it is never retried under another id.
+   */
+  async recordOnce(id: string, roll: RollRecordInput): Promise<boolean> {
+    try {
+      await this.db.roll.create({ data: this.row(id, roll) });
+      return true;
+    } catch (error) {
+      if (isIdClash(error)) return false;
+      throw error;
     }
   }
 

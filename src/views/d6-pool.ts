@@ -17,6 +17,7 @@ import {
   PUSH_CONDITIONS,
   poolSize,
   pushable,
+  opposedResult,
   successChance,
   type D6Die,
   type D6PoolResult,
@@ -36,6 +37,8 @@ export interface PoolMessageState {
   roll: { rollId: string; result: D6PoolResult };
   push?: { rollId: string; result: PushResult };
   condition?: string;
+  /** The opponent's roll, once made (only on an opposed roll). */
+  opposed?: { rollId: string; result: D6PoolResult };
 }
 
 /** `1 die`, `2 dice`. */
@@ -47,6 +50,7 @@ const successes = (count: number) => counted(count, 'success', 'successes');
 
 export const pushButtonId = (rollId: string) => `pool:push:${rollId}`;
 export const conditionSelectId = (rollId: string) => `pool:condition:${rollId}`;
+export const opposeButtonId = (rollId: string) => `pool:oppose:${rollId}`;
 
 function sourceLabel(source: DieSource, attribute: string): string {
   return source === 'skill' ? 'Skill' : source === 'gear' ? 'Gear' : attribute;
@@ -104,29 +108,64 @@ export function pushLines(push: PushResult): string[] {
 function title(state: PoolMessageState): string {
   const { input } = state.roll.result;
   const final = state.push?.result ?? state.roll.result;
+  const pushed = state.push ? ' (pushed)' : '';
+  if (input.opposed) {
+    const versus = `${input.skill} (${input.attribute}) vs ${input.opposed.skill} (${input.opposed.attribute})`;
+    if (!state.opposed) return `⏳ ${versus}: ${successes(final.successes)}${pushed}, the opponent rolls next`;
+    const outcome = opposedResult(state.roll.result, state.push?.result, state.opposed.result);
+    return `${outcome.win ? '✅' : '❌'} ${versus}: ${outcome.active}–${outcome.opponent}, ${outcome.win ? 'the active party wins' : outcome.tie ? 'a tie: the active party fails' : 'the opponent wins'}${pushed}`;
+  }
   const verdict = final.successes === 0 ? 'failure' : successes(final.successes);
-  return `${final.success ? '✅' : '❌'} ${input.skill} (${input.attribute}): ${verdict}${state.push ? ' (pushed)' : ''}`;
+  return `${final.success ? '✅' : '❌'} ${input.skill} (${input.attribute}): ${verdict}${pushed}`;
 }
 
 function components(state: PoolMessageState): APIActionRowComponent<APIComponentInMessageActionRow>[] {
   const { rollId, result } = state.roll;
+  const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
+  const buttons: ButtonBuilder[] = [];
+  if (result.input.opposed && !state.opposed) {
+    buttons.push(new ButtonBuilder().setCustomId(opposeButtonId(rollId)).setStyle(ButtonStyle.Primary).setLabel(`Roll ${result.input.opposed.skill} (opponent)`));
+  }
   if (!state.push) {
     const count = result.dice.filter((die) => pushable(die.face)).length;
-    if (count === 0) return [];
-    const button = new ButtonBuilder()
-      .setCustomId(pushButtonId(rollId))
-      .setStyle(ButtonStyle.Danger)
-      .setLabel(`Push (re-roll ${dice(count)}, take a condition)`);
-    return [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()];
-  }
-  if (state.condition === undefined && result.input.sheet !== null) {
+    if (count > 0) {
+      buttons.push(new ButtonBuilder().setCustomId(pushButtonId(rollId)).setStyle(ButtonStyle.Danger).setLabel(`Push (re-roll ${dice(count)}, take a condition)`));
+    }
+  } else if (state.condition === undefined && result.input.sheet !== null) {
     const menu = new StringSelectMenuBuilder()
       .setCustomId(conditionSelectId(rollId))
       .setPlaceholder('Pushing costs a condition: pick it')
       .addOptions(PUSH_CONDITIONS.map((name) => ({ label: name, value: name, description: `${CONDITION_MODIFIER} on later rolls until removed` })));
-    return [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON()];
+    rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON());
   }
-  return [];
+  if (buttons.length > 0) rows.unshift(new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons).toJSON());
+  return rows;
+}
+
+/** The opponent's side of an opposed roll: waiting for them, or their pool, and the cancellation. */
+function opposedFields(state: PoolMessageState): Array<{ name: string; value: string }> {
+  const by = state.roll.result.input.opposed;
+  if (!by) return [];
+  if (!state.opposed) {
+    return [{ name: 'Opposed roll', value: `<@${by.userId}> rolls ${escapeMarkdown(by.skill)} (${by.attribute}) from their active sheet: press the button. The active party may push before or after.` }];
+  }
+  const { rollId, result } = state.opposed;
+  const outcome = opposedResult(state.roll.result, state.push?.result, result);
+  const activeName = state.roll.result.input.sheet ? escapeMarkdown(state.roll.result.input.sheet.name) : escapeMarkdown(state.who);
+  const opponentName = result.input.sheet ? escapeMarkdown(result.input.sheet.name) : `<@${by.userId}>`;
+  const lines = result.empty ? [poolLine(result), 'An empty pool: nothing rolled, no successes.'] : rollLines(result).slice(0, 3);
+  const verdict = outcome.win
+    ? `**${activeName} wins** with ${successes(outcome.left)} left`
+    : outcome.tie
+      ? `**a tie: ${activeName} fails** (a tie fails for the active party)`
+      : `**${opponentName} wins**: ${activeName} has no success left`;
+  return [
+    { name: truncate(`Opposed: ${opponentName} · roll ${rollId}`, DISCORD_LIMITS.fieldName), value: truncate([`**${opponentName}** (<@${by.userId}>)`, ...lines].join('\n'), DISCORD_LIMITS.fieldValue) },
+    {
+      name: 'Outcome',
+      value: truncate(`${activeName} ${successes(outcome.active)}${state.push ? ' (pushed)' : ''} − ${opponentName} ${successes(outcome.opponent)}: ${outcome.cancelled} cancelled → ${verdict}`, DISCORD_LIMITS.fieldValue),
+    },
+  ];
 }
 
 export function poolMessage(state: PoolMessageState): MessageBody {
@@ -146,8 +185,12 @@ export function poolMessage(state: PoolMessageState): MessageBody {
     );
     embed.addFields({ name: truncate(`Pushed · roll ${state.push.rollId}`, DISCORD_LIMITS.fieldName), value: truncate(lines.join('\n'), DISCORD_LIMITS.fieldValue) });
   }
+  const opposed = opposedFields(state);
+  if (opposed.length > 0) embed.addFields(...opposed);
   embed.setFooter({ text: rollFooter(state.roll.rollId) });
-  return { embeds: [embed.toJSON()], components: components(state), allowedMentions: NO_PINGS };
+  const by = result.input.opposed;
+  const content = by ? { content: state.opposed ? `Opposed roll against <@${by.userId}>: decided.` : `<@${by.userId}>, you oppose this roll: press the button to roll ${by.skill}.` } : {};
+  return { ...content, embeds: [embed.toJSON()], components: components(state), allowedMentions: NO_PINGS };
 }
 
 /** An empty pool: no chance to succeed, nothing rolled. */
@@ -163,11 +206,16 @@ export function emptyPoolReply(result: D6PoolResult): ReplyPayload {
 
 /** /roll replay of a pool roll, a push or the condition a push cost. */
 export function replayFieldsOfD6(
-  rederived: { kind: 'pool'; result: D6PoolResult } | { kind: 'pool-push'; result: PushResult } | { kind: 'pool-condition'; result: PoolConditionRecord },
+  rederived:
+    | { kind: 'pool'; result: D6PoolResult }
+    | { kind: 'pool-opposed'; result: D6PoolResult }
+    | { kind: 'pool-push'; result: PushResult } | { kind: 'pool-condition'; result: PoolConditionRecord },
 ): Array<[string, string]> {
-  if (rederived.kind === 'pool') {
+  if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed') {
     const { input } = rederived.result;
-    return [[`${input.skill} (${input.attribute})${input.sheet ? ` · ${input.sheet.name}` : ''}`, rollLines(rederived.result).join('\n')]];
+    const role = input.against ? `Opposing roll ${input.against}: ` : input.opposed ? `Opposed by <@${input.opposed.userId}> (${input.opposed.skill}): ` : '';
+    const lines = rederived.result.empty ? [poolLine(rederived.result), 'An empty pool: nothing rolled.'] : rollLines(rederived.result);
+    return [[`${role}${input.skill} (${input.attribute})${input.sheet ? ` · ${input.sheet.name}` : ''}`, lines.join('\n')]];
   }
   if (rederived.kind === 'pool-push') {
     const { result } = rederived;

@@ -52,10 +52,10 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
     return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
   }
-  if (rederived.kind === 'pool' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition') {
+  if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition') {
     return replayFieldsOfD6(rederived).map(([name, value]) => field(name, value));
   }
-  if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi') {
+  if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi' || rederived.kind === 'social' || rederived.kind === 'reaction') {
     return replayFieldsOfTactics(rederived.kind, rederived.result).map(([name, value]) => field(name, value));
   }
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;

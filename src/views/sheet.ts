@@ -1,6 +1,7 @@
 /** Operator sheets as embeds, and the confirm-delete prompt. */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { isConditionActive, isNpc, type OperatorSheet } from '../engine/sheet.js';
+import { systemName } from '../engine/systems/index.js';
 import { escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -45,7 +46,7 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
     .setTitle(truncate(`${sheet.name}${sheet.active ? ' (active)' : ''}`, DISCORD_LIMITS.embedTitle))
     .setDescription(
       truncate(
-        `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`*`}`,
+        `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)} · System: ${escapeMarkdown(systemName(sheet.system))}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`*`}`,
         DISCORD_LIMITS.embedDescription,
       ),
     )

@@ -3,7 +3,7 @@
  * the verdict and the exact chance; an attack step by step, with an *Apply damage* button on a hit.
  */
 import { ButtonStyle, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
-import type { AttackResult, CheckResult, DamageRoll, HitType, PsiResult } from '../engine/systems/d100-tactics/tactics.js';
+import type { AttackResult, CheckInput, CheckResult, DamageRoll, HitType, PsiResult, ReactionResult, SocialResult } from '../engine/systems/d100-tactics/tactics.js';
 import { rollFooter } from './challenge.js';
 import { escapeMarkdown, formatD100, formatTerms } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -51,6 +51,33 @@ export function psiReply(result: PsiResult, who: string, rollId: string): ReplyP
   const against = result.input.target ? ` against ${result.input.target.name}` : '';
   const title = `${check.success ? '✅' : '❌'} ${who}: Psi check${against}, ${check.success ? 'success' : 'failure'}`;
   return { embeds: [embedOf(title, check.success ? COLOR.success : COLOR.failure, psiLines(result), rollId).toJSON()], allowedMentions: NO_PINGS };
+}
+
+export function socialLines(result: SocialResult): string[] {
+  const lines = checkLines(result.check);
+  if (result.psionicsWaived) lines.push('No strong-psionics penalty: the speaker is psionic.');
+  return lines;
+}
+
+export function socialReply(result: SocialResult, who: string, rollId: string): ReplyPayload {
+  const check = result.check;
+  const title = `${check.success ? '✅' : '❌'} ${who}: social Will check, ${check.success ? 'success' : 'failure'}`;
+  return { embeds: [embedOf(title, check.success ? COLOR.success : COLOR.failure, socialLines(result), rollId).toJSON()], allowedMentions: NO_PINGS };
+}
+
+const REACTION_WORDS = { defense: 'Defense check against a hazard', dodge: 'Dodge reaction check' } as const;
+
+export function reactionReply(result: ReactionResult, who: string, rollId: string): ReplyPayload {
+  const check = result.check;
+  const title = `${check.success ? '✅' : '❌'} ${who}: ${REACTION_WORDS[result.input.kind]}, ${check.success ? 'success' : 'failure'}`;
+  return { embeds: [embedOf(title, check.success ? COLOR.success : COLOR.failure, checkLines(check), rollId).toJSON()], allowedMentions: NO_PINGS };
+}
+
+/** Tech with equipment without proficiency below 0: no roll. */
+export function equipmentUnusableReply(input: CheckInput, target: number, who: string): ReplyPayload {
+  const line = `Target: ${input.attribute.value} ${escapeMarkdown(input.attribute.name)}${formatTerms(input.modifiers)} = **${target}**`;
+  const lines = [line, 'Below 0: **the equipment cannot be used** without proficiency. Nothing was rolled.'];
+  return { embeds: [embedOf(`🚫 ${who}: cannot use the equipment`, COLOR.failure, lines, null).toJSON()], allowedMentions: NO_PINGS };
 }
 
 /** `d12 [7] ÷ 3 → 3 (rounded up)`. */
@@ -142,7 +169,12 @@ export function appliedMessage(result: AttackResult, rollId: string, line: strin
 }
 
 /** /roll replay fields for these kinds. */
-export function replayFieldsOfTactics(kind: 'check' | 'attack' | 'damage' | 'psi', result: CheckResult | AttackResult | DamageRoll | PsiResult): Array<[string, string]> {
+export function replayFieldsOfTactics(
+  kind: 'check' | 'attack' | 'damage' | 'psi' | 'social' | 'reaction',
+  result: CheckResult | AttackResult | DamageRoll | PsiResult | SocialResult | ReactionResult,
+): Array<[string, string]> {
+  if (kind === 'social') return [['Social Will check', socialLines(result as SocialResult).join('\n')]];
+  if (kind === 'reaction') return [[REACTION_WORDS[(result as ReactionResult).input.kind], checkLines((result as ReactionResult).check).join('\n')]];
   if (kind === 'check') {
     const check = result as CheckResult;
     return [[`${check.input.attribute.name} check`, checkLines(check).join('\n')]];

@@ -128,4 +128,25 @@ describe('the Dispatcher rule', () => {
     expect(await settingsShown()).toContain('the configured Dispatcher role, which no longer exists');
     expect(await npcListAs({ user: 'dee', roles: ['Dispatcher'] })).toContain('which no longer exists');
   });
+
+  it('config system accepts all five systems; /sheet create and /npc create default to it; a sheet may name another; /sheet show names it', async () => {
+    for (const [id, name] of [['d100-tactics', 'd100 roll-under with tactical attacks (seed 001)'], ['result-points', 'Die codes and result points (seed 002)'], ['d6-pool', 'd6 pools with pushing (seed 003)'], ['d10-pool', 'd10 pools (seed 004)'], ['tactalk', 'Tac Talk (Decision Engine)']]) {
+      expect((await sandbox().one({ ...ADMIN, command: 'config system', options: { name: id } })).content).toContain(`**${name}** (\`${id}\`)`);
+      expect(await settingsShown()).toContain(name);
+    }
+    await sandbox().one({ ...ADMIN, command: 'config system', options: { name: 'd100-tactics' } });
+    expect((await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mike' } })).content).toContain('Created **Mike**; it is your active sheet (system: d100 roll-under with tactical attacks (seed 001))');
+    expect((await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mika', system: 'd6-pool' } })).content).toContain('(system: d6 pools with pushing (seed 003))');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show', options: { name: 'Mike' } }))).toContain('System: d100 roll-under with tactical attacks (seed 001)');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('System: d6 pools with pushing (seed 003)');
+    await sandbox().one({ user: 'dee', roles: ['Dispatcher'], command: 'npc create', options: { name: 'Sectoid' } });
+    await sandbox().one({ user: 'dee', roles: ['Dispatcher'], command: 'npc create', options: { name: 'Viper', system: 'd10-pool' } });
+    const sheets = await sandbox().bot.store.db.operator.findMany({ orderBy: { id: 'asc' } });
+    expect(sheets.map((sheet) => [sheet.name, sheet.system])).toEqual([['Mike', 'd100-tactics'], ['Mika', 'd6-pool'], ['Sectoid', 'd100-tactics'], ['Viper', 'd10-pool']]);
+  });
+
+  it('a sheet created before any /config system is a Tac Talk sheet', async () => {
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mike' } });
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('System: Tac Talk (Decision Engine)');
+  });
 });

@@ -2,7 +2,7 @@
 // once, across a restart), the condition it costs stored on the sheet and applied on the next roll, replays.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { resolveD6Pool, resolvePush, type D6PoolInput } from '../../src/engine/systems/d6-pool/pool.js';
+import { opposedResult, resolveD6Pool, resolvePush, type D6PoolInput } from '../../src/engine/systems/d6-pool/pool.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -155,5 +155,124 @@ describe('/pool', () => {
       { name: 'Stamina (STR)', value: 'Stamina' },
       { name: 'Stealth (AGI)', value: 'Stealth' },
     ]);
+  });
+
+  describe('opposed (against:@user their_skill)', () => {
+    async function troy(box: TestSandbox): Promise<void> {
+      await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Troy' } });
+      await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'EMP', value: 3 } });
+      await box.one({ user: 'sasha', command: 'sheet skill set', options: { name: 'Insight', level: 2 } });
+      await box.one({ user: 'sasha', command: 'sheet condition add', options: { name: 'Angry', modifier: -1 } });
+    }
+    const troyInput = (rollId: string, modifiers: D6PoolInput['modifiers']): D6PoolInput => ({
+      skill: 'Insight',
+      attribute: 'EMP',
+      skillLevel: 2,
+      attributeValue: 3,
+      gear: 0,
+      modifiers,
+      sheet: { id: 2, name: 'Troy' },
+      against: rollId,
+    });
+
+    it('pings the opponent once; only they roll, once, across a restart, from their sheet; only the roller pushes, after too; replays match', async () => {
+      await kat(sandbox());
+      await troy(sandbox());
+      const sashaId = sandbox().fake.user('sasha').id;
+      const mikeId = sandbox().fake.user('mike').id;
+      const first = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Melee', against: 'sasha', their_skill: 'insight' } });
+      expect(first).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: { parse: [], users: [sashaId] } });
+      expect(first.content).toContain(`<@${sashaId}>, you oppose this roll`);
+      const text = textOf(first);
+      expect(text).toContain('Melee (STR) vs Insight (EMP)');
+      const rollId = /Roll (\w{8}) ·/.exec(text)![1]!;
+      const active = resolveD6Pool({ ...forceInput({ skill: 'Melee', skillLevel: 0, gear: 0 }), opposed: { userId: sashaId, skill: 'Insight', attribute: 'EMP' } }, seededRng('pool-1'));
+      expect(componentsOf(first).map((c) => c.custom_id)).toEqual([`pool:oppose:${rollId}`, `pool:push:${rollId}`]);
+      const message = first.messageId!;
+
+      // Nobody but the opponent may roll; the opponent may not push.
+      const mikeRolls = await sandbox().one({ user: 'mike', button: `pool:oppose:${rollId}`, message });
+      expect(mikeRolls).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+      expect(mikeRolls.content).toContain(`Only <@${sashaId}>, who opposes this roll, can roll against it. Nothing was rolled.`);
+      const dee = await sandbox().one({ user: 'dee', button: `pool:oppose:${rollId}`, message });
+      expect(dee).toMatchObject({ ephemeral: true });
+      const sashaPushes = await sandbox().one({ user: 'sasha', button: `pool:push:${rollId}`, message });
+      expect(sashaPushes.content).toContain(`Only <@${mikeId}>, who rolled, can push this roll.`);
+      expect(await storedRolls()).toHaveLength(1);
+
+      // A restart between the two rolls: the Roll button goes on from the roll log.
+      await sandbox().restartBot();
+      const theirs = resolveD6Pool(troyInput(rollId, [{ name: 'Angry (condition)', value: -1 }]), seededRng('pool-2'));
+      const rolled = await sandbox().one({ user: 'sasha', button: `pool:oppose:${rollId}`, message });
+      expect(rolled).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+      const before = opposedResult(active, undefined, theirs);
+      const rolledText = textOf(rolled);
+      // These seeds: Kat 1 success, Troy none: the active party wins; the push below turns it into a tie.
+      expect(before).toMatchObject({ active: 1, opponent: 0, win: true });
+      expect(rolledText).toContain('**Kat wins** with 1 success left');
+      expect(rolledText).toContain(`${before.active}–${before.opponent}, ${before.win ? 'the active party wins' : before.tie ? 'a tie: the active party fails' : 'the opponent wins'}`);
+      expect(rolledText).toContain(`${before.cancelled} cancelled`);
+      expect(rolledText).toContain('Insight 2 + EMP 3, Angry (condition) −1 = **4 dice**');
+      expect(componentsOf(rolled).map((c) => c.custom_id)).toEqual([`pool:push:${rollId}`]);
+      const opposedRow = (await storedRolls(1))[0]!;
+      expect(opposedRow).toMatchObject({ kind: 'pool-opposed', system: 'd6-pool', seed: 'pool-2', dice: theirs.dice.map((die) => die.face), total: theirs.successes });
+      expect(opposedRow.userId).toBe(sashaId);
+
+      // Once: the Roll button is gone (two presses at once: the next test).
+      expect(await storedRolls()).toHaveLength(2);
+
+      // The active party pushes after the opponent rolled: the outcome is re-computed from the pushed dice.
+      const pushed = resolvePush({ rollId, attribute: 'STR', dice: active.dice }, seededRng('pool-3'));
+      const after = opposedResult(active, pushed, theirs);
+      const pushUpdate = await sandbox().one({ user: 'mike', button: `pool:push:${rollId}`, message });
+      expect(pushUpdate).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+      const pushText = textOf(pushUpdate);
+      expect(after).toMatchObject({ active: 0, opponent: 0, tie: true, win: false });
+      expect(pushText).toContain('❌ Melee (STR) vs Insight (EMP): 0–0, a tie: the active party fails (pushed)');
+      expect(pushText).toContain('**a tie: Kat fails** (a tie fails for the active party)');
+      expect(pushText).toContain(`${after.active}–${after.opponent}, ${after.win ? 'the active party wins' : after.tie ? 'a tie: the active party fails' : 'the opponent wins'} (pushed)`);
+      expect(pushText).toContain(`Kat ${after.active} success${after.active === 1 ? '' : 'es'} (pushed) − Troy`);
+      expect(componentsOf(pushUpdate).map((c) => c.custom_id)).toEqual([`pool:condition:${rollId}`]);
+
+      // Replays: the roll, the opponent's roll and the push.
+      for (const id of [rollId, opposedRow.id as string, (await storedRolls(1))[0]!.id as string]) {
+        expect(textOf(await sandbox().one({ user: 'dee', command: 'roll replay', options: { id } }))).toContain(`Roll ${id}: the dice match`);
+      }
+      expect(textOf(await sandbox().one({ user: 'dee', command: 'roll replay', options: { id: opposedRow.id as string } }))).toContain(`Opposing roll ${rollId}: Insight (EMP) · Troy`);
+    });
+
+    it('two presses of Roll at once roll once; a tie or loss is shown as a failure for the active party', async () => {
+      await kat(sandbox());
+      await troy(sandbox());
+      const first = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Insight' } });
+      const press = { user: 'sasha', button: componentsOf(first)[0]!.custom_id, message: first.messageId! };
+      expect(press.button).toMatch(/^pool:oppose:/);
+      const results = await Promise.all([sandbox().fake.interact(press), sandbox().fake.interact(press)]);
+      for (const result of results) expect(result.errors).toEqual([]);
+      expect(results.map((result) => result.responses.map((response) => response.kind)).sort()).toEqual([['reply'], ['update']]);
+      expect((await storedRolls()).map((row) => row.kind).sort()).toEqual(['pool', 'pool-opposed']);
+      const update = results.flatMap((result) => result.responses).find((response) => response.kind === 'update')!;
+      const title = textOf(update);
+      const match = /: (\d+)–(\d+), (the active party wins|a tie: the active party fails|the opponent wins)/.exec(title)!;
+      const [activeN, opponentN] = [Number(match[1]), Number(match[2])];
+      expect(match[3]).toBe(activeN > opponentN ? 'the active party wins' : activeN === opponentN ? 'a tie: the active party fails' : 'the opponent wins');
+      expect(title).toContain(activeN > opponentN ? '✅' : '❌');
+    });
+
+    it('refuses half an opposition, yourself, and an opponent with no sheet; nothing is rolled', async () => {
+      await kat(sandbox());
+      const half = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha' } });
+      expect(half.content).toContain('needs both `against`');
+      const self = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'mike', their_skill: 'Insight' } });
+      expect(self.content).toContain('You cannot oppose your own roll');
+      const noSheet = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Insight' } });
+      expect(noSheet).toMatchObject({ ephemeral: true });
+      expect(noSheet.content).toContain('has no Operator sheet');
+      const badSkill = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Piloting' } });
+      expect(badSkill.content).toContain('is not one of the thirteen skills');
+      expect(await storedRolls()).toEqual([]);
+      const choices = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', their_skill: 'ins' }, focused: 'their_skill' });
+      expect(choices.choices).toEqual([{ name: 'Insight (EMP)', value: 'Insight' }]);
+    });
   });
 });

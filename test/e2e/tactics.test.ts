@@ -2,7 +2,7 @@
 // checks, damage, attacks with the Apply damage button (attacker only, once, across a restart), Psi, replays.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput } from '../../src/engine/systems/d100-tactics/tactics.js';
+import { resolveAttack, resolveCheck, resolvePsi, resolveReaction, resolveSocial, rollDamage, type AttackInput } from '../../src/engine/systems/d100-tactics/tactics.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
@@ -175,5 +175,63 @@ describe('/tactics psi', () => {
     await replayMatches(rollIdOf(text));
     const bad = await sandbox().fake.interact({ user: 'mike', command: 'tactics psi', options: { difficulty: 30 } }).catch((error: Error) => error);
     expect(String(bad)).toMatch(/at most 20/);
+  });
+});
+
+describe('/tactics check unproficient_equipment', () => {
+  it('Tech − 50; stored and replayed; below 0 the equipment cannot be used and nothing is rolled; not for other attributes', async () => {
+    await sheet('mike', 'Mike', { Tech: 70, Aim: 60 });
+    const expected = resolveCheck({ attribute: { name: 'Tech', value: 70 }, modifiers: [{ name: 'equipment without proficiency', value: -50 }] }, seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'tech', unproficient_equipment: true } }));
+    expect(text).toContain('Target: 70 Tech − 50 equipment without proficiency = **20**');
+    expect(text).toContain(`🎲 ${d100Text(expected.d100)}`);
+    await replayMatches(rollIdOf(text));
+    const unusable = await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'Tech', modifier: -30, unproficient_equipment: true } });
+    expect(unusable).toMatchObject({ ephemeral: false, allowedMentions: NO_PINGS });
+    expect(textOf(unusable)).toContain('Target: 70 Tech − 30 modifier − 50 equipment without proficiency = **-10**');
+    expect(textOf(unusable)).toContain('the equipment cannot be used');
+    const aim = await sandbox().one({ user: 'mike', command: 'tactics check', options: { attribute: 'Aim', unproficient_equipment: true } });
+    expect(aim).toMatchObject({ ephemeral: true });
+    expect(aim.content).toContain('is for Tech checks');
+    expect(await storedRolls()).toHaveLength(1);
+  });
+});
+
+describe('/tactics social', () => {
+  it('Will with each penalty term by term; stored and replayed', async () => {
+    await sheet('mike', 'Mike', { Will: 70 });
+    const input = { will: 70, speciesDistance: 100, alien: true, psionicListener: true, speakerPsionic: false, modifier: 5 };
+    const expected = resolveSocial(input, seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics social', options: { species_distance: 100, alien: true, psionic_listener: true, modifier: 5 } }));
+    expect(text).toContain('Target: 70 Will − 20 species distance 100% − 5 extreme alien features − 5 strong psionics + 5 modifier = **45**');
+    expect(text).toContain(`🎲 ${d100Text(expected.check.d100)} ${expected.check.success ? '≤' : '>'} 45`);
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ id: rollId, kind: 'social', system: 'd100-tactics', challengeLevel: 45, success: expected.check.success });
+    expect(await replayMatches(rollId)).toContain('= **45**');
+  });
+
+  it('a psionic speaker (Psi on the sheet, or speaker_psionic) takes no psionics penalty', async () => {
+    await sheet('mike', 'Mike', { Will: 60, Psi: 40 });
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics social', options: { species_distance: 25, psionic_listener: true } }));
+    expect(text).toContain('Target: 60 Will − 5 species distance 25% = **55**');
+    expect(text).toContain('No strong-psionics penalty: the speaker is psionic.');
+    const overridden = textOf(await sandbox().one({ user: 'mike', command: 'tactics social', options: { psionic_listener: true, speaker_psionic: false } }));
+    expect(overridden).toContain('Target: 60 Will − 5 strong psionics = **55**');
+  });
+});
+
+describe('/tactics reaction', () => {
+  it('Defense against a hazard and Dodge reactions start at +50, then the modifier; stored and replayed', async () => {
+    await sheet('mike', 'Mike', { Dodge: 20 });
+    const expected = resolveReaction({ kind: 'dodge', value: 20, modifier: -15 }, seededRng('t-1'));
+    const dodge = textOf(await sandbox().one({ user: 'mike', command: 'tactics reaction', options: { kind: 'dodge', modifier: -15 } }));
+    expect(dodge).toContain('Dodge reaction check');
+    expect(dodge).toContain('Target: 20 Dodge + 50 reaction check − 15 modifier = **55**');
+    expect(dodge).toContain(`🎲 ${d100Text(expected.check.d100)}`);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'reaction', challengeLevel: 55 });
+    await replayMatches(rollIdOf(dodge));
+    const defense = textOf(await sandbox().one({ user: 'mike', command: 'tactics reaction', options: { kind: 'defense' } }));
+    expect(defense).toContain('Target: 0 Defense + 50 hazard check = **50**');
+    await replayMatches(rollIdOf(defense));
   });
 });

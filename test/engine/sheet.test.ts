@@ -7,7 +7,9 @@ import {
   validName,
   type OperatorSheet,
 } from '../../src/engine/sheet.js';
+import { readdirSync } from 'node:fs';
 import { parseSheetFile, toSheetFile } from '../../src/engine/sheet-file.js';
+import { SYSTEM_IDS } from '../../src/engine/systems/index.js';
 
 const now = new Date('2026-11-22T20:00:00Z');
 
@@ -87,6 +89,17 @@ describe('the sheet file', () => {
     expect(imported.attributes).toEqual([{ name: 'Aim', value: 65 }]);
   });
 
+  it.each(SYSTEM_IDS)('imports a sheet of system %s, and exports it back with its system', (system) => {
+    const imported = parseSheetFile(JSON.stringify({ name: 'Troy', system }));
+    expect(imported.system).toBe(system);
+    expect(toSheetFile({ ...troy, system }, now).system).toBe(system);
+  });
+
+  it('a file without a system is a Tac Talk sheet; the five ids are the system folders', () => {
+    expect(parseSheetFile('{"name": "Troy"}').system).toBe('tactalk');
+    expect([...SYSTEM_IDS].sort()).toEqual(readdirSync(new URL('../../src/engine/systems/', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort());
+  });
+
   it.each([
     ['{ not json', /not valid JSON/],
     ['[]', /\(top level\)` must be a JSON object/],
@@ -95,7 +108,7 @@ describe('the sheet file', () => {
     ['{"name": "Troy", "skills": [{"name": "Climbing", "level": 40}, {"name": "climbing", "level": 4}]}', /`skills\[1\]\.name` repeats the name/],
     ['{"name": "Troy", "archetypes": [{"name": "Acuity", "modifier": "ten"}]}', /`archetypes\[0\]\.modifier` must be a whole number/],
     ['{"name": "Troy", "conditions": [{"name": "Hurt", "modifier": -5, "expiresAt": "soon"}]}', /`conditions\[0\]\.expiresAt` must be an ISO date/],
-    ['{"name": "Troy", "system": "d20"}', /`system` must be one of tactalk/],
+    ['{"name": "Troy", "system": "d20"}', /`system` must be one of tactalk, d100-tactics, result-points, d6-pool, d10-pool/],
     ['{"name": "Troy", "attributes": [{"name": "Aim", "value": 5000}]}', /`attributes\[0\]\.value`.*-1000 to 1000/],
   ])('names the first problem of %s', (text, message) => {
     expect(() => parseSheetFile(text)).toThrow(message);

@@ -270,3 +270,96 @@ export function resolvePsi(input: PsiInput, rng: Rng): PsiResult {
   validatePsiInput(input);
   return { input, check: rollUnder(psiCheckInput(input), rng) };
 }
+
+// ---- social Will, Tech with equipment, hazard / reaction checks ------------------------------------------------
+
+export const SPECIES_DISTANCE_STEP = 25;
+export const SPECIES_DISTANCE_PENALTY = -5;
+export const ALIEN_FEATURES_PENALTY = -5;
+export const PSIONICS_PENALTY = -5;
+export const UNPROFICIENT_EQUIPMENT = -50;
+export const REACTION_BASE = 50;
+
+export interface SocialInput {
+  will: number;
+  /** Species distance in percent: 0, 25, 50, 75 or 100. */
+  speciesDistance: number;
+  /** The listener has extreme alien features. */
+  alien: boolean;
+  /** The listener has obviously strong psionics. */
+  psionicListener: boolean;
+  /** The speaker is psionic: the psionics penalty does not apply. */
+  speakerPsionic: boolean;
+  modifier: number;
+}
+
+export function validateSocialInput(input: SocialInput): void {
+  if (!Number.isInteger(input.speciesDistance) || input.speciesDistance < 0 || input.speciesDistance > 100 || input.speciesDistance % SPECIES_DISTANCE_STEP !== 0) {
+    throw new UserError(`The species distance is 0, 25, 50, 75 or 100 %; ${input.speciesDistance} is not.`);
+  }
+  checkInteger(input.modifier, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The modifier');
+}
+
+/** Will − 5 per 25 % species distance − 5 extreme alien features − 5 strong psionics (unless the speaker is psionic) + modifier. */
+export function socialCheckInput(input: SocialInput): CheckInput {
+  const modifiers: Modifier[] = [];
+  const steps = input.speciesDistance / SPECIES_DISTANCE_STEP;
+  if (steps > 0) modifiers.push({ name: `species distance ${input.speciesDistance}%`, value: steps * SPECIES_DISTANCE_PENALTY });
+  if (input.alien) modifiers.push({ name: 'extreme alien features', value: ALIEN_FEATURES_PENALTY });
+  if (input.psionicListener && !input.speakerPsionic) modifiers.push({ name: 'strong psionics', value: PSIONICS_PENALTY });
+  if (input.modifier !== 0) modifiers.push({ name: 'modifier', value: input.modifier });
+  return { attribute: { name: 'Will', value: input.will }, modifiers };
+}
+
+export interface SocialResult {
+  input: SocialInput;
+  /** The psionics penalty was waived because the speaker is psionic. */
+  psionicsWaived: boolean;
+  check: CheckResult;
+}
+
+export function resolveSocial(input: SocialInput, rng: Rng): SocialResult {
+  validateSocialInput(input);
+  return { input, psionicsWaived: input.psionicListener && input.speakerPsionic, check: rollUnder(socialCheckInput(input), rng) };
+}
+
+/** Tech with equipment without proficiency: −50 on the check. */
+export function withUnproficientEquipment(input: CheckInput): CheckInput {
+  return { ...input, modifiers: [...input.modifiers, { name: 'equipment without proficiency', value: UNPROFICIENT_EQUIPMENT }] };
+}
+
+/** A target below 0 means the equipment cannot be used at all (no roll). */
+export function equipmentUsable(input: CheckInput): boolean {
+  return checkTarget(input) >= 0;
+}
+
+export type ReactionKind = 'defense' | 'dodge';
+
+export interface ReactionInput {
+  kind: ReactionKind;
+  /** The Defense (hazards) or Dodge (reactions) attribute. */
+  value: number;
+  modifier: number;
+}
+
+export function validateReactionInput(input: ReactionInput): void {
+  if (input.kind !== 'defense' && input.kind !== 'dodge') throw new UserError('A reaction check is `defense` (against a hazard) or `dodge` (a reaction).');
+  checkInteger(input.modifier, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The modifier');
+}
+
+/** Defense against hazards / Dodge reactions: the attribute + 50, then the situation's modifier. */
+export function reactionCheckInput(input: ReactionInput): CheckInput {
+  const modifiers: Modifier[] = [{ name: input.kind === 'defense' ? 'hazard check' : 'reaction check', value: REACTION_BASE }];
+  if (input.modifier !== 0) modifiers.push({ name: 'modifier', value: input.modifier });
+  return { attribute: { name: input.kind === 'defense' ? 'Defense' : 'Dodge', value: input.value }, modifiers };
+}
+
+export interface ReactionResult {
+  input: ReactionInput;
+  check: CheckResult;
+}
+
+export function resolveReaction(input: ReactionInput, rng: Rng): ReactionResult {
+  validateReactionInput(input);
+  return { input, check: rollUnder(reactionCheckInput(input), rng) };
+}

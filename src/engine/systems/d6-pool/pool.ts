@@ -66,6 +66,16 @@ export interface D6PoolInput {
   modifiers: PoolModifier[];
   /** The sheet rolled from (a push's condition goes there); null when rolled without one. */
   sheet: { id: number; name: string } | null;
+  /** An opposed roll (the active party's): who opposes, with which skill. Absent on a plain roll. */
+  opposed?: OpposedBy;
+  /** The opponent's roll (kind `pool-opposed`): the active party's roll it answers. */
+  against?: string;
+}
+
+export interface OpposedBy {
+  userId: string;
+  skill: string;
+  attribute: Attribute;
 }
 
 export interface PoolComposition {
@@ -241,3 +251,31 @@ export interface PoolConditionRecord {
 export function d6Faces(dice: readonly D6Die[]): number[] {
   return dice.map((die) => die.face);
 }
+
+/**
+ * An opposed roll (RULES 4, seed 003): each of the opponent's net successes cancels one of the active party's; the
+ * active party wins with successes left over; a tie (equal successes, 0 against 0 too) fails for the active party.
+ */
+export interface OpposedOutcome {
+  /** The active party's net successes (after the push, when pushed). */
+  active: number;
+  opponent: number;
+  /** Active successes the opponent's cancel: min(active, opponent). */
+  cancelled: number;
+  /** Active successes left: max(0, active − opponent). */
+  left: number;
+  tie: boolean;
+  /** The active party wins. */
+  win: boolean;
+}
+
+export function opposedOutcome(active: number, opponent: number): OpposedOutcome {
+  const left = Math.max(0, active - opponent);
+  return { active, opponent, cancelled: Math.min(active, opponent), left, tie: active === opponent, win: left > 0 };
+}
+
+/** The outcome as it stands: the active party's final successes (the push's, when pushed) against the opponent's. */
+export function opposedResult(active: D6PoolResult, push: PushResult | undefined, opponent: D6PoolResult): OpposedOutcome {
+  return opposedOutcome((push ?? active).successes, opponent.successes);
+}
+

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   attackDice,
+  equipmentUsable,
+  reactionCheckInput,
   resolveAttack,
+  resolveReaction,
+  resolveSocial,
+  socialCheckInput,
+  withUnproficientEquipment,
+  type SocialInput,
   resolveCheck,
   resolvePsi,
   rollDamage,
@@ -163,5 +170,70 @@ describe('Psi check', () => {
   it('refuses a difficulty outside +20 … −50', () => {
     expect(() => resolvePsi({ psi: 70, difficulty: 21, target: null, collar: false }, dice(d100(1)))).toThrow('The psionic difficulty must be a whole number from -50 to 20');
     expect(() => resolvePsi({ psi: 70, difficulty: -51, target: null, collar: false }, dice(d100(1)))).toThrow('from -50 to 20');
+  });
+});
+
+describe('social Will penalties', () => {
+  const social = (overrides: Partial<SocialInput> = {}): SocialInput => ({ will: 60, speciesDistance: 0, alien: false, psionicListener: false, speakerPsionic: false, modifier: 0, ...overrides });
+  it('−5 per 25 % species distance', () => {
+    expect(socialCheckInput(social()).modifiers).toEqual([]);
+    for (const [distance, penalty] of [[25, -5], [50, -10], [75, -15], [100, -20]] as const) {
+      expect(socialCheckInput(social({ speciesDistance: distance })).modifiers).toEqual([{ name: `species distance ${distance}%`, value: penalty }]);
+    }
+  });
+  it('−5 extreme alien features', () => {
+    expect(socialCheckInput(social({ alien: true })).modifiers).toEqual([{ name: 'extreme alien features', value: -5 }]);
+  });
+  it('−5 strong psionics, unless the speaker is psionic', () => {
+    expect(socialCheckInput(social({ psionicListener: true })).modifiers).toEqual([{ name: 'strong psionics', value: -5 }]);
+    expect(socialCheckInput(social({ psionicListener: true, speakerPsionic: true })).modifiers).toEqual([]);
+    expect(resolveSocial(social({ psionicListener: true, speakerPsionic: true }), dice(d100(60)))).toMatchObject({ psionicsWaived: true, check: { target: 60, success: true } });
+    expect(resolveSocial(social({ speakerPsionic: true }), dice(d100(60))).psionicsWaived).toBe(false);
+  });
+  it('a gatekeeper (100 %, alien, psionic) is −30 in all; the modifier comes on top; equal succeeds', () => {
+    const gatekeeper = social({ speciesDistance: 100, alien: true, psionicListener: true, modifier: 10 });
+    expect(resolveSocial(gatekeeper, dice(d100(40)))).toMatchObject({ check: { target: 40, success: true } });
+    expect(resolveSocial(gatekeeper, dice(d100(41)))).toMatchObject({ check: { target: 40, success: false } });
+  });
+  it('refuses a species distance that is not a step of 25 % from 0 to 100', () => {
+    expect(() => resolveSocial(social({ speciesDistance: 30 }), dice(d100(1)))).toThrow('The species distance is 0, 25, 50, 75 or 100 %; 30 is not.');
+    expect(() => resolveSocial(social({ speciesDistance: 125 }), dice(d100(1)))).toThrow('125 is not');
+  });
+  it('replays from its seed', () => {
+    const seed = 'social-1';
+    const input = social({ speciesDistance: 50, alien: true });
+    expect(rederive('social', JSON.parse(JSON.stringify(input)), seed)).toMatchObject({ kind: 'social', result: resolveSocial(input, seededRng(seed)) });
+  });
+});
+
+describe('Tech with equipment without proficiency', () => {
+  const tech = { attribute: { name: 'Tech', value: 70 }, modifiers: [{ name: 'modifier', value: -10 }] };
+  it('−50 on the target', () => {
+    const input = withUnproficientEquipment(tech);
+    expect(input.modifiers).toEqual([{ name: 'modifier', value: -10 }, { name: 'equipment without proficiency', value: -50 }]);
+    expect(resolveCheck(input, dice(d100(10)))).toMatchObject({ target: 10, success: true });
+    expect(resolveCheck(input, dice(d100(11)))).toMatchObject({ target: 10, success: false });
+  });
+  it('a target below 0 means the equipment cannot be used; 0 can be tried', () => {
+    expect(equipmentUsable(withUnproficientEquipment(tech))).toBe(true);
+    expect(equipmentUsable(withUnproficientEquipment({ attribute: { name: 'Tech', value: 50 }, modifiers: [] }))).toBe(true);
+    expect(equipmentUsable(withUnproficientEquipment({ attribute: { name: 'Tech', value: 49 }, modifiers: [] }))).toBe(false);
+  });
+});
+
+describe('Defense against hazards and Dodge reactions start at +50', () => {
+  it('Defense + 50, then the situation modifier', () => {
+    expect(reactionCheckInput({ kind: 'defense', value: 10, modifier: -20 })).toEqual({ attribute: { name: 'Defense', value: 10 }, modifiers: [{ name: 'hazard check', value: 50 }, { name: 'modifier', value: -20 }] });
+    expect(resolveReaction({ kind: 'defense', value: 10, modifier: -20 }, dice(d100(40)))).toMatchObject({ check: { target: 40, success: true } });
+    expect(resolveReaction({ kind: 'defense', value: 0, modifier: 0 }, dice(d100(51)))).toMatchObject({ check: { target: 50, success: false } });
+  });
+  it('Dodge + 50, then the situation modifier', () => {
+    expect(reactionCheckInput({ kind: 'dodge', value: 25, modifier: 0 })).toEqual({ attribute: { name: 'Dodge', value: 25 }, modifiers: [{ name: 'reaction check', value: 50 }] });
+    expect(resolveReaction({ kind: 'dodge', value: 25, modifier: 10 }, dice(d100(85)))).toMatchObject({ check: { target: 85, success: true } });
+  });
+  it('refuses another kind; replays from its seed', () => {
+    expect(() => resolveReaction({ kind: 'aim' as 'dodge', value: 25, modifier: 0 }, dice(d100(1)))).toThrow('defense');
+    const input = { kind: 'dodge', value: 25, modifier: -5 } as const;
+    expect(rederive('reaction', input, 'r-1')).toMatchObject({ kind: 'reaction', result: resolveReaction(input, seededRng('r-1')) });
   });
 });

@@ -9,6 +9,8 @@ import {
   difficultyModifier,
   findD6Skill,
   helpModifier,
+  opposedOutcome,
+  opposedResult,
   resolveD6Pool,
   resolvePush,
   successChance,
@@ -156,5 +158,40 @@ describe('replay', () => {
     const pushInput = { rollId: 'abcdefgh', attribute: 'STR' as const, dice: roll.dice };
     const pushed = resolvePush(pushInput, seededRng('push-seed'));
     expect(rederive('pool-push', pushInput, 'push-seed')).toEqual({ kind: 'pool-push', result: pushed, dice: d6Faces(pushed.dice) });
+  });
+});
+
+describe('opposed rolls', () => {
+  it("each of the opponent's successes cancels one of the active party's; more left wins", () => {
+    expect(opposedOutcome(3, 1)).toEqual({ active: 3, opponent: 1, cancelled: 1, left: 2, tie: false, win: true });
+    expect(opposedOutcome(1, 3)).toEqual({ active: 1, opponent: 3, cancelled: 1, left: 0, tie: false, win: false });
+    expect(opposedOutcome(2, 0)).toMatchObject({ cancelled: 0, left: 2, win: true });
+  });
+
+  it('a tie fails for the active party, also 0 against 0', () => {
+    expect(opposedOutcome(2, 2)).toMatchObject({ cancelled: 2, left: 0, tie: true, win: false });
+    expect(opposedOutcome(0, 0)).toMatchObject({ tie: true, win: false });
+  });
+
+  it("uses net successes (banes count first) from both pools", () => {
+    const active = resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(6, 6, 1)); // 1 net
+    const opponent = resolveD6Pool(input({ skill: 'Insight', attribute: 'EMP', skillLevel: 0, gear: 0 }), scriptedFaces(6, 3, 3)); // 1 net
+    expect(opposedResult(active, undefined, opponent)).toMatchObject({ active: 1, opponent: 1, tie: true, win: false });
+  });
+
+  it('a push after the opponent rolled re-computes the outcome from the pushed dice', () => {
+    const active = resolveD6Pool(input({ skillLevel: 0, gear: 0 }), scriptedFaces(6, 3, 4)); // 1 success
+    const opponent = resolveD6Pool(input({ skill: 'Insight', attribute: 'EMP', skillLevel: 0, gear: 0 }), scriptedFaces(6, 2, 2)); // 1 success
+    expect(opposedResult(active, undefined, opponent)).toMatchObject({ tie: true, win: false });
+    const better = resolvePush({ rollId: 'abcdefgh', attribute: 'STR', dice: active.dice }, scriptedFaces(6, 5)); // 2 successes
+    expect(opposedResult(active, better, opponent)).toMatchObject({ active: 2, opponent: 1, cancelled: 1, left: 1, win: true });
+    const worse = resolvePush({ rollId: 'abcdefgh', attribute: 'STR', dice: active.dice }, scriptedFaces(1, 5)); // 6 1 5: 0 net
+    expect(opposedResult(active, worse, opponent)).toMatchObject({ active: 0, opponent: 1, left: 0, tie: false, win: false });
+  });
+
+  it("the opponent's roll (kind pool-opposed) re-derives from its seed", () => {
+    const opposing = input({ skill: 'Insight', attribute: 'EMP', against: 'abcdefgh' });
+    const roll = resolveD6Pool(opposing, seededRng('opp-seed'));
+    expect(rederive('pool-opposed', opposing, 'opp-seed')).toEqual({ kind: 'pool-opposed', result: roll, dice: d6Faces(roll.dice) });
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * The rule systems the bot knows (RULES 6.1), defined once: each id is the folder under src/engine/systems/ and
+ * the `system` stored on sheets, server settings and roll log entries. A server picks its default; a sheet
+ * carries its own.
+ */
+export const SYSTEMS = [
+  { id: 'tactalk', name: 'Tac Talk (Decision Engine)', command: '/roll' },
+  { id: 'd100-tactics', name: 'd100 roll-under with tactical attacks (seed 001)', command: '/tactics' },
+  { id: 'result-points', name: 'Die codes and result points (seed 002)', command: '/code' },
+  { id: 'd6-pool', name: 'd6 pools with pushing (seed 003)', command: '/pool' },
+  { id: 'd10-pool', name: 'd10 pools (seed 004)', command: '/d10' },
+] as const;
+
+export type SystemId = (typeof SYSTEMS)[number]['id'];
+
+export const SYSTEM_IDS: readonly SystemId[] = SYSTEMS.map((system) => system.id);
+
+export const DEFAULT_SYSTEM: SystemId = 'tactalk';
+
+export function isSystemId(value: unknown): value is SystemId {
+  return typeof value === 'string' && (SYSTEM_IDS as readonly string[]).includes(value);
+}
+
+/** The display name of a system id; an unknown id (an old row) is shown as it is. */
+export function systemName(id: string): string {
+  return SYSTEMS.find((system) => system.id === id)?.name ?? id;
+}
+
+/** Choices for a slash command string option: display name, id as the value. */
+export function systemChoices(): Array<{ name: string; value: string }> {
+  return SYSTEMS.map((system) => ({ name: system.name, value: system.id }));
+}
