@@ -72,7 +72,28 @@ const commandData = new SlashCommandBuilder()
       .addAttachmentOption((o) => o.setName('file').setDescription('The JSON file').setRequired(true))
       .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
   );
-const data = addEntrySubcommands(commandData, { whose: "The active sheet's" });
+const data = addEntrySubcommands(commandData, {
+  whose: "The active sheet's",
+  lastOption: (sub) => sub.addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's active sheet instead of yours")),
+});
+
+/**
+ * The sheet an entry subcommand changes: the user's active sheet, or, for a Dispatcher naming a `player`, that
+ * player's (RULES 1.7: a Dispatcher may edit anyone's sheet).
+ */
+async function entrySheet(interaction: ChatInputCommandInteraction, context: HandlerContext) {
+  const player = interaction.options.getUser('player');
+  if (!player || player.id === context.userId) return context.store.operators.requireActive(ownerOf(context));
+  await context.requireDispatcher("change another player's sheet");
+  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: player.id }, displayName(interaction, player));
+}
+
+/** The sheet an entry subcommand's autocomplete reads: another player's only for a Dispatcher. */
+async function entrySheetForAutocomplete(interaction: AutocompleteInteraction, context: HandlerContext) {
+  const playerId = interaction.options.get('player')?.value;
+  if (typeof playerId !== 'string' || playerId === context.userId) return context.store.operators.active(ownerOf(context));
+  return (await context.isDispatcher()) ? context.store.operators.active({ guildId: context.guildId, ownerId: playerId }) : null;
+}
 
 function ownerOf(context: HandlerContext): SheetOwner {
   return { guildId: context.guildId, ownerId: context.userId };
@@ -91,7 +112,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const reply = (text: string) => interaction.reply(privateNote(text));
 
   if (isEntryGroup(group)) {
-    await editEntry(interaction, context, await store.operators.requireActive(owner), group);
+    await editEntry(interaction, context, await entrySheet(interaction, context), group);
     return;
   }
 
@@ -166,14 +187,13 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   const focused = interaction.options.getFocused(true);
   const group = interaction.options.getSubcommandGroup(false);
   const typed = String(focused.value);
-  const owner = ownerOf(context);
   if (group === null) {
     const userId = interaction.options.get('user')?.value;
     const sheets = await context.store.operators.list({ guildId: context.guildId, ownerId: typeof userId === 'string' ? userId : context.userId });
     await interaction.respond(nameChoices(sheets.map((sheet) => sheet.name), typed, (name) => (sheets.find((s) => s.name === name)?.active ? `${name} (active)` : name)));
     return;
   }
-  const sheet = await context.store.operators.active(owner);
+  const sheet = await entrySheetForAutocomplete(interaction, context);
   if (!sheet || !isEntryGroup(group)) {
     await interaction.respond([]);
     return;

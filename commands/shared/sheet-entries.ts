@@ -1,13 +1,15 @@
 /**
  * What /sheet and /npc do the same way, written once: the skill, archetype and condition subcommands (their
  * definitions, their handler given the sheet to change, their autocomplete) and the buttons of a delete prompt.
- * /sheet points them at the player's active sheet, /npc at the NPC its `npc` option names.
+ * /sheet points them at the player's active sheet (a Dispatcher may name another `player`), /npc at the NPC its
+ * `npc` option names.
  */
-import type {
-  ChatInputCommandInteraction,
-  SlashCommandBooleanOption,
-  SlashCommandSubcommandBuilder,
-  SlashCommandSubcommandsOnlyBuilder,
+import {
+  SlashCommandSubcommandGroupBuilder,
+  type ChatInputCommandInteraction,
+  type SlashCommandBooleanOption,
+  type SlashCommandSubcommandBuilder,
+  type SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
@@ -77,6 +79,8 @@ export interface EntryTarget {
   whose: string;
   /** Adds the option naming the sheet to each subcommand (first, as it is required), when the command has one. */
   targetOption?: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
+  /** Adds an optional option to each subcommand, after its own (Discord wants required options first). */
+  lastOption?: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
 }
 
 type WithGroups = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommandGroup'>;
@@ -144,6 +148,12 @@ export function addEntrySubcommands<B extends WithGroups>(builder: B, target: En
         sub(s, 'remove', 'Remove an attribute').addStringOption((o) => o.setName('name').setDescription('The attribute').setRequired(true).setAutocomplete(true)),
       ),
   );
+  if (target.lastOption) {
+    // The groups were just built above; their subcommands are builders still open for options.
+    for (const group of (builder as unknown as { options: unknown[] }).options) {
+      if (group instanceof SlashCommandSubcommandGroupBuilder && isEntryGroup(group.name)) group.options.forEach((sub) => target.lastOption!(sub));
+    }
+  }
   return builder;
 }
 

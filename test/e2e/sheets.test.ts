@@ -134,4 +134,26 @@ describe('/sheet', () => {
     const sheets = await sandbox().fake.interact({ user: 'mike', command: 'sheet list' });
     expect(textOf(sheets.responses[0]!)).not.toContain('x'.repeat(65));
   });
+
+  it("lets a Dispatcher change another player's active sheet, and no one else", async () => {
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+    await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
+
+    const refused = await sandbox().one({ user: 'sasha', command: 'sheet skill set', options: { name: 'Climbing', level: 99, player: 'mike' } });
+    expect(refused).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
+    expect(refused.content).toContain("Only a Dispatcher can change another player's sheet");
+
+    const wounded = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'sheet condition add', options: { name: 'Wounded', modifier: -10, player: 'mike' } });
+    expect(wounded.content).toContain('Troy is now **Wounded**');
+    const changed = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'sheet skill set', options: { name: 'Climbing', level: 45, player: 'mike' } });
+    expect(changed.content).toContain('40 → **45**');
+    const choices = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'sheet skill remove', options: { name: 'cl', player: 'mike' }, focused: 'name' });
+    expect(choices.choices).toEqual([{ name: 'Climbing (45)', value: 'Climbing' }]);
+
+    const shown = textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }));
+    expect(shown).toContain('Climbing **45**');
+    expect(shown).toContain('Wounded **−10**');
+    const noSheet = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'sheet skill set', options: { name: 'Climbing', level: 10, player: 'sasha' } });
+    expect(noSheet.content).toContain('sasha has no Operator sheet on this server');
+  });
 });
