@@ -248,7 +248,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   const isDispatcher = await context.isDispatcher();
   for (let attempt = 1; ; attempt++) {
     const contest = await store.contests.find(Number(idText));
-    if (!contest) throw new UserError('This contest no longer exists.');
+    if (!contest || contest.guildId !== context.guildId) throw new UserError('This contest no longer exists.');
     if (!OPEN_PHASES.includes(contest.state.phase)) throw new UserError('This contest is over; its buttons do nothing now.');
     const side = sideOf(contest.state, context.userId);
     const actor: ContestActor = { userId: context.userId, isDispatcher, name: (side && contest.state[side].operator?.name) || memberName(interaction) };

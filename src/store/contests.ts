@@ -3,7 +3,7 @@
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
 import { OPEN_PHASES, type ContestState } from '../engine/systems/tactalk/contest.js';
-import type { Database } from './database.js';
+import { isRowId, type Database } from './database.js';
 
 export interface StoredContest {
   id: number;
@@ -42,6 +42,7 @@ export class ContestStore {
   }
 
   async find(id: number): Promise<StoredContest | null> {
+    if (!isRowId(id)) return null;
     const row = await this.db.contest.findUnique({ where: { id } });
     return row ? fromRow(row) : null;
   }

@@ -12,6 +12,14 @@ import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Database = PrismaClient;
 
+/**
+ * Whether `id` can be a row id (a positive 32-bit Int, as Prisma's `Int` takes). Ids parsed from a custom_id or
+ * typed text may be NaN, fractional or huge; Prisma throws on those instead of finding nothing.
+ */
+export function isRowId(id: number): boolean {
+  return Number.isInteger(id) && id >= 1 && id <= 2_147_483_647;
+}
+
 /** The folder with package.json and prisma/: two up from here in the sources, three in the built dist/. */
 function findProjectRoot(): string {
   let folder = path.dirname(fileURLToPath(import.meta.url));

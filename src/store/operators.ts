@@ -7,7 +7,7 @@ import { cleanName, closestNames, nameKey } from '../engine/names.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Database } from './database.js';
+import { isRowId, type Database } from './database.js';
 
 /** Whose sheets: a user's in a server, or the server's NPCs (`npcOwner`). */
 export interface SheetOwner {
@@ -93,6 +93,7 @@ export class OperatorStore {
   }
 
   async get(id: number): Promise<OperatorSheet | null> {
+    if (!isRowId(id)) return null;
     const row = await this.db.operator.findUnique({ where: { id }, include: withContents });
     return row ? toSheet(row) : null;
   }
@@ -189,6 +190,7 @@ export class OperatorStore {
 
   /** Deletes a sheet by id, only if it still belongs to this owner (a confirm button carries the id). */
   async delete(owner: SheetOwner, sheetId: number): Promise<OperatorSheet | null> {
+    if (!isRowId(sheetId)) return null;
     return this.db.$transaction(async (tx) => {
       const row = await tx.operator.findFirst({ where: { id: sheetId, guildId: owner.guildId, ownerId: owner.ownerId }, include: withContents });
       if (!row) return null;

@@ -1,6 +1,6 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import type { RollRequestState } from '../engine/systems/tactalk/roll-request.js';
-import type { Database } from './database.js';
+import { isRowId, type Database } from './database.js';
 
 export interface StoredRollRequest {
   id: number;
@@ -26,6 +26,7 @@ export class RollRequestStore {
   }
 
   async find(id: number): Promise<StoredRollRequest | null> {
+    if (!isRowId(id)) return null;
     const row = await this.db.rollRequest.findUnique({ where: { id } });
     return row ? { ...row, state: JSON.parse(row.state) as RollRequestState } : null;
   }

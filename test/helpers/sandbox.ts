@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from './database.js';
@@ -14,7 +14,15 @@ export interface TestSandbox extends Sandbox {
 
 /** The fake Discord and the real bot on a fresh database; seeds come from `seeds` in order when given. */
 export async function startTestSandbox(
-  options: { seeds?: string[]; databaseUrl?: string; now?: () => Date } = {},
+  options: {
+    seeds?: string[];
+    databaseUrl?: string;
+    now?: () => Date;
+    /** The bot's logger; default a pino at TEST_LOG_LEVEL (silent). Pass one to inspect what the bot logs. */
+    log?: Logger;
+    /** The fake's quiet period before an interaction counts as answered (default 40 ms). */
+    settleMs?: number;
+  } = {},
 ): Promise<TestSandbox> {
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
   const seeds = [...(options.seeds ?? [])];
@@ -23,7 +31,8 @@ export async function startTestSandbox(
     port: 0,
     databaseUrl,
     migrate: false,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -1,0 +1,40 @@
+// Custom ids the bot never issued, with ids that are no row id (NaN, fractional, beyond a 32-bit Int): the bot
+// answers "no longer exists" instead of failing in the database (found by the reliability fuzz, issue 7).
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { freshStore } from '../helpers/database.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sandbox: TestSandbox;
+beforeEach(async () => {
+  sandbox = await startTestSandbox();
+});
+afterEach(async () => {
+  expect(sandbox.fake.violations).toEqual([]);
+  await sandbox.stop();
+});
+
+it.each(['%00', 'abc', '1.5', '-1', '9007199254740993', '4294967296', ''])('a forged contest form with the id "%s" is refused politely', async (id) => {
+  const response = await sandbox.one({ user: 'eve', modal: `contest:acceptform:${id}`, fields: { stakes: 'x', operator: 'y' } });
+  expect(response).toMatchObject({ kind: 'reply', ephemeral: true });
+  expect(response.content).toContain('This contest no longer exists');
+});
+
+it.each(['%00', '2147483648'])('a forged roll request form with the id "%s" is refused politely', async (id) => {
+  const response = await sandbox.one({ user: 'eve', modal: `dispatch:roll:${id}`, fields: {} });
+  expect(response).toMatchObject({ kind: 'reply', ephemeral: true });
+  expect(response.content).toContain('This roll request no longer exists');
+});
+
+it('the stores find nothing, rather than throw, for ids that cannot be a row id', async () => {
+  const store = await freshStore();
+  try {
+    for (const id of [Number.NaN, 1.5, -1, 0, 2 ** 31, 2 ** 53]) {
+      expect(await store.contests.find(id)).toBeNull();
+      expect(await store.rollRequests.find(id)).toBeNull();
+      expect(await store.operators.get(id)).toBeNull();
+      expect(await store.operators.delete({ guildId: '1', ownerId: '2' }, id)).toBeNull();
+    }
+  } finally {
+    await store.close();
+  }
+});
