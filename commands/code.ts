@@ -1,14 +1,15 @@
 /** /code: die codes and result points (RULES 3, seed 002). */
 import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import { codeCheckDice, DIFFICULTIES, oppositionFrom, resolveCodeCheck, validateCodeCheck, type CodeCheckInput } from '../src/engine/systems/result-points/check.js';
 import { parseDieCode, parseDieCodeList } from '../src/engine/systems/result-points/die-code.js';
+import type { SystemId } from '../src/engine/systems/index.js';
 import { codeCheckReply } from '../src/views/result-points.js';
 import { DISCORD_LIMITS } from '../src/views/limits.js';
 
-export const RESULT_POINTS_SYSTEM = 'result-points';
+export const RESULT_POINTS_SYSTEM: SystemId = 'result-points';
 
 const data = new SlashCommandBuilder()
   .setName('code')
@@ -59,9 +60,7 @@ async function roll(interaction: ChatInputCommandInteraction, context: HandlerCo
   const seed = context.newSeed();
   const result = resolveCodeCheck(input, seededRng(seed));
   const rollId = await context.store.rolls.record({
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'code',
     system: RESULT_POINTS_SYSTEM,
     inputs: input,

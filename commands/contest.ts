@@ -10,7 +10,7 @@ import {
   type Client,
   type BaseInteraction,
 } from 'discord.js';
-import type { BotCommand, BotServices, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type BotServices, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
@@ -303,9 +303,7 @@ async function recordRound(context: HandlerContext, contestId: number, round: Co
   const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
   await context.store.rolls.record(
     {
-      guildId: context.guildId,
-      channelId: context.channelId,
-      userId: context.userId,
+      ...rolledBy(context),
       kind: 'contest',
       inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent) },
       seed,

@@ -1,6 +1,6 @@
 /** /d10: d10 pools read by the highest die with matches (RULES 5, seed 004): basic, advanced and cumulative rolls. */
 import { InteractionContextType, SlashCommandBuilder, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import {
@@ -29,9 +29,10 @@ import {
 } from '../src/engine/systems/d10-pool/pool.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
 import { cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
+import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 
-export const D10_POOL_SYSTEM = 'd10-pool';
+export const D10_POOL_SYSTEM: SystemId = 'd10-pool';
 export const CUMULATIVE_KIND = 'd10-extended';
 
 const data = new SlashCommandBuilder()
@@ -80,9 +81,7 @@ const data = new SlashCommandBuilder()
 
 async function recordPool(context: HandlerContext, kind: string, input: PoolInput, seed: string, result: PoolResult): Promise<string> {
   return context.store.rolls.record({
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind,
     system: D10_POOL_SYSTEM,
     inputs: input,
@@ -129,9 +128,7 @@ async function advanced(interaction: ChatInputCommandInteraction, context: Handl
 /** Stores one step of a cumulative roll under `rollId`; false when that step is stored already. */
 async function recordStep(context: HandlerContext, rollId: string, seed: string, result: CumulativeStepResult): Promise<boolean> {
   return context.store.rolls.recordOnce(rollId, {
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: CUMULATIVE_KIND,
     system: D10_POOL_SYSTEM,
     inputs: result.input,

@@ -4,7 +4,7 @@
  * CL never reaches the public message, a custom_id or a footer: the Dispatcher reads it with *Numbers*.
  */
 import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice } from '../src/engine/replay.js';
@@ -135,9 +135,7 @@ async function roll(context: HandlerContext, request: StoredRollRequest): Promis
   const store = () =>
     context.store.rolls.record(
       {
-        guildId: context.guildId,
-        channelId: context.channelId,
-        userId: context.userId,
+        ...rolledBy(context),
         kind: linked ? 'linked' : 'challenge',
         inputs: linked ? inputs : inputs[0],
         seed,
@@ -167,9 +165,7 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   const store = () =>
     context.store.rolls.record(
       {
-        guildId: context.guildId,
-        channelId: context.channelId,
-        userId: context.userId,
+        ...rolledBy(context),
         kind: 'outcome',
         inputs: outcome.input,
         seed,

@@ -7,7 +7,7 @@ import {
   type ChatInputCommandInteraction,
   type StringSelectMenuInteraction,
 } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -37,9 +37,10 @@ import {
 import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { emptyPoolReply, poolMessage, type PoolMessageState } from '../src/views/d6-pool.js';
+import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 
-export const D6_POOL_SYSTEM = 'd6-pool';
+export const D6_POOL_SYSTEM: SystemId = 'd6-pool';
 
 const data = new SlashCommandBuilder()
   .setName('pool')
@@ -114,9 +115,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     return;
   }
   const rollId = await context.store.rolls.record({
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'pool',
     system: D6_POOL_SYSTEM,
     inputs: input,
@@ -170,9 +169,7 @@ async function push(interaction: ButtonInteraction, context: HandlerContext, rol
   const seed = context.newSeed();
   const result = resolvePush({ rollId, attribute: original.input.attribute, dice: original.dice }, seededRng(seed));
   const stored = await context.store.rolls.recordOnce(id, {
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'pool-push',
     system: D6_POOL_SYSTEM,
     inputs: result.input,
@@ -201,9 +198,7 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
   const id = conditionRollId(rollId);
   const record: PoolConditionRecord = { rollId, sheet: { id: sheet.id, name: sheet.name }, condition };
   const stored = await context.store.rolls.recordOnce(id, {
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'pool-condition',
     system: D6_POOL_SYSTEM,
     inputs: record,
@@ -244,9 +239,7 @@ async function oppose(interaction: ButtonInteraction, context: HandlerContext, r
   const seed = context.newSeed();
   const result = resolveD6Pool(input, seededRng(seed));
   const stored = await context.store.rolls.recordOnce(id, {
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'pool-opposed',
     system: D6_POOL_SYSTEM,
     inputs: input,

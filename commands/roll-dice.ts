@@ -3,7 +3,7 @@
  * stored seed so `/roll replay` gives the same dice. The server's default system plays no part in it.
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
-import type { HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type HandlerContext } from '../src/discord/command.js';
 import { DICE_NOTATION_LIMITS, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceReply } from '../src/views/dice.js';
 
@@ -25,9 +25,7 @@ export async function rollDice(interaction: ChatInputCommandInteraction, context
   // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
   const result = rollDiceNotation(input, notationEngine(seed));
   const rollId = await context.store.rolls.record({
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: 'dice',
     system: DICE_NOTATION_SYSTEM,
     inputs: result.input,

@@ -1,6 +1,6 @@
 /** /roll: Tac Talk challenge rolls, linked rolls, and replaying any stored roll (RULES 1.2, 1.3, 6.3). */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice, rederive } from '../src/engine/replay.js';
@@ -109,9 +109,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   const rollId =
     result.outcome === 'rolled'
       ? await context.store.rolls.record({
-          guildId: context.guildId,
-          channelId: context.channelId,
-          userId: context.userId,
+          ...rolledBy(context),
           kind: 'challenge',
           inputs: input,
           seed,
@@ -148,9 +146,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
   const anyRolled = result.results.some((part) => part.outcome === 'rolled');
   const rollId = anyRolled
     ? await context.store.rolls.record({
-        guildId: context.guildId,
-        channelId: context.channelId,
-        userId: context.userId,
+        ...rolledBy(context),
         kind: 'linked',
         inputs,
         seed,

@@ -10,7 +10,7 @@ import {
   type ChatInputCommandInteraction,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError, isUserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -271,9 +271,7 @@ async function rollTable(
   const { input, ...rest } = result;
   const rollId = await context.store.rolls.record(
     {
-      guildId: context.guildId,
-      channelId: context.channelId,
-      userId: context.userId,
+      ...rolledBy(context),
       kind: 'outcome',
       inputs: input,
       seed,

@@ -7,7 +7,7 @@ import {
   type ChatInputCommandInteraction,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -46,11 +46,12 @@ import {
 import { npcOwner } from '../src/store/operators.js';
 import { derivedRollId } from '../src/store/rolls.js';
 import { escapeMarkdown } from '../src/views/format.js';
+import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
 
-export const TACTICS_SYSTEM = 'd100-tactics';
+export const TACTICS_SYSTEM: SystemId = 'd100-tactics';
 /** The roll log entry that marks an attack's damage as applied (stored once, under an id derived from the attack's). */
 export const APPLIED_KIND = 'attack-applied';
 
@@ -180,9 +181,7 @@ async function targetSheet(interaction: ChatInputCommandInteraction, context: Ha
 
 async function record(context: HandlerContext, kind: string, inputs: unknown, seed: string, dice: unknown, result: unknown, facts: { total: number | null; target: number | null; success: boolean | null; npc?: string }): Promise<string> {
   return context.store.rolls.record({
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind,
     system: TACTICS_SYSTEM,
     inputs,
@@ -332,9 +331,7 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   // The marker is stored first, under an id derived from the attack's: a second press (even a simultaneous one,
   // or from another process) finds it taken and changes nothing.
   const claimed = await context.store.rolls.recordOnce(markerId, {
-    guildId: context.guildId,
-    channelId: context.channelId,
-    userId: context.userId,
+    ...rolledBy(context),
     kind: APPLIED_KIND,
     system: TACTICS_SYSTEM,
     inputs: { ...(stored.inputs as object), applied },

@@ -42,3 +42,8 @@ export interface BotCommand {
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
 }
+
+/** Who made a roll and where, as the roll log stores it: the acting user in this channel of this server. */
+export function rolledBy(context: Pick<HandlerContext, 'guildId' | 'channelId' | 'userId'>) {
+  return { guildId: context.guildId, channelId: context.channelId, userId: context.userId };
+}
