@@ -8,6 +8,7 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isRowId, type Database } from './database.js';
+import { ReadCache } from './read-cache.js';
 
 /** Whose sheets: a user's in a server, or the server's NPCs (`npcOwner`). */
 export interface SheetOwner {
@@ -80,8 +81,62 @@ interface NumberedTable {
   create(args: unknown): Promise<unknown>;
 }
 
+/** Enough for every sheet in use on a busy bot; a cached sheet takes a few kilobytes. */
+const CACHED_SHEETS = 20_000;
+
+/** Cache keys: a scope's active sheet, a scope's sheet by name, a sheet by id. */
+const scopeKey = (owner: SheetOwner): string => `${owner.guildId}/${owner.ownerId}/`;
+const activeKey = (owner: SheetOwner): string => `${scopeKey(owner)}active`;
+const nameCacheKey = (owner: SheetOwner, name: string): string => `${scopeKey(owner)}name/${nameKey(name)}`;
+const idKey = (id: number): string => `id/${id}`;
+
+/** Callers may change what they are given; the cached sheet must stay as stored. (structuredClone is 10× slower.) */
+function copy(sheet: OperatorSheet | null): OperatorSheet | null {
+  if (!sheet) return null;
+  return {
+    ...sheet,
+    skills: sheet.skills.map((skill) => ({ ...skill })),
+    archetypes: sheet.archetypes.map((archetype) => ({ ...archetype })),
+    attributes: sheet.attributes.map((attribute) => ({ ...attribute })),
+    conditions: sheet.conditions.map((condition) => ({
+      ...condition,
+      skills: condition.skills === null ? null : [...condition.skills],
+      expiresAt: condition.expiresAt === null ? null : new Date(condition.expiresAt),
+    })),
+  };
+}
+
 export class OperatorStore {
+  /**
+   * Sheets as last read. Only found sheets and a scope's "no active sheet" are kept: a name or id not found now
+   * may exist after the next create. Every write below drops what it may have changed.
+   */
+  private readonly cache = new ReadCache<string, OperatorSheet | null>(CACHED_SHEETS);
+
   constructor(private readonly db: Database) {}
+
+  /** Runs a write to a scope's sheets (which is active, names, adding or deleting), then forgets that scope. */
+  private async writingScope<T>(owner: SheetOwner, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      const prefix = scopeKey(owner);
+      this.cache.invalidate((key, sheet) => key.startsWith(prefix) || (sheet !== null && sheet.guildId === owner.guildId && sheet.ownerId === owner.ownerId));
+    }
+  }
+
+  /** Runs a write to one sheet's contents, then forgets every entry holding that sheet. */
+  private async writingSheet<T>(sheetId: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.cache.invalidate((_key, sheet) => sheet !== null && sheet.id === sheetId);
+    }
+  }
+
+  private async cached(key: string, load: () => Promise<OperatorSheet | null>, keepNone: boolean): Promise<OperatorSheet | null> {
+    return copy(await this.cache.read(key, load, (sheet) => sheet !== null || keepNone));
+  }
 
   async list(owner: SheetOwner): Promise<OperatorSheet[]> {
     const rows = await this.db.operator.findMany({
@@ -94,16 +149,28 @@ export class OperatorStore {
 
   async get(id: number): Promise<OperatorSheet | null> {
     if (!isRowId(id)) return null;
-    const row = await this.db.operator.findUnique({ where: { id }, include: withContents });
-    return row ? toSheet(row) : null;
+    return this.cached(
+      idKey(id),
+      async () => {
+        const row = await this.db.operator.findUnique({ where: { id }, include: withContents });
+        return row ? toSheet(row) : null;
+      },
+      false,
+    );
   }
 
   async active(owner: SheetOwner): Promise<OperatorSheet | null> {
-    const row = await this.db.operator.findFirst({
-      where: { guildId: owner.guildId, ownerId: owner.ownerId, active: true },
-      include: withContents,
-    });
-    return row ? toSheet(row) : null;
+    return this.cached(
+      activeKey(owner),
+      async () => {
+        const row = await this.db.operator.findFirst({
+          where: { guildId: owner.guildId, ownerId: owner.ownerId, active: true },
+          include: withContents,
+        });
+        return row ? toSheet(row) : null;
+      },
+      true,
+    );
   }
 
   /** The active sheet, or a clear error saying how to get one. */
@@ -128,7 +195,18 @@ export class OperatorStore {
   /** A sheet by name, or the active one when no name is given. */
   async byNameOrActive(owner: SheetOwner, name: string | null | undefined, someoneElse?: string): Promise<OperatorSheet> {
     if (name === null || name === undefined || cleanName(name) === '') return this.requireActive(owner, someoneElse);
-    return toSheet(await this.requireRow(this.db, owner, name));
+    const sheet = await this.cached(
+      nameCacheKey(owner, name),
+      async () => {
+        const row = await this.db.operator.findFirst({
+          where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) },
+          include: withContents,
+        });
+        return row ? toSheet(row) : null;
+      },
+      false,
+    );
+    return sheet ?? toSheet(await this.requireRow(this.db, owner, name));
   }
 
   private async requireRow(tx: Tx | Database, owner: SheetOwner, name: string): Promise<OperatorRow> {
@@ -156,51 +234,61 @@ export class OperatorStore {
 
   /** Creates a sheet and makes it the active one (NPCs have no active one); `system` is the sheet's rule system. */
   async create(owner: SheetOwner, name: string, system?: string): Promise<OperatorSheet> {
-    const words = wordsFor(owner);
-    return this.db.$transaction(async (tx) => {
-      const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-      if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
-      await this.assertNameFree(tx, owner, name);
-      if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
-      const row = await tx.operator.create({
-        data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, ...(system !== undefined ? { system } : {}) },
-        include: withContents,
+    return this.writingScope(owner, async () => {
+      const words = wordsFor(owner);
+      return this.db.$transaction(async (tx) => {
+        const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+        if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
+        await this.assertNameFree(tx, owner, name);
+        if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        const row = await tx.operator.create({
+          data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, ...(system !== undefined ? { system } : {}) },
+          include: withContents,
+        });
+        return toSheet(row);
       });
-      return toSheet(row);
     });
   }
 
   async use(owner: SheetOwner, name: string): Promise<OperatorSheet> {
-    return this.db.$transaction(async (tx) => {
-      const row = await this.requireRow(tx, owner, name);
-      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
-      await tx.operator.update({ where: { id: row.id }, data: { active: true } });
-      return toSheet({ ...row, active: true });
+    return this.writingScope(owner, async () => {
+      return this.db.$transaction(async (tx) => {
+        const row = await this.requireRow(tx, owner, name);
+        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        await tx.operator.update({ where: { id: row.id }, data: { active: true } });
+        return toSheet({ ...row, active: true });
+      });
     });
   }
 
   async rename(owner: SheetOwner, sheetName: string | null | undefined, newName: string): Promise<{ before: string; sheet: OperatorSheet }> {
-    const sheet = await this.byNameOrActive(owner, sheetName);
-    return this.db.$transaction(async (tx) => {
-      await this.assertNameFree(tx, owner, newName, sheet.id);
-      const row = await tx.operator.update({ where: { id: sheet.id }, data: { name: newName, nameKey: nameKey(newName) }, include: withContents });
-      return { before: sheet.name, sheet: toSheet(row) };
+    return this.writingScope(owner, async () => {
+      const sheet = await this.byNameOrActive(owner, sheetName);
+      return this.db.$transaction(async (tx) => {
+        await this.assertNameFree(tx, owner, newName, sheet.id);
+        const row = await tx.operator.update({ where: { id: sheet.id }, data: { name: newName, nameKey: nameKey(newName) }, include: withContents });
+        return { before: sheet.name, sheet: toSheet(row) };
+      });
     });
   }
 
   /** Deletes a sheet by id, only if it still belongs to this owner (a confirm button carries the id). */
   async delete(owner: SheetOwner, sheetId: number): Promise<OperatorSheet | null> {
-    if (!isRowId(sheetId)) return null;
-    return this.db.$transaction(async (tx) => {
-      const row = await tx.operator.findFirst({ where: { id: sheetId, guildId: owner.guildId, ownerId: owner.ownerId }, include: withContents });
-      if (!row) return null;
-      await tx.operator.delete({ where: { id: row.id } });
-      return toSheet(row);
+    return this.writingScope(owner, async () => {
+      if (!isRowId(sheetId)) return null;
+      return this.db.$transaction(async (tx) => {
+        const row = await tx.operator.findFirst({ where: { id: sheetId, guildId: owner.guildId, ownerId: owner.ownerId }, include: withContents });
+        if (!row) return null;
+        await tx.operator.delete({ where: { id: row.id } });
+        return toSheet(row);
+      });
     });
   }
 
   async setNotes(sheetId: number, notes: string): Promise<void> {
-    await this.db.operator.update({ where: { id: sheetId }, data: { notes } });
+    return this.writingSheet(sheetId, async () => {
+      await this.db.operator.update({ where: { id: sheetId }, data: { notes } });
+    });
   }
 
   /**
@@ -208,21 +296,23 @@ export class OperatorStore {
    * entry if new within the sheet's limit. Returns the value it had before (null if new).
    */
   private async setNumber(kind: NumberedKind, sheetId: number, name: string, value: number): Promise<number | null> {
-    const { field, limit, plural } = NUMBERED[kind];
-    return this.db.$transaction(async (tx) => {
-      // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
-      const table = tx[kind] as unknown as NumberedTable;
-      const key = nameKey(name);
-      const existing = await table.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
-      if (existing) {
-        await table.update({ where: { id: existing.id }, data: { name, [field]: value } });
-        return existing[field] as number;
-      }
-      if ((await table.count({ where: { operatorId: sheetId } })) >= limit) {
-        throw new UserError(`A sheet holds at most ${limit} ${plural}; remove one first.`);
-      }
-      await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
-      return null;
+    return this.writingSheet(sheetId, async () => {
+      const { field, limit, plural } = NUMBERED[kind];
+      return this.db.$transaction(async (tx) => {
+        // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
+        const table = tx[kind] as unknown as NumberedTable;
+        const key = nameKey(name);
+        const existing = await table.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
+        if (existing) {
+          await table.update({ where: { id: existing.id }, data: { name, [field]: value } });
+          return existing[field] as number;
+        }
+        if ((await table.count({ where: { operatorId: sheetId } })) >= limit) {
+          throw new UserError(`A sheet holds at most ${limit} ${plural}; remove one first.`);
+        }
+        await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
+        return null;
+      });
     });
   }
 
@@ -240,37 +330,41 @@ export class OperatorStore {
 
   /** Adds a condition, or replaces the one with the same name. */
   async setCondition(sheetId: number, condition: ConditionEntry, now: Date): Promise<void> {
-    await this.db.$transaction(async (tx) => {
-      // Expired conditions are dropped here so they never count against the limit.
-      await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
-      const key = nameKey(condition.name);
-      const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
-      const data = {
-        name: condition.name,
-        modifier: condition.modifier,
-        skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
-        expiresAt: condition.expiresAt,
-      };
-      if (existing) {
-        await tx.condition.update({ where: { id: existing.id }, data });
-        return;
-      }
-      const count = await tx.condition.count({ where: { operatorId: sheetId } });
-      if (count >= SHEET_LIMITS.conditions) {
-        throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
-      }
-      await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
+    return this.writingSheet(sheetId, async () => {
+      await this.db.$transaction(async (tx) => {
+        // Expired conditions are dropped here so they never count against the limit.
+        await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
+        const key = nameKey(condition.name);
+        const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
+        const data = {
+          name: condition.name,
+          modifier: condition.modifier,
+          skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
+          expiresAt: condition.expiresAt,
+        };
+        if (existing) {
+          await tx.condition.update({ where: { id: existing.id }, data });
+          return;
+        }
+        const count = await tx.condition.count({ where: { operatorId: sheetId } });
+        if (count >= SHEET_LIMITS.conditions) {
+          throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
+        }
+        await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
+      });
     });
   }
 
   /** Removes a named skill, archetype or condition; returns the removed entry's name as stored, or null. */
   async remove(kind: 'skill' | 'archetype' | 'condition' | 'attribute', sheetId: number, name: string): Promise<string | null> {
-    const where = { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } };
-    const table = { skill: this.db.skill, archetype: this.db.archetype, condition: this.db.condition, attribute: this.db.attribute }[kind];
-    const existing = await (table as typeof this.db.skill).findUnique({ where });
-    if (!existing) return null;
-    await (table as typeof this.db.skill).delete({ where });
-    return existing.name;
+    return this.writingSheet(sheetId, async () => {
+      const where = { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } };
+      const table = { skill: this.db.skill, archetype: this.db.archetype, condition: this.db.condition, attribute: this.db.attribute }[kind];
+      const existing = await (table as typeof this.db.skill).findUnique({ where });
+      if (!existing) return null;
+      await (table as typeof this.db.skill).delete({ where });
+      return existing.name;
+    });
   }
 
   /**
@@ -278,50 +372,52 @@ export class OperatorStore {
    * All in one transaction: a failure leaves the existing sheet exactly as it was.
    */
   async import(owner: SheetOwner, imported: ImportedSheet, replace: boolean): Promise<{ sheet: OperatorSheet; replaced: boolean }> {
-    return this.db.$transaction(async (tx) => {
-      const key = nameKey(imported.name);
-      const existing = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: key } });
-      if (existing && !replace) {
-        throw new UserError(
-          `You already have a sheet named **${existing.name}**. Import again with \`replace:True\` to overwrite it, or rename it first. Nothing was changed.`,
-        );
-      }
-      if (!existing) {
-        const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-        if (count >= SHEET_LIMITS.sheetsPerUser) {
-          throw new UserError(`You already have ${count} sheets on this server, the most allowed. Nothing was changed.`);
+    return this.writingScope(owner, async () => {
+      return this.db.$transaction(async (tx) => {
+        const key = nameKey(imported.name);
+        const existing = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: key } });
+        if (existing && !replace) {
+          throw new UserError(
+            `You already have a sheet named **${existing.name}**. Import again with \`replace:True\` to overwrite it, or rename it first. Nothing was changed.`,
+          );
         }
-      }
-      const contents = {
-        skills: { create: imported.skills.map((skill) => ({ ...skill, nameKey: nameKey(skill.name) })) },
-        archetypes: { create: imported.archetypes.map((archetype) => ({ ...archetype, nameKey: nameKey(archetype.name) })) },
-        attributes: { create: imported.attributes.map((attribute) => ({ ...attribute, nameKey: nameKey(attribute.name) })) },
-        conditions: {
-          create: imported.conditions.map((condition) => ({
-            name: condition.name,
-            nameKey: nameKey(condition.name),
-            modifier: condition.modifier,
-            skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
-            expiresAt: condition.expiresAt,
-          })),
-        },
-      };
-      await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
-      if (existing) await tx.operator.delete({ where: { id: existing.id } });
-      const row = await tx.operator.create({
-        data: {
-          guildId: owner.guildId,
-          ownerId: owner.ownerId,
-          name: imported.name,
-          nameKey: key,
-          system: imported.system,
-          notes: imported.notes,
-          active: true,
-          ...contents,
-        },
-        include: withContents,
+        if (!existing) {
+          const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+          if (count >= SHEET_LIMITS.sheetsPerUser) {
+            throw new UserError(`You already have ${count} sheets on this server, the most allowed. Nothing was changed.`);
+          }
+        }
+        const contents = {
+          skills: { create: imported.skills.map((skill) => ({ ...skill, nameKey: nameKey(skill.name) })) },
+          archetypes: { create: imported.archetypes.map((archetype) => ({ ...archetype, nameKey: nameKey(archetype.name) })) },
+          attributes: { create: imported.attributes.map((attribute) => ({ ...attribute, nameKey: nameKey(attribute.name) })) },
+          conditions: {
+            create: imported.conditions.map((condition) => ({
+              name: condition.name,
+              nameKey: nameKey(condition.name),
+              modifier: condition.modifier,
+              skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
+              expiresAt: condition.expiresAt,
+            })),
+          },
+        };
+        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        if (existing) await tx.operator.delete({ where: { id: existing.id } });
+        const row = await tx.operator.create({
+          data: {
+            guildId: owner.guildId,
+            ownerId: owner.ownerId,
+            name: imported.name,
+            nameKey: key,
+            system: imported.system,
+            notes: imported.notes,
+            active: true,
+            ...contents,
+          },
+          include: withContents,
+        });
+        return { sheet: toSheet(row), replaced: existing !== null };
       });
-      return { sheet: toSheet(row), replaced: existing !== null };
     });
   }
 }

@@ -1,5 +1,6 @@
 /** Per-server settings. A server that never changed anything gets the defaults. */
 import type { Database } from './database.js';
+import { ReadCache } from './read-cache.js';
 
 export interface ServerSettings {
   guildId: string;
@@ -9,17 +10,27 @@ export interface ServerSettings {
   defaultSystem: string;
 }
 
+/** Read on every Dispatcher check and contest step, changed by hand now and then: worth keeping in memory. */
+const CACHED_SERVERS = 10_000;
+
 export class ServerStore {
+  private readonly cache = new ReadCache<string, ServerSettings>(CACHED_SERVERS);
+
   constructor(private readonly db: Database) {}
 
   async settings(guildId: string): Promise<ServerSettings> {
-    const row = await this.db.server.findUnique({ where: { guildId } });
-    return (
-      row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk' }
-    );
+    const settings = await this.cache.read(guildId, async () => {
+      const row = await this.db.server.findUnique({ where: { guildId } });
+      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk' };
+    });
+    return { ...settings };
   }
 
   async update(guildId: string, changes: Partial<Omit<ServerSettings, 'guildId'>>): Promise<ServerSettings> {
-    return this.db.server.upsert({ where: { guildId }, create: { guildId, ...changes }, update: changes });
+    try {
+      return await this.db.server.upsert({ where: { guildId }, create: { guildId, ...changes }, update: changes });
+    } finally {
+      this.cache.invalidate((key) => key === guildId);
+    }
   }
 }

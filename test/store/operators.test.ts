@@ -75,4 +75,59 @@ describe('Operator sheets in SQLite', () => {
     expect(sheet.skills).toEqual([{ name: 'Driving', level: 55 }]);
     expect((await store.operators.list(mike)).length).toBe(1);
   });
+
+  it('answers repeated reads from memory, and every change shows on the next read', async () => {
+    const troy = await store.operators.create(mike, 'Troy');
+    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    // Warm every kind of read, then change the sheet behind each of them.
+    await store.operators.active(mike);
+    await store.operators.get(troy.id);
+    await store.operators.byNameOrActive(mike, 'troy');
+    await store.operators.setSkill(troy.id, 'Climbing', 55);
+    await store.operators.setArchetype(troy.id, 'Acuity', 10);
+    await store.operators.setCondition(troy.id, { name: 'Winded', modifier: -5, skills: null, expiresAt: null }, new Date());
+    await store.operators.setAttribute(troy.id, 'Health', 12);
+    await store.operators.setNotes(troy.id, 'On the roof');
+    for (const sheet of [await store.operators.active(mike), await store.operators.get(troy.id), await store.operators.byNameOrActive(mike, 'Troy')]) {
+      expect(sheet).toMatchObject({ notes: 'On the roof', skills: [{ name: 'Climbing', level: 55 }], archetypes: [{ name: 'Acuity', modifier: 10 }] });
+      expect(sheet!.conditions.map((condition) => condition.name)).toEqual(['Winded']);
+      expect(sheet!.attributes).toEqual([{ name: 'Health', value: 12 }]);
+    }
+    await store.operators.remove('skill', troy.id, 'climbing');
+    expect((await store.operators.active(mike))!.skills).toEqual([]);
+
+    const renamed = await store.operators.rename(mike, null, 'Troy Two');
+    expect(renamed.sheet.name).toBe('Troy Two');
+    await expect(store.operators.byNameOrActive(mike, 'Troy')).rejects.toThrow(/no sheet named \*\*Troy\*\*/);
+    expect((await store.operators.active(mike))!.name).toBe('Troy Two');
+
+    const backup = await store.operators.create(mike, 'Backup');
+    expect((await store.operators.active(mike))!.id).toBe(backup.id);
+    await store.operators.use(mike, 'Troy Two');
+    expect((await store.operators.active(mike))!.id).toBe(troy.id);
+    await store.operators.delete(mike, troy.id);
+    expect(await store.operators.active(mike)).toBeNull();
+    expect(await store.operators.get(troy.id)).toBeNull();
+    await store.operators.create(mike, 'Fresh');
+    expect((await store.operators.active(mike))!.name).toBe('Fresh');
+  });
+
+  it('gives each caller its own copy: changing a sheet read does not change the stored one', async () => {
+    const troy = await store.operators.create(mike, 'Troy');
+    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    const first = (await store.operators.active(mike))!;
+    first.skills[0]!.level = 99;
+    first.skills.push({ name: 'Forged', level: 1 });
+    first.name = 'Not Troy';
+    expect(await store.operators.active(mike)).toMatchObject({ name: 'Troy', skills: [{ name: 'Climbing', level: 40 }] });
+  });
+
+  it('sees a sheet another user of the same store just created, and keeps servers apart', async () => {
+    expect(await store.operators.active(mike)).toBeNull();
+    await store.operators.create(mike, 'Troy');
+    expect((await store.operators.active(mike))!.name).toBe('Troy');
+    expect(await store.operators.active(mikeElsewhere)).toBeNull();
+    await store.operators.create(mikeElsewhere, 'Other Troy');
+    expect((await store.operators.active(mike))!.name).toBe('Troy');
+  });
 });

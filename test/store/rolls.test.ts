@@ -41,4 +41,25 @@ describe('the roll log', () => {
     for (let index = 0; index < 5; index++) ids.push(await store.rolls.record(roll(index)));
     expect((await store.rolls.latest(3)).map((stored) => stored.id)).toEqual(ids.reverse().slice(0, 3));
   });
+
+  it('stores a roll exactly as Prisma would, so dates, booleans and empty totals read back alike', async () => {
+    const id = await store.rolls.record({ ...roll(98), total: null, success: null });
+    const created = await store.db.roll.create({
+      data: { id: 'bycreate', guildId: 'g', channelId: 'c', userId: 'mike', kind: 'challenge', inputs: '{}', seed: 'abc', dice: '{}', result: '{}', success: false, createdAt: new Date() },
+    });
+    const columns = (rowId: string) =>
+      store.db.$queryRaw<{ createdAt: string; dateType: string; successType: string }[]>`
+        SELECT "createdAt", typeof("createdAt") AS "dateType", typeof("success") AS "successType" FROM "Roll" WHERE "id" = ${rowId}`;
+    const [ours] = await columns(id);
+    const [prismas] = await columns(created.id);
+    expect(ours!.dateType).toBe(prismas!.dateType);
+    expect(ours!.createdAt.length).toBe(prismas!.createdAt.length);
+    const stored = await store.db.roll.findUnique({ where: { id } });
+    expect(stored).toMatchObject({ total: null, success: null, challengeLevel: 90 });
+    expect(stored!.createdAt).toBeInstanceOf(Date);
+    expect(Math.abs(stored!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+    await store.rolls.record(roll(12), 'takenid2');
+    expect((await store.db.roll.findUnique({ where: { id: 'takenid2' } }))!.success).toBe(false);
+    expect(await store.rolls.recordOnce('takenid2', roll(12))).toBe(false);
+  });
 });
