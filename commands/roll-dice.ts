@@ -4,7 +4,7 @@
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { rolledBy, type HandlerContext } from '../src/discord/command.js';
-import { DICE_NOTATION_LIMITS, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
+import { DICE_NOTATION_LIMITS, loadDiceNotation, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceReply } from '../src/views/dice.js';
 
 /** The roll log's `system` for these rolls: they belong to no rule system. */
@@ -21,6 +21,7 @@ export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommand
 export async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const label = interaction.options.getString('label')?.trim() || null;
   const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
+  await loadDiceNotation();
   const seed = context.newSeed();
   // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
   const result = rollDiceNotation(input, notationEngine(seed));

@@ -3,7 +3,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder, type Autocom
 import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
-import { challengeDice, linkedDice, rederive } from '../src/engine/replay.js';
+import { challengeDice, linkedDice, prepareRederive, rederive } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, splitNameList, validName } from '../src/engine/sheet.js';
 import {
@@ -163,6 +163,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const stored = await context.store.rolls.require(interaction.options.getString('id', true));
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
+  await prepareRederive(stored.kind);
   const rederived = rederive(stored.kind, stored.inputs, stored.seed);
   const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };

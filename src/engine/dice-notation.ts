@@ -6,7 +6,7 @@
  * synchronously, so no other roll can run in between. Every problem with an expression, the library's errors
  * included, becomes a UserError that says what is wrong and shows a valid example.
  */
-import { Dice, DiceRoll, NumberGenerator, Parser, Results, RollGroup } from '@dice-roller/rpg-dice-roller';
+import type * as DiceRoller from '@dice-roller/rpg-dice-roller';
 import seedrandom from 'seedrandom';
 import { UserError } from '../errors.js';
 
@@ -160,6 +160,7 @@ function library<T>(notation: string, call: () => T): T {
 
 /** Counts the dice an expression writes and checks their sides, before anything is rolled. */
 function checkDice(tokens: unknown[], notation: string): number {
+  const { Dice, RollGroup } = lib();
   let count = 0;
   for (const token of tokens) {
     if (token instanceof RollGroup) {
@@ -177,6 +178,7 @@ function checkDice(tokens: unknown[], notation: string): number {
 
 /** True when the expression counts successes (a target modifier on some dice or roll group). */
 function countsSuccesses(tokens: unknown[]): boolean {
+  const { Dice, RollGroup } = lib();
   return tokens.some((token) => {
     if (token instanceof RollGroup) return token.modifiers?.has('target') === true || token.expressions.some(countsSuccesses);
     return token instanceof Dice.StandardDice && token.modifiers?.has('target') === true;
@@ -184,6 +186,21 @@ function countsSuccesses(tokens: unknown[]): boolean {
 }
 
 class TooManyDiceRolled extends Error {}
+
+let diceRoller: typeof DiceRoller | null = null;
+
+/**
+ * Loads the library before the first expression is checked or rolled. It brings mathjs along: about 100 MB of
+ * memory and over a second of start-up, for a command many servers never use, so it is not loaded at start.
+ */
+export async function loadDiceNotation(): Promise<void> {
+  diceRoller ??= await import('@dice-roller/rpg-dice-roller');
+}
+
+function lib(): typeof DiceRoller {
+  if (!diceRoller) throw new Error('dice notation used before loadDiceNotation() finished');
+  return diceRoller;
+}
 
 function marksOf(modifiers: Set<string>): DieMark[] {
   const marks = new Set<DieMark>();
@@ -197,6 +214,7 @@ function marksOf(modifiers: Set<string>): DieMark[] {
 }
 
 function partsOf(results: ReadonlyArray<unknown>): RollPart[] {
+  const { Results } = lib();
   return results.map((item): RollPart => {
     if (item instanceof Results.RollResults) {
       return {
@@ -229,7 +247,7 @@ export function checkDiceNotation(input: DiceNotationInput): { notation: string;
       'For example: `3#1d20+5` with the label `Attacks`.',
     );
   }
-  const tokens = library(notation, () => Parser.parse(notation) as unknown[]);
+  const tokens = library(notation, () => lib().Parser.parse(notation) as unknown[]);
   const dice = checkDice(tokens, notation) * repeat;
   if (dice > DICE_NOTATION_LIMITS.dice) refuse(`${DICE_LIMIT_MESSAGE} \`${expression}\` has ${dice}.`, 'For example: `10d6`, or `3#4d6kh3`.');
   return { notation, repeat, countsSuccesses: countsSuccesses(tokens) };
@@ -249,9 +267,10 @@ export function rollDiceNotation(input: DiceNotationInput, engine: NotationEngin
       return engine.next();
     },
   };
+  const { DiceRoll, NumberGenerator } = lib();
   const generator = NumberGenerator.generator;
   const previous: unknown = generator.engine;
-  const rolls: DiceRoll[] = [];
+  const rolls: DiceRoller.DiceRoll[] = [];
   // Synchronous from here to the `finally`: the library's engine is global.
   generator.engine = counting;
   try {

@@ -12,7 +12,7 @@ import {
 } from './systems/tactalk/challenge.js';
 import { resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
 import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } from './tables.js';
-import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
+import { loadDiceNotation, notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
 import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
 import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
@@ -62,6 +62,12 @@ export function contestDice(result: ContestRollResult): Array<{ tens: number; on
   return [result.challenger, result.opponent].map((side) => ({ tens: side.d100.tens, ones: side.d100.ones }));
 }
 
+/** Loads what `rederive` needs for a kind of roll: only generic notation has a library loaded on first use. */
+export async function prepareRederive(kind: string): Promise<void> {
+  if (kind === 'dice') await loadDiceNotation();
+}
+
+/** Rolls a stored roll again from its inputs and seed (after `prepareRederive(kind)`). */
 export function rederive(kind: string, inputs: unknown, seed: string): Rederived {
   if (kind === 'dice') {
     // Generic notation rolls on the library's engine, built from the same seed.

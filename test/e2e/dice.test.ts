@@ -1,7 +1,10 @@
 // /roll dice (generic notation, RULES 6.2) through the real bot and the fake Discord, and its replay (RULES 6.3).
-import { describe, expect, it } from 'vitest';
-import { notationEngine, rollDiceNotation, type RollPart, type RolledDie } from '../../src/engine/dice-notation.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDiceNotation, notationEngine, rollDiceNotation, type RollPart, type RolledDie } from '../../src/engine/dice-notation.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+
+// The library is loaded on first use (src/engine/dice-notation.ts); these tests call it directly.
+beforeAll(loadDiceNotation);
 
 const NO_PINGS = { parse: [] };
 

@@ -137,6 +137,20 @@ describe('/roll linked', () => {
   });
 });
 
+describe('/roll dice in a fresh process', () => {
+  beforeEach(async () => {
+    sandbox = await startTestSandbox({ seeds: ['seed-dice'] });
+  });
+
+  // The notation library is loaded on first use, not at start (it weighs ~100 MB); nothing in this file loaded it.
+  it('loads the notation library on first use, then rolls and replays', async () => {
+    const reply = await sandbox.one({ user: 'mike', command: 'roll dice', options: { expression: '4d6kh3+2' } });
+    expect(reply.ephemeral).toBeFalsy();
+    const rollId = /Roll (\w{8})/.exec(textOf(reply))![1]!;
+    expect(textOf(await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: rollId } }))).toContain('the dice match');
+  });
+});
+
 describe('when something breaks on our side', () => {
   beforeEach(async () => {
     sandbox = await startTestSandbox();

@@ -1,11 +1,14 @@
 // 5,000 random expressions, from notation fragments and junk: evaluating one never throws anything but our
 // UserError, never takes longer than 50 ms, and what it gives always fits the embed.
 import seedrandom from 'seedrandom';
-import { describe, expect, it } from 'vitest';
-import { DICE_NOTATION_LIMITS, notationDice, notationEngine, rollDiceNotation } from '../../src/engine/dice-notation.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DICE_NOTATION_LIMITS, loadDiceNotation, notationDice, notationEngine, rollDiceNotation } from '../../src/engine/dice-notation.js';
 import { UserError } from '../../src/errors.js';
 import { diceReply } from '../../src/views/dice.js';
 import { DISCORD_LIMITS } from '../../src/views/limits.js';
+
+// The library is loaded on first use (src/engine/dice-notation.ts); these tests call it directly.
+beforeAll(loadDiceNotation);
 
 const COUNT = 5_000;
 const MAX_MS = 50;

@@ -1,5 +1,5 @@
 import { NumberGenerator } from '@dice-roller/rpg-dice-roller';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DICE_NOTATION_LIMITS,
   notationDice,
@@ -9,8 +9,12 @@ import {
   type DiceNotationResult,
   type RollPart,
   type RolledDie,
+  loadDiceNotation,
 } from '../../src/engine/dice-notation.js';
 import { UserError } from '../../src/errors.js';
+
+// The library is loaded on first use (src/engine/dice-notation.ts); these tests call it directly.
+beforeAll(loadDiceNotation);
 
 const roll = (expression: string, seed = 'notation-seed', label: string | null = null) => rollDiceNotation({ expression, label }, notationEngine(seed));
 
