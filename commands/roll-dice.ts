@@ -2,10 +2,11 @@
  * `/roll dice expression [label]` (RULES 6.2), mounted by `commands/roll.ts`: generic dice notation, rolled on a
  * stored seed so `/roll replay` gives the same dice. The server's default system plays no part in it.
  */
-import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
+import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from 'discord.js';
 import { rolledBy, type HandlerContext } from '../src/discord/command.js';
-import { DICE_NOTATION_LIMITS, loadDiceNotation, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
+import { DICE_NOTATION_LIMITS, diceNotationLoaded, loadDiceNotation, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceReply } from '../src/views/dice.js';
+import type { ReplyPayload } from '../src/views/messages.js';
 
 /** The roll log's `system` for these rolls: they belong to no rule system. */
 export const DICE_NOTATION_SYSTEM = 'generic';
@@ -18,10 +19,22 @@ export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommand
     .addStringOption((o) => o.setName('label').setDescription('What the roll is for, e.g. Fireball damage').setMaxLength(DICE_NOTATION_LIMITS.labelLength));
 }
 
+/**
+ * Loads the notation library if this is its first use. Loading holds the whole process for a second or two
+ * (mathjs), long enough to miss Discord's 3 s, so the interaction is acknowledged first. Returns how to send the
+ * answer: a reply, or the edit of the acknowledgement (whose visibility `ephemeral` fixed).
+ */
+export async function readyDiceNotation(interaction: ChatInputCommandInteraction, ephemeral = false): Promise<(answer: ReplyPayload) => Promise<unknown>> {
+  if (diceNotationLoaded()) return (answer) => interaction.reply(answer);
+  await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+  await loadDiceNotation();
+  return ({ flags: _flags, ...edit }) => interaction.editReply(edit);
+}
+
 export async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const label = interaction.options.getString('label')?.trim() || null;
   const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
-  await loadDiceNotation();
+  const send = await readyDiceNotation(interaction);
   const seed = context.newSeed();
   // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
   const result = rollDiceNotation(input, notationEngine(seed));
@@ -37,5 +50,5 @@ export async function rollDice(interaction: ChatInputCommandInteraction, context
     challengeLevel: null,
     success: null,
   });
-  await interaction.reply(diceReply(result, rollId));
+  await send(diceReply(result, rollId));
 }

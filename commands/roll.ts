@@ -17,11 +17,12 @@ import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.j
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
+import type { ReplyPayload } from '../src/views/messages.js';
 import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
 import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
-import { diceSubcommand, rollDice } from './roll-dice.js';
+import { diceSubcommand, readyDiceNotation, rollDice } from './roll-dice.js';
 
 const data = new SlashCommandBuilder()
   .setName('roll')
@@ -163,17 +164,19 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const stored = await context.store.rolls.require(interaction.options.getString('id', true));
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
+  const privately = stored.secret || stored.hiddenChallengeLevel;
+  const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);
   await prepareRederive(stored.kind);
   const rederived = rederive(stored.kind, stored.inputs, stored.seed);
   const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
-    await interaction.reply(hiddenReplayReply(facts));
+    await send(hiddenReplayReply(facts));
     return;
   }
   const reply = replayReply(facts, rederived);
   // A secret roll, or one against a hidden CL, stays out of the channel when a Dispatcher replays it.
-  await interaction.reply(stored.secret || stored.hiddenChallengeLevel ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
+  await send(privately ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

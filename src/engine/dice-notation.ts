@@ -197,6 +197,11 @@ export async function loadDiceNotation(): Promise<void> {
   diceRoller ??= await import('@dice-roller/rpg-dice-roller');
 }
 
+/** Whether the library is loaded: the first use takes the process a second or two, and can acknowledge first. */
+export function diceNotationLoaded(): boolean {
+  return diceRoller !== null;
+}
+
 function lib(): typeof DiceRoller {
   if (!diceRoller) throw new Error('dice notation used before loadDiceNotation() finished');
   return diceRoller;

@@ -143,10 +143,14 @@ describe('/roll dice in a fresh process', () => {
   });
 
   // The notation library is loaded on first use, not at start (it weighs ~100 MB); nothing in this file loaded it.
-  it('loads the notation library on first use, then rolls and replays', async () => {
-    const reply = await sandbox.one({ user: 'mike', command: 'roll dice', options: { expression: '4d6kh3+2' } });
+  it('acknowledges at once on first use (loading the notation library holds the process), then rolls and replays', async () => {
+    const first = await sandbox.act({ user: 'mike', command: 'roll dice', options: { expression: '4d6kh3+2' } });
+    expect(first.responses.map((response) => response.kind)).toEqual(['deferred', 'edit']);
+    const reply = first.responses[1]!;
     expect(reply.ephemeral).toBeFalsy();
     const rollId = /Roll (\w{8})/.exec(textOf(reply))![1]!;
+    // Loaded now: the next one is an ordinary reply.
+    expect((await sandbox.one({ user: 'mike', command: 'roll dice', options: { expression: '1d20' } })).kind).toBe('reply');
     expect(textOf(await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: rollId } }))).toContain('the dice match');
   });
 });
