@@ -1,7 +1,7 @@
 /** The bot itself: database, discord.js client and router, started and stopped as one. */
 import { Events, type Client } from 'discord.js';
 import { commands } from '../commands/index.js';
-import type { BotServices } from './discord/command.js';
+import type { BotCommand, BotServices } from './discord/command.js';
 import { createClient, loginAndWaitUntilReady } from './discord/client.js';
 import { Router } from './discord/router.js';
 import { newSeed } from './engine/rng.js';
@@ -20,6 +20,10 @@ export interface BotOptions {
   /** Fixes seeds or the clock in tests; real use takes the defaults. */
   newSeed?: () => string;
   now?: () => Date;
+  /** How long a handler may run before the router defers its interaction (default 2 s); tests shorten it. */
+  deferAfterMs?: number;
+  /** Commands beyond the real ones (tests add a controllable one); they still need registering with Discord. */
+  extraCommands?: readonly BotCommand[];
 }
 
 export interface RunningBot {
@@ -36,7 +40,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   }
   const store = await openStore(options.databaseUrl);
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
-  const router = new Router(commands, services);
+  const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs });
   const client = createClient(options.restApi);
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));

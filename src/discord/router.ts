@@ -5,9 +5,15 @@
 import type { Interaction } from 'discord.js';
 import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
+import { guardDeadline } from './deadline.js';
 import { answerFailure } from './errors.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
+
+export interface RouterOptions {
+  /** How long a handler may run before the router acknowledges for it (src/discord/deadline.ts); default 2 s. */
+  deferAfterMs?: number;
+}
 
 export class Router {
   private readonly commands: Map<string, BotCommand>;
@@ -15,6 +21,7 @@ export class Router {
   constructor(
     commands: readonly BotCommand[],
     private readonly services: BotServices,
+    private readonly options: RouterOptions = {},
   ) {
     this.commands = new Map(commands.map((command) => [command.data.name, command]));
   }
@@ -46,6 +53,7 @@ export class Router {
   async handle(interaction: Interaction): Promise<void> {
     const context = this.contextFor(interaction);
     const started = performance.now();
+    const guard = guardDeadline(interaction, { afterMs: this.options.deferAfterMs, log: context.log });
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
       const command = this.commandFor(interaction);
@@ -62,7 +70,8 @@ export class Router {
     } catch (error) {
       await answerFailure(interaction, error, context.log);
     } finally {
-      context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100 }, 'interaction handled');
+      guard.stop();
+      context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
     }
   }
 }

@@ -5,9 +5,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { UserError } from '../errors.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type Database = PrismaClient;
@@ -39,14 +41,250 @@ export function databaseFile(databaseUrl: string): string {
   return path.resolve(file);
 }
 
+// ---- waiting for a locked database without freezing the process ------------------------------------------------
+//
+// better-sqlite3 is synchronous: with SQLite's own busy timeout, a statement that meets another process's write lock
+// sleeps inside the call, and the whole event loop with it (no other interaction, no gateway heartbeat, no timer to
+// defer an interaction in time). So SQLite gives up at once (busy timeout 0) and the wait happens here, between
+// attempts, on timers. Where it is safe to try again:
+// - a statement outside a transaction: one that failed with SQLITE_BUSY / SQLITE_LOCKED changed nothing;
+// - BEGIN IMMEDIATE: a transaction takes the write lock before its first statement, so it either starts with the
+//   lock (and then meets no busy error: in WAL mode only writers block writers) or has done nothing. A deferred
+//   BEGIN would read first and could fail at its first write with SQLITE_BUSY_SNAPSHOT, which no retry can mend;
+// - COMMIT: SQLite keeps the transaction open when COMMIT fails with SQLITE_BUSY.
+
+/** How long a caller may wait for the database in all, before being told it is busy. */
+export const BUSY_WAIT_BUDGET_MS = 10_000;
+/** SQLite's own (synchronous, event-loop-freezing) wait: none; see above. */
+const SQLITE_BUSY_TIMEOUT_MS = 0;
+/** Pause between attempts: doubles from the first to the last, with jitter so waiters do not move in step. */
+const RETRY_FIRST_MS = 4;
+const RETRY_MAX_MS = 50;
+
+/** The database stayed locked (by another program) for longer than the bot waits: shown to the user as is. */
+export class DatabaseBusyError extends UserError {
+  constructor(readonly waitedMs: number) {
+    super('The bot’s database is busy right now (another program is holding it), so this could not be done. Please try again in a moment.');
+  }
+}
+
+export function isDatabaseBusyError(error: unknown): error is DatabaseBusyError {
+  return error instanceof DatabaseBusyError;
+}
+
+/**
+ * A lock conflict as the adapter reports it: SQLITE_BUSY becomes a DriverAdapterError whose cause carries the
+ * original code; the extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_…) are not mapped and arrive as
+ * better-sqlite3's own SqliteError with `code`.
+ */
+export function isLockConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, cause } = error as { code?: unknown; cause?: { originalCode?: unknown } };
+  const original = typeof cause === 'object' && cause !== null ? cause.originalCode : undefined;
+  return [code, original].some((value) => typeof value === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(value));
+}
+
+/** Runs `attempt` until it gets past lock conflicts or `deadline` (performance.now()) passes. */
+async function whileLocked<T>(attempt: () => Promise<T>, deadline: number, started = performance.now()): Promise<T> {
+  for (let pause = RETRY_FIRST_MS; ; pause = Math.min(pause * 2, RETRY_MAX_MS)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isLockConflict(error)) throw error;
+      const left = deadline - performance.now();
+      if (left <= 0) throw new DatabaseBusyError(Math.round(performance.now() - started));
+      await sleep(Math.min(left, pause * (0.75 + Math.random() / 2)));
+    }
+  }
+}
+
+// The adapter's types, from the adapter itself (the package that declares them is not a direct dependency).
+type SqlDriverAdapter = Awaited<ReturnType<PrismaBetterSQLite3['connect']>>;
+type SqlTransaction = Awaited<ReturnType<SqlDriverAdapter['startTransaction']>>;
+type SqlQuery = Parameters<SqlDriverAdapter['queryRaw']>[0];
+type IsolationLevel = Parameters<SqlDriverAdapter['startTransaction']>[0];
+
+const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
+
+/** One transaction at a time on the transaction connection, first come first served, each waiting until its deadline. */
+class TransactionTurns {
+  private busy = false;
+  private readonly queue: Array<() => void> = [];
+
+  async take(deadline: number, started: number): Promise<() => void> {
+    if (!this.busy) this.busy = true;
+    else {
+      // The releasing holder hands its turn straight to the first in line: `busy` stays set between the two.
+      await new Promise<void>((resolve, reject) => {
+        const turn = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(turn), 1);
+          reject(new DatabaseBusyError(Math.round(performance.now() - started)));
+        }, Math.max(0, deadline - performance.now()));
+        this.queue.push(turn);
+      });
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.busy = false;
+    };
+  }
+}
+
+class LockAwareTransaction implements SqlTransaction {
+  readonly provider: SqlTransaction['provider'];
+  readonly adapterName: string;
+  // Prisma sends COMMIT / ROLLBACK itself as statements, then calls commit() / rollback().
+  readonly options = { usePhantomQuery: false };
+
+  constructor(
+    private readonly connection: SqlDriverAdapter,
+    private readonly release: () => void,
+  ) {
+    this.provider = connection.provider;
+    this.adapterName = connection.adapterName;
+  }
+
+  queryRaw(query: SqlQuery) {
+    return this.connection.queryRaw(query);
+  }
+
+  async executeRaw(query: SqlQuery): Promise<number> {
+    const verb = query.sql.trim().toUpperCase();
+    if (verb !== 'COMMIT' && verb !== 'ROLLBACK') return this.connection.executeRaw(query);
+    try {
+      return verb === 'COMMIT' ? await whileLocked(() => this.connection.executeRaw(query), performance.now() + BUSY_WAIT_BUDGET_MS) : await this.connection.executeRaw(query);
+    } catch (error) {
+      // Prisma releases the connection only after a successful COMMIT / ROLLBACK statement; one that failed would
+      // leave the connection inside this transaction and every later transaction waiting for it.
+      await this.connection.executeRaw(statement('ROLLBACK')).catch(() => undefined);
+      this.release();
+      throw error;
+    }
+  }
+
+  commit(): Promise<void> {
+    this.release();
+    return Promise.resolve();
+  }
+
+  rollback(): Promise<void> {
+    this.release();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The adapter Prisma talks to: two better-sqlite3 connections to the same file. Transactions run one at a time on
+ * their own connection, so a statement from another interaction can never land inside someone else's open
+ * transaction (one connection would run it there, and a rollback would take it along). Lock conflicts are waited
+ * out as described above; a write outside a transaction waits for an open one to commit like any other writer. So
+ * inside a `$transaction` callback, write through `tx`: a write through the client would wait for the transaction
+ * that waits for it, until the transaction's timeout.
+ */
+class LockAwareAdapter implements SqlDriverAdapter {
+  readonly provider: SqlDriverAdapter['provider'];
+  readonly adapterName: string;
+  private readonly turns = new TransactionTurns();
+
+  constructor(
+    private readonly statements: SqlDriverAdapter,
+    private readonly transactions: SqlDriverAdapter,
+  ) {
+    this.provider = statements.provider;
+    this.adapterName = statements.adapterName;
+  }
+
+  queryRaw(query: SqlQuery) {
+    return whileLocked(() => this.statements.queryRaw(query), performance.now() + BUSY_WAIT_BUDGET_MS);
+  }
+
+  executeRaw(query: SqlQuery) {
+    return whileLocked(() => this.statements.executeRaw(query), performance.now() + BUSY_WAIT_BUDGET_MS);
+  }
+
+  /** Not retried: a script that met the lock halfway has run its first statements. (Prisma uses it for migrations.) */
+  executeScript(script: string) {
+    return this.statements.executeScript(script);
+  }
+
+  async startTransaction(isolationLevel?: IsolationLevel): Promise<SqlTransaction> {
+    // SQLite has one level; let the adapter refuse any other as it always did.
+    if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return this.transactions.startTransaction(isolationLevel);
+    const started = performance.now();
+    const deadline = started + BUSY_WAIT_BUDGET_MS;
+    const release = await this.turns.take(deadline, started);
+    try {
+      await whileLocked(() => this.transactions.executeRaw(statement('BEGIN IMMEDIATE')), deadline, started);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return new LockAwareTransaction(this.transactions, release);
+  }
+
+  async dispose(): Promise<void> {
+    try {
+      await this.statements.dispose();
+    } finally {
+      await this.transactions.dispose();
+    }
+  }
+}
+
+class LockAwareAdapterFactory {
+  readonly provider = 'sqlite' as const;
+  readonly adapterName: string;
+  private readonly base: PrismaBetterSQLite3;
+
+  constructor(file: string) {
+    this.base = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    this.adapterName = this.base.adapterName;
+  }
+
+  async connect(): Promise<SqlDriverAdapter> {
+    const statements = await this.base.connect();
+    const transactions = await this.base.connect().catch(async (error: unknown) => {
+      await statements.dispose();
+      throw error;
+    });
+    const adapter = new LockAwareAdapter(statements, transactions);
+    try {
+      // WAL lets readers go on while one writer writes (and is kept in the file); the rest is per connection.
+      await adapter.queryRaw(statement('PRAGMA journal_mode = WAL'));
+      for (const connection of [statements, transactions]) {
+        await whileLocked(() => connection.executeRaw(statement('PRAGMA foreign_keys = ON')), performance.now() + BUSY_WAIT_BUDGET_MS);
+      }
+    } catch (error) {
+      await adapter.dispose();
+      throw error;
+    }
+    return adapter;
+  }
+}
+
 export async function openDatabase(databaseUrl: string): Promise<Database> {
   const file = databaseFile(databaseUrl);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 5000 }) });
-  // WAL lets readers go on while one writer writes; the busy timeout makes a second writer wait, not fail.
-  await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-  await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
-  await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+  const prisma = new PrismaClient({
+    adapter: new LockAwareAdapterFactory(file),
+    transactionOptions: {
+      // Prisma's default maxWait (2 s) would give up on a transaction queued behind a held lock before our own wait
+      // does; ours ends at BUSY_WAIT_BUDGET_MS with a clear answer, so Prisma's only backs it up.
+      maxWait: BUSY_WAIT_BUDGET_MS + 5_000,
+      // Once begun, a transaction holds the write lock and meets no lock conflict; this only bounds a stuck one.
+      timeout: 10_000,
+    },
+  });
+  // Connect now, so that a file that cannot be opened fails the start-up rather than the first interaction.
+  await prisma.$connect();
   return prisma;
 }
 

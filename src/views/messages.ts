@@ -26,6 +26,11 @@ export function userErrorReply(message: string): ReplyPayload {
   return privateNote(`⚠️ ${message}`);
 }
 
+/** A form cannot open once the interaction was acknowledged, as it is when the bot was too slow to answer at once. */
+export function formTooLateReply(): ReplyPayload {
+  return privateNote('The bot was too slow to open this form in time. Please press the button again.');
+}
+
 export function apologyReply(interactionId: string): ReplyPayload {
   return privateNote(
     `Sorry, something went wrong on our side. If it happens again, tell the server admin this reference: \`${interactionId}\`.`,

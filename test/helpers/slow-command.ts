@@ -1,0 +1,145 @@
+// A test-only command whose handlers take as long as the test says, to drive the router's deadline guard
+// (src/discord/deadline.ts) through every way a handler answers. Add it with startSandbox({ extraCommands:
+// [slowCommand] }) and register it with registerSlowCommand (the sandbox registers only the real commands).
+//
+//   /slow reply ms:<wait> [private] [buttons]  waits, then replies (privately if asked; with the buttons below if asked)
+//   /slow defer ms:<wait> [private]            waits, then defers itself (as some handlers do) and edits its reply
+//   /slow fail ms:<wait> [kind:user|bug]       waits, then throws a UserError or a bug
+//   buttons  slow:<verb>:<ms>                  update | reply | private | modal | fail, after waiting <ms>;
+//                                              slowform opens at once a form whose submit waits <ms>
+//   modal    slow:form:<ms>                    its submit waits, then updates the message it came from
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  MessageFlags,
+  ModalBuilder,
+  REST,
+  Routes,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BotCommand, ComponentInteraction } from '../../src/discord/command.js';
+import { UserError } from '../../src/errors.js';
+import type { FakeDiscord } from '../../src/sandbox/fake-discord.js';
+
+/** How many times each handler ran to its end, by what it did; tests check nothing ran twice. */
+export const slowCalls: Record<string, number> = {};
+
+function count(what: string): void {
+  slowCalls[what] = (slowCalls[what] ?? 0) + 1;
+}
+
+const NO_PINGS = { parse: [] };
+
+function buttons(ms: number) {
+  const button = (verb: string, label: string) => new ButtonBuilder().setCustomId(`slow:${verb}:${ms}`).setLabel(label).setStyle(ButtonStyle.Secondary);
+  return [
+    new ActionRowBuilder<ButtonBuilder>()
+      .addComponents(button('update', 'Update'), button('reply', 'Reply'), button('private', 'Private'), button('modal', 'Form'), button('fail', 'Fail')),
+    new ActionRowBuilder<ButtonBuilder>().addComponents(button('slowform', 'Slow form'))
+      .toJSON(),
+  ];
+}
+
+async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  const ms = interaction.options.getInteger('ms') ?? 0;
+  const ephemeral = interaction.options.getBoolean('private') ?? false;
+  await sleep(ms);
+  if (sub === 'reply') {
+    const withButtons = interaction.options.getBoolean('buttons') ?? false;
+    await interaction.reply({
+      content: `slow reply after ${ms} ms`,
+      ...(withButtons ? { components: buttons(Number(interaction.options.getInteger('button_ms') ?? 0)) } : {}),
+      ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+      allowedMentions: NO_PINGS,
+    });
+    count(ephemeral ? 'reply private' : 'reply');
+    return;
+  }
+  if (sub === 'defer') {
+    await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+    await interaction.editReply({ content: `deferred by the handler after ${ms} ms`, allowedMentions: NO_PINGS });
+    count(ephemeral ? 'defer private' : 'defer');
+    return;
+  }
+  count(`fail ${interaction.options.getString('kind') ?? 'user'}`);
+  if (interaction.options.getString('kind') === 'bug') throw new Error('a slow bug');
+  throw new UserError(`slow refusal after ${ms} ms`);
+}
+
+async function component(interaction: ComponentInteraction): Promise<void> {
+  const [, verb = '', msText = '0'] = interaction.customId.split(':');
+  const ms = Number(msText);
+  if (verb !== 'slowform') await sleep(ms);
+  count(`button ${verb}`);
+  switch (verb) {
+    case 'update':
+    case 'form':
+      if (!interaction.isMessageComponent() && !(interaction.isModalSubmit() && interaction.isFromMessage())) throw new Error('no message to update');
+      await interaction.update({ content: `updated by ${verb} after ${ms} ms`, components: [], allowedMentions: NO_PINGS });
+      return;
+    case 'reply':
+      await interaction.reply({ content: `button reply after ${ms} ms`, allowedMentions: NO_PINGS });
+      return;
+    case 'private':
+      await interaction.reply({ content: `private button reply after ${ms} ms`, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
+      return;
+    case 'modal':
+    case 'slowform': {
+      if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
+      const modal = new ModalBuilder()
+        .setCustomId(`slow:form:${verb === 'slowform' ? ms : 0}`)
+        .setTitle('Slow form')
+        .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(new TextInputBuilder().setCustomId('text').setLabel('Anything').setStyle(TextInputStyle.Short).setRequired(false)));
+      await interaction.showModal(modal);
+      return;
+    }
+    case 'fail':
+      throw new UserError(`slow button refusal after ${ms} ms`);
+  }
+  throw new UserError('not a slow button');
+}
+
+const data = new SlashCommandBuilder()
+  .setName('slow')
+  .setDescription('Test only: answers after a wait')
+  .addSubcommand((sub) =>
+    sub
+      .setName('reply')
+      .setDescription('Waits, then replies')
+      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before replying').setRequired(true).setMinValue(0))
+      .addBooleanOption((o) => o.setName('private').setDescription('Reply privately'))
+      .addBooleanOption((o) => o.setName('buttons').setDescription('Add the slow buttons'))
+      .addIntegerOption((o) => o.setName('button_ms').setDescription('How long the buttons wait').setMinValue(0)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('defer')
+      .setDescription('Waits, then defers and edits its reply')
+      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before deferring').setRequired(true).setMinValue(0))
+      .addBooleanOption((o) => o.setName('private').setDescription('Defer privately')),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('fail')
+      .setDescription('Waits, then fails')
+      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before failing').setRequired(true).setMinValue(0))
+      .addStringOption((o) => o.setName('kind').setDescription('A UserError or a bug').addChoices({ name: 'user', value: 'user' }, { name: 'bug', value: 'bug' })),
+  );
+
+export const slowCommand: BotCommand = {
+  data,
+  execute: (interaction) => execute(interaction),
+  component: (interaction) => component(interaction),
+};
+
+/** Registers /slow in the fake's server next to the real commands. */
+export async function registerSlowCommand(fake: FakeDiscord): Promise<void> {
+  const rest = new REST({ api: fake.restApi }).setToken(fake.token);
+  await rest.post(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), { body: data.toJSON() });
+}
