@@ -44,6 +44,8 @@ import {
 import { privateNote } from '../src/views/messages.js';
 
 const SWEEP_INTERVAL_MS = 30_000;
+/** How often the sweeper looks at the bot's clock: the delay between a step running out and its message greying. */
+const SWEEP_POLL_MS = 1_000;
 /** Tries of one press against presses that saved first; each try re-decides on the new state. */
 const SAVE_ATTEMPTS = 5;
 
@@ -334,15 +336,40 @@ async function sweep(client: Client, services: BotServices): Promise<void> {
   }
 }
 
+/**
+ * The sweep keeps the bot's clock (`services.now`), not the wall clock's timer: it is due once that clock has moved
+ * SWEEP_INTERVAL_MS past the last sweep. With the real clock that is the usual sweep every 30 s; with a clock a
+ * test injects, contests expire only when the test moves its clock, and `sweepContestsNow` lets it run that sweep
+ * between two of its steps, so a seeded run expires the same contests at the same steps every time.
+ */
+const sweepers = new WeakMap<Client, () => Promise<void>>();
+
 function startSweeper(client: Client, services: BotServices): () => void {
   let running = Promise.resolve();
-  const run = () => {
+  let sweptAt = -Infinity;
+  const run = (): Promise<void> => {
+    // Taken before the sweep starts, so a poll during a long sweep does not queue another for the same moment.
+    sweptAt = services.now().getTime();
     running = running.then(() => sweep(client, services)).catch((error: unknown) => services.log.error({ err: error }, 'contest expiry sweep failed'));
+    return running;
   };
-  run();
-  const timer = setInterval(run, SWEEP_INTERVAL_MS);
+  void run();
+  sweepers.set(client, run);
+  const timer = setInterval(() => {
+    if (services.now().getTime() - sweptAt >= SWEEP_INTERVAL_MS) void run();
+  }, SWEEP_POLL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    sweepers.delete(client);
+  };
+}
+
+/** Runs the expiry sweep of the bot logged in with `client` at its clock's current time, after any sweep under way. */
+export function sweepContestsNow(client: Client): Promise<void> {
+  const run = sweepers.get(client);
+  if (!run) throw new Error('no contest sweeper runs for this client (the bot is not started, or stopped)');
+  return run();
 }
 
 export const contestCommand: BotCommand = { data, execute, component, start: startSweeper };
