@@ -9,6 +9,8 @@
 //     GET /api/users, GET /api/server, GET /api/violations, plus whatever route() adds (documented in
 //     docs/sandbox.md);
 //   - GET /api/events, a live feed (server-sent events) of the channel's messages for the sandbox page.
+// Faults on demand (docs/sandbox.md, "Faults"): `faults` answers chosen REST calls 5xx or 429 without carrying them
+// out, and dropGateway() cuts the bot's gateway connection so it resumes (dispatches it missed are replayed).
 // The fake never connects anywhere itself and listens on 127.0.0.1 only.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ import type { Duplex } from 'node:stream';
 import { FakeState } from './fake-state.js';
 import type { Json, MessageChange, MessageRecord } from './fake-state.js';
 import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
+import type { GatewayCounts } from './fake-gateway.js';
+import { FakeFaults } from './fake-faults.js';
 import { FakeRest } from './fake-rest.js';
 import { InteractionTracker } from './interaction-tracker.js';
 import type { InteractionRecord } from './interaction-tracker.js';
@@ -41,6 +45,8 @@ export type {
   SandboxResponse,
 } from './types.js';
 export { SandboxRequestError } from './types.js';
+export type { FaultCounts, FaultHandle, FaultRule, FaultTarget, InjectedFault } from './fake-faults.js';
+export type { GatewayCounts } from './fake-gateway.js';
 
 /**
  * What a route() handler may return:
@@ -74,6 +80,11 @@ export class FakeDiscord {
   private readonly tracker: InteractionTracker;
   private readonly gateway: FakeGateway;
   private readonly rest: FakeRest;
+  /**
+   * REST faults to inject: `fake.faults.add({ target: 'callback', status: 500, times: 1 })`,
+   * `fake.faults.add({ status: 429, retryAfterMs: 300, probability: 0.2 })`; counts in `fake.faults.stats`.
+   */
+  readonly faults: FakeFaults;
   private readonly customRoutes = new Map<string, RouteHandler>();
   private readonly eventStreams = new Set<EventStream>();
   private server?: http.Server;
@@ -89,10 +100,12 @@ export class FakeDiscord {
     this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
     const gatewayUrl = (): string => `ws://127.0.0.1:${this.listeningPort}${GATEWAY_PATH}`;
     this.gateway = new FakeGateway(this.state, gatewayUrl);
+    this.faults = new FakeFaults(options.faultSeed);
     this.rest = new FakeRest(this.state, this.tracker, {
       interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
       interactionTokenTtlMs: options.interactionTokenTtlMs ?? 15 * 60_000,
       gatewayUrl,
+      faults: this.faults,
     });
     this.state.onRoleCreate = (role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: this.state.guildId, role: this.state.apiRole(role) });
     this.state.onMessageChange = (change, message) => this.publish(change, message);
@@ -161,7 +174,9 @@ export class FakeDiscord {
   /** Injects INTERACTION_CREATE for the request and resolves with the bot's responses once it is done. */
   async interact(request: SandboxInteractionRequest): Promise<SandboxInteractionResult> {
     if (!this.server) throw new SandboxRequestError('the fake Discord is not started');
-    if (!this.gateway.ready) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    // While the bot's connection is down but its session can resume, the interaction waits in the session and is
+    // replayed on RESUME, as Discord does; its 3 s still count from now.
+    if (!this.gateway.canDeliver) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
     const built = buildInteraction(this.state, request, (customId) => this.tracker.findModal(customId));
     const s = this.state;
     const id = s.ids.next();
@@ -242,6 +257,27 @@ export class FakeDiscord {
     this.state.violations.length = 0;
   }
 
+  /**
+   * Cuts the bot's gateway connection(s) abruptly, as a network failure does: the socket is destroyed without a
+   * close frame (the client sees 1006), or closed with `code` (after 4000, Discord's "unknown error", a client
+   * resumes; 1000 ends the session, so the client identifies anew). The session stays resumable unless
+   * `invalidateSession`; dispatches made while the bot is away (interactions, role creations) are kept and
+   * replayed when it resumes. Returns how many connections were cut.
+   */
+  dropGateway(options: { code?: number; invalidateSession?: boolean } = {}): number {
+    return this.gateway.drop(options);
+  }
+
+  /** How the bot has used the gateway: identifies, resumes, events replayed on resume, drops, invalid sessions. */
+  get gatewayCounts(): GatewayCounts {
+    return { ...this.gateway.counts };
+  }
+
+  /** Resolves once a client is connected and ready (identified or resumed); at once if one is. */
+  waitForGateway(timeoutMs = 10_000): Promise<void> {
+    return this.gateway.waitForLive(timeoutMs);
+  }
+
   /** Resolves once a client has identified and been sent READY + GUILD_CREATE (at once if one is connected). */
   waitForReady(timeoutMs = 10_000): Promise<void> {
     return this.gateway.waitForReady(timeoutMs);
@@ -265,7 +301,7 @@ export class FakeDiscord {
       const body = await readBody(req);
       if (path === '/api/v10' || path.startsWith('/api/v10/')) {
         const result = await this.rest.handle({ method, path: path.slice('/api/v10'.length) || '/', query: url.searchParams, headers: req.headers, body, receivedAt });
-        sendJson(res, result.status, result.body);
+        sendJson(res, result.status, result.body, result.headers);
         return;
       }
       if (/^\/api\/v\d+(\/|$)/.test(path)) {
@@ -404,14 +440,14 @@ function parseSandboxBody(body: Buffer): unknown {
   }
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (status === 204 || body === undefined) {
-    res.writeHead(status === 200 ? 204 : status);
+    res.writeHead(status === 200 ? 204 : status, headers);
     res.end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 

@@ -1,6 +1,9 @@
 // The fake gateway: a WebSocket endpoint (`/gateway`, on the fake's HTTP server) speaking enough of Discord's
 // gateway protocol for discord.js: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME → RESUMED,
 // REQUEST_GUILD_MEMBERS → GUILD_MEMBERS_CHUNK, and dispatches (INTERACTION_CREATE, GUILD_ROLE_CREATE).
+// Sessions outlive their connections as on Discord: when a connection drops without a clean close (drop(), or a
+// client that vanished), dispatches keep their sequence numbers and wait in the session; a RESUME with the last
+// sequence the client saw replays every later one, then RESUMED. A client's clean close (1000/1001) ends it.
 // Payloads go out as JSON text, or with `compress=zlib-stream` as one shared deflate stream per connection
 // flushed with Z_SYNC_FLUSH after each payload (what Discord does; discord.js asks for it when zlib-sync is
 // installed).
@@ -15,10 +18,41 @@ export const GATEWAY_PATH = '/gateway';
 const HEARTBEAT_INTERVAL = 41_250;
 const SYNC_FLUSH_SUFFIX = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 
+/** A dispatch as sent (or due) on a session: what a RESUME replays. */
+interface SentDispatch {
+  s: number;
+  t: string;
+  d: unknown;
+}
+
 interface Session {
   id: string;
   seq: number;
+  /** The latest dispatches, oldest first (at most HISTORY_LIMIT): a RESUME from further back is refused. */
+  history: SentDispatch[];
+  /** Where the session's dispatches go now; undefined or dead while the client is away. */
+  connection?: GatewayConnection;
+  /** False once the client closed cleanly, or the session was invalidated: a RESUME then gets INVALID_SESSION. */
+  resumable: boolean;
+  /** Date.now() when its connection went away, if it did. */
+  droppedAt?: number;
 }
+
+/** How the bot used the gateway, for tests that must tell a RESUME from a new IDENTIFY. */
+export interface GatewayCounts {
+  identifies: number;
+  resumes: number;
+  /** Dispatches sent again because a RESUME asked for them. */
+  replayed: number;
+  /** Connections cut by drop(). */
+  drops: number;
+  /** RESUMEs refused with INVALID_SESSION. */
+  invalidSessions: number;
+}
+
+const HISTORY_LIMIT = 1000;
+/** How long a dropped session waits for its client to resume (Discord's are resumable for minutes too). */
+const RESUMABLE_FOR_MS = 120_000;
 
 class GatewayConnection {
   session?: Session;
@@ -52,12 +86,6 @@ class GatewayConnection {
     else this.ws.send(text);
   }
 
-  dispatch(t: string, d: unknown): void {
-    if (!this.session) return;
-    this.session.seq++;
-    this.send({ op: 0, t, s: this.session.seq, d });
-  }
-
   close(): void {
     this.deflate?.destroy();
     this.ws.terminate();
@@ -70,7 +98,11 @@ export class FakeGateway {
   /** Identified (or resumed) connections, newest last: interactions go to the newest live one. */
   private readonly identified: GatewayConnection[] = [];
   private readonly sessions = new Map<string, Session>();
+  /** The session most recently identified or resumed: where dispatches wait while its client is away. */
+  private latest?: Session;
   private readyWaiters: (() => void)[] = [];
+  private liveWaiters: (() => void)[] = [];
+  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0 };
 
   constructor(
     private readonly state: FakeState,
@@ -89,11 +121,7 @@ export class FakeGateway {
     const compress = query.get('compress') === 'zlib-stream';
     const connection = new GatewayConnection(ws, compress);
     this.connections.add(connection);
-    ws.on('close', () => {
-      this.connections.delete(connection);
-      const index = this.identified.indexOf(connection);
-      if (index >= 0) this.identified.splice(index, 1);
-    });
+    ws.on('close', (code: number) => this.onClose(connection, code));
     ws.on('error', () => connection.close());
     const encoding = query.get('encoding') ?? 'json';
     if (encoding !== 'json') {
@@ -102,6 +130,25 @@ export class FakeGateway {
     }
     ws.on('message', (data, isBinary) => this.onMessage(connection, data as Buffer, isBinary));
     connection.send({ op: 10, d: { heartbeat_interval: HEARTBEAT_INTERVAL, _trace: ['["fake-discord",{}]'] }, s: null, t: null });
+  }
+
+  private onClose(connection: GatewayConnection, code: number): void {
+    this.connections.delete(connection);
+    const index = this.identified.indexOf(connection);
+    if (index >= 0) this.identified.splice(index, 1);
+    const session = connection.session;
+    if (!session || session.connection !== connection) return;
+    session.connection = undefined;
+    session.droppedAt = Date.now();
+    // A client that says goodbye (1000, 1001) ends its session on Discord; any other close leaves it resumable.
+    if (code === 1000 || code === 1001) this.endSession(session);
+  }
+
+  private endSession(session: Session): void {
+    session.resumable = false;
+    session.history = [];
+    this.sessions.delete(session.id);
+    if (this.latest === session) this.latest = undefined;
   }
 
   private onMessage(connection: GatewayConnection, data: Buffer, isBinary: boolean): void {
@@ -138,6 +185,25 @@ export class FakeGateway {
     return typeof token === 'string' && token.replace(/^Bot\s+/i, '') === this.state.token;
   }
 
+  /** Gives the session the next sequence number, keeps the event for a RESUME, and sends it if its client is here. */
+  private dispatch(session: Session, t: string, d: unknown): void {
+    session.seq++;
+    session.history.push({ s: session.seq, t, d });
+    if (session.history.length > HISTORY_LIMIT) session.history.shift();
+    if (session.connection?.live) session.connection.send({ op: 0, t, s: session.seq, d });
+  }
+
+  private attach(connection: GatewayConnection, session: Session): void {
+    const previous = session.connection;
+    if (previous && previous !== connection) previous.session = undefined;
+    session.connection = connection;
+    session.droppedAt = undefined;
+    connection.session = session;
+    connection.identified = true;
+    this.identified.push(connection);
+    this.latest = session;
+  }
+
   private identify(connection: GatewayConnection, d: Json): void {
     if (connection.identified) {
       connection.ws.close(4005, 'Already authenticated.');
@@ -148,13 +214,16 @@ export class FakeGateway {
       connection.ws.close(4004, 'Authentication failed.');
       return;
     }
-    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0 };
+    // Sessions whose client never came back within the window are gone on Discord too; forget their history.
+    for (const old of this.sessions.values()) {
+      if (!old.connection?.live && old.droppedAt !== undefined && Date.now() - old.droppedAt > RESUMABLE_FOR_MS) this.endSession(old);
+    }
+    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, history: [], resumable: true };
     this.sessions.set(session.id, session);
-    connection.session = session;
-    connection.identified = true;
-    this.identified.push(connection);
+    this.attach(connection, session);
+    this.counts.identifies++;
     const shard = Array.isArray(d.shard) ? d.shard : [0, 1];
-    connection.dispatch('READY', {
+    this.dispatch(session, 'READY', {
       v: 10,
       user: { ...this.state.apiUser(this.state.botUser), verified: true, mfa_enabled: false, email: null },
       user_settings: {},
@@ -171,27 +240,38 @@ export class FakeGateway {
       shard,
       _trace: ['["fake-discord",{}]'],
     });
-    connection.dispatch('GUILD_CREATE', this.state.gatewayGuild());
-    const waiters = this.readyWaiters;
-    this.readyWaiters = [];
-    for (const wake of waiters) wake();
+    this.dispatch(session, 'GUILD_CREATE', this.state.gatewayGuild());
+    this.wake();
   }
 
   private resume(connection: GatewayConnection, d: Json): void {
     const session = typeof d.session_id === 'string' ? this.sessions.get(d.session_id) : undefined;
-    if (!this.tokenOk(d.token) || !session) {
+    const seq = typeof d.seq === 'number' ? d.seq : 0;
+    const oldest = session?.history[0]?.s ?? (session ? session.seq + 1 : 0);
+    // Events the client missed that the history no longer holds cannot be replayed: Discord refuses such a RESUME.
+    if (!this.tokenOk(d.token) || !session || !session.resumable || seq > session.seq || seq + 1 < oldest) {
+      this.counts.invalidSessions++;
       connection.send({ op: 9, d: false, s: null, t: null }); // invalid session: the client identifies anew
       return;
     }
-    // Events sent while the client was away are not replayed: the fake keeps no history of dispatches.
-    for (const other of this.identified) if (other.session === session && other !== connection) other.session = undefined;
-    connection.session = session;
-    connection.identified = true;
-    this.identified.push(connection);
-    connection.dispatch('RESUMED', { _trace: ['["fake-discord",{}]'] });
+    this.attach(connection, session);
+    this.counts.resumes++;
+    const missed = session.history.filter((event) => event.s > seq);
+    for (const event of missed) connection.send({ op: 0, t: event.t, s: event.s, d: event.d });
+    this.counts.replayed += missed.length;
+    this.dispatch(session, 'RESUMED', { _trace: ['["fake-discord",{}]'] });
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiters = [...this.readyWaiters, ...this.liveWaiters];
+    this.readyWaiters = [];
+    this.liveWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private requestMembers(connection: GatewayConnection, d: Json): void {
+    if (!connection.session) return;
     const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
     const ids = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === 'string' ? [d.user_ids] : undefined;
     const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : Infinity;
@@ -199,7 +279,7 @@ export class FakeGateway {
       .filter((id) => (ids ? ids.includes(id) : this.state.user(id).username.toLowerCase().startsWith(query)))
       .slice(0, limit)
       .map((id) => this.state.apiMember(id));
-    connection.dispatch('GUILD_MEMBERS_CHUNK', {
+    this.dispatch(connection.session, 'GUILD_MEMBERS_CHUNK', {
       guild_id: this.state.guildId,
       members,
       chunk_index: 0,
@@ -209,35 +289,89 @@ export class FakeGateway {
     });
   }
 
-  /** Sends an event to every identified connection (e.g. GUILD_ROLE_CREATE). */
-  broadcast(t: string, d: unknown): void {
-    for (const connection of this.identified) if (connection.live) connection.dispatch(t, d);
+  /** A session whose client is away but may still resume. */
+  private waiting(session: Session | undefined): session is Session {
+    return (
+      session !== undefined &&
+      session.resumable &&
+      !session.connection?.live &&
+      session.droppedAt !== undefined &&
+      Date.now() - session.droppedAt <= RESUMABLE_FOR_MS
+    );
   }
 
-  /** Sends an event to the newest live identified connection; false if there is none. */
+  /** Sends an event to every session that has a client, or may get one back (e.g. GUILD_ROLE_CREATE). */
+  broadcast(t: string, d: unknown): void {
+    for (const session of this.sessions.values()) {
+      if (session.connection?.live || this.waiting(session)) this.dispatch(session, t, d);
+    }
+  }
+
+  /**
+   * Sends an event to the newest live identified connection or, while the latest session's client is away, keeps
+   * it in that session for the RESUME; false if there is neither.
+   */
   dispatchToLatest(t: string, d: unknown): boolean {
     const connection = [...this.identified].reverse().find((c) => c.live && c.session);
-    if (!connection) return false;
-    connection.dispatch(t, d);
+    const session = connection?.session ?? (this.waiting(this.latest) ? this.latest : undefined);
+    if (!session) return false;
+    this.dispatch(session, t, d);
     return true;
   }
 
   get ready(): boolean {
-    return this.identified.some((c) => c.live);
+    return this.identified.some((c) => c.live && c.session);
+  }
+
+  /** A client is connected, or away on a session it may still resume (what it is sent then waits for it). */
+  get canDeliver(): boolean {
+    return this.ready || this.waiting(this.latest);
+  }
+
+  /**
+   * Cuts every identified connection: destroys the socket (the client sees 1006), or closes it with `code`.
+   * The sessions stay resumable unless `invalidateSession` (or a code that ends a session: 1000, 1001).
+   */
+  drop(options: { code?: number; invalidateSession?: boolean } = {}): number {
+    const cut = this.identified.filter((c) => c.live);
+    for (const connection of cut) {
+      const session = connection.session;
+      if (session && session.connection === connection) {
+        // Taken now, not on the close event: an interaction made right after drop() must wait for the RESUME.
+        session.connection = undefined;
+        session.droppedAt = Date.now();
+        if (options.invalidateSession) this.endSession(session);
+      }
+      connection.session = undefined;
+      if (options.code === undefined) connection.close();
+      else connection.ws.close(options.code, 'Dropped by the fake Discord.');
+      this.counts.drops++;
+    }
+    return cut.length;
   }
 
   waitForReady(timeoutMs: number): Promise<void> {
+    return this.waitFor(this.readyWaiters, timeoutMs, `no client identified on the fake gateway within ${timeoutMs} ms`);
+  }
+
+  /** Resolves once a client is connected (after an IDENTIFY or a RESUME); at once if one is. */
+  waitForLive(timeoutMs: number): Promise<void> {
+    return this.waitFor(this.liveWaiters, timeoutMs, `no client connected to the fake gateway within ${timeoutMs} ms`);
+  }
+
+  private waitFor(list: (() => void)[], timeoutMs: number, failure: string): Promise<void> {
     if (this.ready) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.readyWaiters = this.readyWaiters.filter((w) => w !== wake);
-        reject(new Error(`no client identified on the fake gateway within ${timeoutMs} ms`));
+        const at = list.indexOf(wake);
+        if (at >= 0) list.splice(at, 1);
+        reject(new Error(failure));
       }, timeoutMs);
       const wake = (): void => {
         clearTimeout(timer);
         resolve();
       };
-      this.readyWaiters.push(wake);
+      list.push(wake);
     });
   }
 
@@ -245,6 +379,8 @@ export class FakeGateway {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
     this.identified.length = 0;
+    this.sessions.clear();
+    this.latest = undefined;
     this.wss.close();
   }
 }

@@ -3,6 +3,7 @@
 // Every breach answers like Discord would (status + JSON error code) AND is logged in state.violations, and,
 // when it belongs to an interaction, in that interaction's errors. A route the fake does not know answers
 // 404 and is logged as 'METHOD PATH: not implemented by the fake', so a test notices an unexpected call.
+// A request a fault rule picks (fake-faults.ts) is answered 5xx or 429 instead, and not carried out.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
 import { guessContentType, isEphemeral } from './fake-state.js';
@@ -22,6 +23,7 @@ import {
   isEmptyMessage,
 } from './discord-limits.js';
 import { stableSnowflake } from './snowflake.js';
+import type { FakeFaults } from './fake-faults.js';
 
 export interface RestRequest {
   method: string;
@@ -37,12 +39,16 @@ export interface RestRequest {
 export interface RestResult {
   status: number;
   body?: unknown;
+  /** Extra response headers (a 429's rate limit headers). */
+  headers?: Record<string, string>;
 }
 
 export interface RestOptions {
   interactionDeadlineMs: number;
   interactionTokenTtlMs: number;
   gatewayUrl: () => string;
+  /** Injected outages and rate limits; none when absent. */
+  faults?: FakeFaults;
 }
 
 interface UploadedFile {
@@ -126,8 +132,16 @@ export class FakeRest {
     }
     const ctx: Context = { request, params, label, files: [] };
     ctx.interaction = this.interactionFor(route, params);
-    if (ctx.interaction) this.tracker.begin(ctx.interaction);
+    // The unmasked path: two interactions' @original edits are different requests, and a retry repeats its own.
+    const requestKey = `${request.method} ${request.path}`;
+    if (ctx.interaction) this.tracker.begin(ctx.interaction, requestKey);
     try {
+      // Before the body is even read: a faulted request changes nothing, as on Discord.
+      const faulted = this.options.faults?.decide({ method: request.method, path: this.mask(request.path), key: requestKey, interactionId: ctx.interaction?.id });
+      if (faulted) {
+        if (ctx.interaction) this.tracker.addFault(ctx.interaction, faulted.fault, requestKey);
+        return { status: faulted.answer.status, body: faulted.answer.body, headers: faulted.answer.headers };
+      }
       this.parseBody(ctx);
       return await route.handler(ctx);
     } catch (error) {

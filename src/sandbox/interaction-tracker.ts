@@ -3,8 +3,12 @@
 //   1. wait up to responseTimeoutMs for the first response (or a rejected request, e.g. a late callback);
 //   2. if that first response was a deferral, wait up to responseTimeoutMs more for a real one (edit/follow-up);
 //   3. then wait until settleMs pass with no request for this interaction in flight or arriving.
+// An injected fault (fake-faults.ts) is not an answer: after one, interact() also waits for the bot's retry (a 5xx
+// is retried at once, a 429 after its retry-after) until RETRY_GRACE_MS past when it was due. When no retry comes,
+// the bot gave up: interact() then resolves with what it got (maybe nothing) and the faults, instead of timing out.
 import { randomBytes } from 'node:crypto';
 import type { Json } from './fake-state.js';
+import { describeFault, type InjectedFault } from './fake-faults.js';
 import type { SandboxInteractionResult, SandboxResponse } from './types.js';
 import { SandboxRequestError } from './types.js';
 
@@ -30,12 +34,19 @@ export interface InteractionRecord {
   modal?: Json;
   responses: SandboxResponse[];
   errors: string[];
+  /** Faults injected into this interaction's requests (describeFault lines). */
+  faults?: string[];
+  /** Faulted requests (`METHOD path`) whose retry has not come yet → until when it is waited for (Date.now()). */
+  awaitingRetry?: Map<string, number>;
   lastActivity: number;
   inflight: number;
   /** performance.now() when INTERACTION_CREATE was dispatched, and when the first accepted callback arrived. */
   dispatchedAt?: number;
   firstResponseAt?: number;
 }
+
+/** How long past a faulted request's retry-after the fake waits for the retry before taking it that the bot gave up. */
+const RETRY_GRACE_MS = 1000;
 
 /** One-shot wake-up for waiters: wait(ms) resolves on the next notify() or after ms. */
 class Signal {
@@ -96,9 +107,17 @@ export class InteractionTracker {
     return this.open[this.open.length - 1];
   }
 
-  /** A request for this interaction started (it keeps the settle window open until end()). */
-  begin(record: InteractionRecord): void {
+  /** A request for this interaction started (it keeps the settle window open until end()); `key` is `METHOD path`. */
+  begin(record: InteractionRecord, key?: string): void {
     record.inflight++;
+    if (key !== undefined) record.awaitingRetry?.delete(key);
+    this.touch(record);
+  }
+
+  /** A request of this interaction was answered with an injected fault: the bot is expected to try it again. */
+  addFault(record: InteractionRecord, fault: InjectedFault, key: string): void {
+    (record.faults ??= []).push(describeFault(fault));
+    (record.awaitingRetry ??= new Map()).set(key, Date.now() + (fault.retryAfterMs ?? 0) + RETRY_GRACE_MS);
     this.touch(record);
   }
 
@@ -128,34 +147,53 @@ export class InteractionTracker {
     this.signals.set(record.id, signal);
     this.open.push(record);
     try {
+      /** Until when a retry of a faulted request is still expected (0: none is). */
+      const retryDue = (): number => {
+        let due = 0;
+        for (const until of record.awaitingRetry?.values() ?? []) due = Math.max(due, until);
+        return due > Date.now() ? due : 0;
+      };
+      /** The bot met faults and stopped trying: nothing in flight, no retry due, quiet for settleMs. */
+      const gaveUp = (): boolean =>
+        (record.faults?.length ?? 0) > 0 && record.inflight === 0 && retryDue() === 0 && Date.now() - record.lastActivity >= settleMs;
+      /** How long to sleep before looking again, at most `left`. */
+      const nap = (left: number): number => {
+        const due = retryDue();
+        const quietLeft = settleMs - (Date.now() - record.lastActivity);
+        const next = due ? due - Date.now() : record.faults?.length && record.inflight === 0 ? Math.max(1, quietLeft) : left;
+        return Math.max(1, Math.min(left, next));
+      };
       const answered = (): boolean => record.responses.length > 0 || record.errors.length > 0;
       const firstDeadline = Date.now() + responseTimeoutMs;
-      while (!answered()) {
+      while (!answered() && !gaveUp()) {
         const left = firstDeadline - Date.now();
         if (left <= 0) {
           throw new SandboxRequestError(`the bot did not answer within ${responseTimeoutMs} ms`);
         }
-        await signal.wait(left);
+        await signal.wait(nap(left));
       }
       if (record.responses[0]?.kind === 'deferred') {
         const deferDeadline = Date.now() + responseTimeoutMs;
         const completed = (): boolean => record.responses.some((r) => r.kind !== 'deferred') || record.errors.length > 0;
-        while (!completed() && Date.now() < deferDeadline) await signal.wait(deferDeadline - Date.now());
+        while (!completed() && !gaveUp() && Date.now() < deferDeadline) await signal.wait(nap(deferDeadline - Date.now()));
       }
-      // Settle: no request in flight and none for settleMs. In-flight requests always finish; the cap guards
-      // against a request that never completes (a client that died mid-upload).
+      // Settle: no request in flight, no retry due, and none for settleMs. In-flight requests always finish; the
+      // cap guards against a request that never completes (a client that died mid-upload).
       const settleCap = Date.now() + responseTimeoutMs;
       for (;;) {
         const quiet = Date.now() - record.lastActivity;
-        if (record.inflight === 0 && quiet >= settleMs) break;
+        const due = retryDue();
+        if (record.inflight === 0 && quiet >= settleMs && due === 0) break;
         if (Date.now() >= settleCap) break;
-        await signal.wait(record.inflight > 0 ? settleCap - Date.now() : settleMs - quiet);
+        const wait = record.inflight > 0 ? settleCap - Date.now() : due ? due - Date.now() : settleMs - quiet;
+        await signal.wait(Math.max(1, Math.min(wait, settleCap - Date.now())));
       }
       const { dispatchedAt, firstResponseAt } = record;
       return {
         id: record.id,
         responses: [...record.responses],
         errors: [...record.errors],
+        ...(record.faults?.length ? { faults: [...record.faults] } : {}),
         ...(dispatchedAt !== undefined && firstResponseAt !== undefined ? { firstResponseMs: firstResponseAt - dispatchedAt } : {}),
       };
     } finally {

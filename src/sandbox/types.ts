@@ -16,6 +16,8 @@ export interface FakeDiscordOptions {
   interactionDeadlineMs?: number;
   /** How long an interaction token stays valid for follow-ups and edits; default 15 minutes as on Discord. */
   interactionTokenTtlMs?: number;
+  /** Seeds the generator behind fault rules with a `probability` (also `faults.seed()`); a fixed default. */
+  faultSeed?: string;
 }
 
 export interface SandboxAttachment {
@@ -82,6 +84,11 @@ export interface SandboxInteractionResult {
   responses: SandboxResponse[];
   /** Rule violations caused by this interaction's requests. */
   errors: string[];
+  /**
+   * Faults the fake injected into this interaction's requests (FakeDiscord.faults), one line each; absent when
+   * none. They are not violations: the bot did nothing wrong, Discord did.
+   */
+  faults?: string[];
   /**
    * Milliseconds (performance.now(), fractional) from dispatching INTERACTION_CREATE to the fake receiving the
    * bot's first accepted callback; absent when no callback was accepted.
