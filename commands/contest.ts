@@ -93,7 +93,14 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
     addsOwnSkill: settings.contestAddsOwnSkill,
   });
   const contest = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
-  const response = await interaction.reply({ ...contestOpening(viewOf(contest, settings)), withResponse: true });
+  let response;
+  try {
+    response = await interaction.reply({ ...contestOpening(viewOf(contest, settings)), withResponse: true });
+  } catch (error) {
+    // The opening never reached the channel, so nobody can press this contest: it must not hold an open slot.
+    await store.contests.save(contest, { ...state, phase: 'ended', endReason: 'Its message could not be posted.' }, contest.expiresAt);
+    throw error;
+  }
   const messageId = response.resource?.message?.id;
   if (messageId) await store.contests.setMessage(contest.id, messageId);
 }
@@ -239,11 +246,66 @@ async function show(interaction: ComponentInteraction, payload: ReturnType<typeo
 }
 
 /**
+ * Whether the message a press came from shows the contest as stored: the same controls (buttons, greyed or not, the
+ * skill picked in each menu). A press whose answer Discord never took (an outage that outlasted the retries) leaves
+ * the message a step behind, with buttons of a step that is over: refusing them privately would leave it stuck.
+ */
+function showsStored(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>): boolean {
+  if (!interaction.isMessageComponent() && !(interaction.isModalSubmit() && interaction.isFromMessage())) return true;
+  const controls = (rows: readonly unknown[]): string =>
+    JSON.stringify(
+      rows.flatMap((row) =>
+        ((row as { components?: unknown[] }).components ?? []).map((component) => {
+          const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
+          return [custom_id, disabled === true, (options ?? []).filter((option) => option.default).map((option) => option.value)];
+        }),
+      ),
+    );
+  const shown = interaction.message?.components.map((row) => row.toJSON()) ?? [];
+  return controls(shown) === controls(payload.components ?? []);
+}
+
+/** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
+async function refuse(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest, note: string): Promise<void> {
+  const current = contestMessage(viewOf(contest, settings, await sideSkills(context, contest.state)));
+  if (showsStored(interaction, current)) await interaction.reply(privateNote(note));
+  else await show(interaction, current, note);
+}
+
+/**
  * A press: reload, decide, save with a compare-and-set. When another press saved first, the press is decided
  * again on the new state: a different move (the other player's role) still counts, the same move twice is then
  * refused by the engine as already handled.
  */
+/**
+ * Presses on one contest are handled one at a time in this process, from the reload to the message's update. Two
+ * presses answered at once race over HTTP, and the older state could land on the message last: the stored contest
+ * would be a step ahead of the buttons everyone sees (the compare-and-set keeps the stored state right across
+ * processes; this keeps the message right). The expiry sweep takes its turn too.
+ */
+const contestTurns = new Map<number, Promise<void>>();
+
+async function inTurn<T>(contestId: number, work: () => Promise<T>): Promise<T> {
+  const before = contestTurns.get(contestId) ?? Promise.resolve();
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  const queue = before.then(() => done);
+  contestTurns.set(contestId, queue);
+  await before;
+  try {
+    return await work();
+  } finally {
+    release();
+    if (contestTurns.get(contestId) === queue) contestTurns.delete(contestId);
+  }
+}
+
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  const [, , idText = ''] = interaction.customId.split(':');
+  await inTurn(Number(idText), () => press(interaction, context));
+}
+
+async function press(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, verb = '', idText = '', arg] = interaction.customId.split(':');
   const { store } = context;
   const settings = await store.servers.settings(context.guildId);
@@ -251,7 +313,10 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   for (let attempt = 1; ; attempt++) {
     const contest = await store.contests.find(Number(idText));
     if (!contest || contest.guildId !== context.guildId) throw new UserError('This contest no longer exists.');
-    if (!OPEN_PHASES.includes(contest.state.phase)) throw new UserError('This contest is over; its buttons do nothing now.');
+    if (!OPEN_PHASES.includes(contest.state.phase)) {
+      await refuse(interaction, context, settings, contest, 'This contest is over; its buttons do nothing now.');
+      return;
+    }
     const side = sideOf(contest.state, context.userId);
     const actor: ContestActor = { userId: context.userId, isDispatcher, name: (side && contest.state[side].operator?.name) || memberName(interaction) };
     const now = context.now();
@@ -280,7 +345,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     } catch (error) {
       if (error instanceof UserError) {
         const dispatcherOnly = error instanceof ContestRefusal && error.reason === 'dispatcherOnly';
-        await interaction.reply(privateNote(dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message));
+        await refuse(interaction, context, settings, contest, dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message);
         return;
       }
       throw error;
@@ -322,17 +387,19 @@ async function recordRound(context: HandlerContext, contestId: number, round: Co
 /** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */
 async function sweep(client: Client, services: BotServices): Promise<void> {
   for (const contest of await services.store.contests.overdue(services.now())) {
-    const expired = applyContestAction(contest.state, { type: 'expire' }, { userId: '', isDispatcher: false, name: 'timer' }, seededRng('expire'));
-    const saved = await services.store.contests.save(contest, expired, contest.expiresAt);
-    if (!saved || !saved.messageId) continue;
-    try {
-      const channel = await client.channels.fetch(saved.channelId);
-      const settings = await services.store.servers.settings(saved.guildId);
-      const view = viewOf(saved, settings, await sideSkills(services, expired));
-      if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(view));
-    } catch (error) {
-      services.log.warn({ err: error, contestId: saved.id }, 'could not mark an expired contest on its message');
-    }
+    await inTurn(contest.id, async () => {
+      const expired = applyContestAction(contest.state, { type: 'expire' }, { userId: '', isDispatcher: false, name: 'timer' }, seededRng('expire'));
+      const saved = await services.store.contests.save(contest, expired, contest.expiresAt);
+      if (!saved || !saved.messageId) return;
+      try {
+        const channel = await client.channels.fetch(saved.channelId);
+        const settings = await services.store.servers.settings(saved.guildId);
+        const view = viewOf(saved, settings, await sideSkills(services, expired));
+        if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(view));
+      } catch (error) {
+        services.log.warn({ err: error, contestId: saved.id }, 'could not mark an expired contest on its message');
+      }
+    });
   }
 }
 

@@ -230,17 +230,19 @@ async function concurrently(first: SandboxInteractionRequest, second: SandboxInt
   return results.map((result) => result.responses);
 }
 
-/** Of two concurrent presses, exactly one moved the contest (an update) and the other got a polite private answer. */
+/**
+ * Of two concurrent presses, exactly one moved the contest (an update) and the other got a polite private answer: a
+ * reply, or, when its message did not show the winner's move yet, a follow-up after bringing the message up to date.
+ */
 function expectOneWinner(responses: SandboxResponse[][], politeAnswer: RegExp): SandboxResponse {
-  const updates = responses.filter((list) => list.some((response) => response.kind === 'update'));
-  const others = responses.filter((list) => !list.some((response) => response.kind === 'update'));
-  expect(updates).toHaveLength(1);
-  expect(others).toHaveLength(1);
-  expect(others[0]).toHaveLength(1);
-  expect(others[0]![0]).toMatchObject({ kind: 'reply', ephemeral: true });
-  expect(others[0]![0]!.content).toMatch(politeAnswer);
-  expect(others[0]![0]!.content).not.toMatch(/went wrong/);
-  return updates[0]!.find((response) => response.kind === 'update')!;
+  const noteOf = (list: SandboxResponse[]) => list.find((r) => r.ephemeral && (r.kind === 'reply' || r.kind === 'followup') && politeAnswer.test(r.content ?? ''));
+  const losers = responses.filter((list) => noteOf(list));
+  const winners = responses.filter((list) => !noteOf(list));
+  expect(losers).toHaveLength(1);
+  expect(winners).toHaveLength(1);
+  expect(noteOf(losers[0]!)!.content).not.toMatch(/went wrong/);
+  expect(winners[0]!.map((response) => response.kind)).toEqual(['update']);
+  return winners[0]![0]!;
 }
 
 async function contestRolls(): Promise<number> {

@@ -435,12 +435,10 @@ describe('REST faults', () => {
     expect(shownPhase(fake.message(roles.message))).toBe('over');
   });
 
-  // Known misbehaviour (see the issue 7 report): when the press that moved a contest to its next step loses its
-  // answer, the message keeps the old step's buttons, and pressing them again is refused privately ("already
-  // handled") without updating the message, so nobody can press the new step and the contest can only expire. The
-  // fix belongs in commands/contest.ts (refresh a message that lags behind the stored contest when refusing a press
-  // from it); once it is in, turn `it.fails` into `it`.
-  it.fails('(c) a press whose answer finally failed at the end of a step: pressing again shows where the contest is', async () => {
+  // Found by this suite: when the press that moved a contest to its next step lost its answer, the message kept the
+  // old step's buttons and pressing them again was refused privately without updating it, so the contest could only
+  // expire. A refused press now brings a lagging message up to date (commands/contest.ts, refuse).
+  it('(c) a press whose answer finally failed at the end of a step: pressing again shows where the contest is', async () => {
     const fake = sandbox.fake;
     /** Loses the answer to `lost`, then presses `again` (what the message still shows): it must show the contest as stored. */
     const loseThenPressAgain = async (id: number, message: string, lost: SandboxInteractionRequest, again: SandboxInteractionRequest, movedTo: ContestPhase): Promise<void> => {
@@ -468,11 +466,9 @@ describe('REST faults', () => {
     expect(shownPhase(fake.message(message))).toBe('over');
   });
 
-  // Known misbehaviour (see the issue 7 report): when the answer to /contest start finally fails, the contest is stored
-  // but has no message, so nobody can press it; it still counts among both players' 3 open contests until it
-  // expires. The fix belongs in commands/contest.ts (end the contest when its opening cannot be posted); once it is
-  // in, turn `it.fails` into `it`.
-  it.fails('(c) a /contest start whose answer finally failed holds none of the players\' open contests', async () => {
+  // Found by this suite: when the answer to /contest start finally failed, the contest stayed open with no message,
+  // holding a slot of both players' 3 open contests until it expired. It is now ended at once.
+  it('(c) a /contest start whose answer finally failed holds none of the players\' open contests', async () => {
     const fake = sandbox.fake;
     const guildId = fake.guildId;
     const [sasha, mike] = [fake.user('sasha').id, fake.user('mike').id];
