@@ -439,4 +439,8 @@ export function sweepContestsNow(client: Client): Promise<void> {
   return run();
 }
 
-export const contestCommand: BotCommand = { data, execute, component, start: startSweeper };
+/** The buttons that answer with a form: accept (the opponent's stakes), adjust, and the skill menu's search. */
+const FORM_VERBS = new Set(['accept', 'adjust', 'skill']);
+const mayOpenForm = (customId: string): boolean => FORM_VERBS.has(customId.split(':')[1] ?? '');
+
+export const contestCommand: BotCommand = { data, execute, component, mayOpenForm, start: startSweeper };

@@ -39,6 +39,8 @@ export interface BotCommand {
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
   /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
   component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
+  /** Whether a press with this custom_id may answer with a form (which must be its first answer, never deferred). */
+  mayOpenForm?(customId: string): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
 }

@@ -149,6 +149,8 @@ const originalsByInteraction = new WeakMap<Interaction, Originals>();
 export interface DeadlineGuard {
   /** The handler is done: no deferral from now on. */
   stop(): void;
+  /** Defers at once (unless something acknowledged already): the handler is known to start late. */
+  acknowledgeNow(why: string): void;
   /** Whether the guard acknowledged the interaction for the handler. */
   readonly deferred: boolean;
 }
@@ -157,7 +159,7 @@ export interface DeadlineGuard {
  * Watches one interaction while its handler runs: if nothing acknowledged it `afterMs` after it arrived, defers it.
  */
 export function guardDeadline(interaction: Interaction, options: { afterMs?: number; log: Logger }): DeadlineGuard {
-  if (!interaction.isRepliable()) return { stop() {}, deferred: false };
+  if (!interaction.isRepliable()) return { stop() {}, acknowledgeNow() {}, deferred: false };
   const { log } = options;
   const afterMs = options.afterMs ?? DEFAULT_DEFER_AFTER_MS;
   const originals = originalsOf(interaction);
@@ -260,7 +262,7 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
   }
 
   const arrived = performance.now();
-  const timer = setTimeout(() => {
+  const acknowledge = (why: string): void => {
     if (state.begun) return;
     state.begun = true;
     const kind = canUpdate(interaction) ? 'update' : 'reply';
@@ -273,12 +275,17 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
       },
     );
     state.deferral = { kind, ephemeral: false, by: 'guard', ready };
-    log.info({ afterMs: Math.round(performance.now() - arrived), kind }, 'deferred: the handler is still working');
-  }, afterMs);
+    log.info({ afterMs: Math.round(performance.now() - arrived), kind }, `deferred: ${why}`);
+  };
+  const timer = setTimeout(() => acknowledge('the handler is still working'), afterMs);
 
   return {
     stop() {
       clearTimeout(timer);
+    },
+    acknowledgeNow(why) {
+      clearTimeout(timer);
+      acknowledge(why);
     },
     get deferred() {
       return state.deferral?.by === 'guard';

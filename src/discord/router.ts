@@ -8,6 +8,7 @@ import type { BotCommand, BotServices, HandlerContext } from './command.js';
 import { guardDeadline } from './deadline.js';
 import { answerFailure } from './errors.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
+import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 
 export interface RouterOptions {
@@ -15,8 +16,14 @@ export interface RouterOptions {
   deferAfterMs?: number;
 }
 
+/** Handlers running at once (src/discord/turns.ts): enough to overlap one's reply in flight with others' work. */
+const HANDLERS_AT_ONCE = 8;
+/** An interaction expected to wait longer than this for its turn is acknowledged on arrival. */
+const ACKNOWLEDGE_IF_WAIT_OVER_MS = 750;
+
 export class Router {
   private readonly commands: Map<string, BotCommand>;
+  private readonly turns = new HandlerTurns(HANDLERS_AT_ONCE);
 
   constructor(
     commands: readonly BotCommand[],
@@ -50,13 +57,28 @@ export class Router {
     return undefined;
   }
 
+  /**
+   * Autocomplete cannot be deferred, and a press that opens a form cannot follow a deferral: both go ahead of the
+   * queue (they only read) rather than wait in it.
+   */
+  private skipsTheQueue(interaction: Interaction, command: BotCommand | undefined): boolean {
+    if (interaction.isAutocomplete()) return true;
+    return (interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.mayOpenForm?.(interaction.customId) === true;
+  }
+
   async handle(interaction: Interaction): Promise<void> {
     const context = this.contextFor(interaction);
     const started = performance.now();
     const guard = guardDeadline(interaction, { afterMs: this.options.deferAfterMs, log: context.log });
+    let endTurn = (): void => {};
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
       const command = this.commandFor(interaction);
+      if (!this.skipsTheQueue(interaction, command)) {
+        const waitMs = this.turns.expectedWaitMs();
+        if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) guard.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
+        endTurn = await this.turns.take();
+      }
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);
         await command.execute(interaction, context);
@@ -70,6 +92,7 @@ export class Router {
     } catch (error) {
       await answerFailure(interaction, error, context.log);
     } finally {
+      endTurn();
       guard.stop();
       context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
     }

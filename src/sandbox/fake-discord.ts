@@ -237,6 +237,15 @@ export class FakeDiscord {
       .map((m) => this.state.fakeMessage(m));
   }
 
+  /**
+   * Everything the bot answered to an interaction so far, and the rules it broke: interact() resolves once the
+   * answers go quiet, but a deferred interaction's real answer may come long after.
+   */
+  answersTo(interactionId: string): Pick<SandboxInteractionResult, 'responses' | 'errors'> | undefined {
+    const record = this.tracker.get(interactionId);
+    return record ? { responses: [...record.responses], errors: [...record.errors] } : undefined;
+  }
+
   /** Any message by id, ephemeral ones included. */
   message(id: string): FakeMessage | undefined {
     const message = this.state.messages.get(id);

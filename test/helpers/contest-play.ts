@@ -33,6 +33,8 @@ export async function playAtOnce(fake: FakeDiscord, log: CapturedLog, requests: 
     await Promise.all(played.map(async (p) => (p.result && !(await log.handled(p.result.id, handlerTimeoutMs)) ? p : null)))
   ).filter((p) => p !== null);
   for (const p of unfinished) p.failure = `the bot did not finish handling it within ${handlerTimeoutMs / 1000} s`;
+  // interact() resolved when the answers went quiet; a deferred press's real answer may have come after that.
+  for (const p of played) if (p.result) Object.assign(p.result, fake.answersTo(p.result.id));
   return played;
 }
 
@@ -64,7 +66,12 @@ export function sheetFile(name: string, skills: { name: string; level: number }[
   return { filename: 'sheet.json', content: JSON.stringify({ name, skills, archetypes: [], conditions: [] }) };
 }
 
-/** A press that moved the contest shows on its message: in place (update) or, after a deferral, as an edit. */
+/**
+ * A press that moved the contest shows on its message (in place, or after a deferral as an edit) and says nothing
+ * privately. A refused press answers privately, even when it also brought a lagging message up to date.
+ */
 export function movedTheContest(responses: SandboxResponse[]): boolean {
-  return responses.some((response) => (response.kind === 'update' || response.kind === 'edit') && !response.ephemeral);
+  const shown = responses.some((response) => (response.kind === 'update' || response.kind === 'edit') && !response.ephemeral);
+  const refused = responses.some((response) => response.ephemeral && (response.kind === 'reply' || response.kind === 'followup'));
+  return shown && !refused;
 }

@@ -199,7 +199,8 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
     let playing: Game[] = [];
     starts.forEach((p, index) => {
       const game = games[index]!;
-      const opening = p.result?.responses.find((response) => response.kind === 'reply' && !response.ephemeral && contestIdOf(response));
+      // The opening is the reply, or (when the bot acknowledged first, under this load) the edit of its placeholder.
+      const opening = p.result?.responses.find((response) => (response.kind === 'reply' || response.kind === 'edit') && !response.ephemeral && contestIdOf(response));
       if (!opening) return void problems.push(`/contest start of game ${index}: no contest opened: ${JSON.stringify(p.result?.responses ?? p.failure).slice(0, 500)}`);
       Object.assign(game, { id: contestIdOf(opening), message: opening.messageId });
       playing.push(game);

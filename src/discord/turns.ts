@@ -1,0 +1,42 @@
+/**
+ * Interactions take turns: at most `size` handlers run at once, the others wait in arrival order.
+ *
+ * The whole bot runs on one thread, and Prisma over better-sqlite3 is synchronous underneath, so a burst of
+ * handlers started together runs as one long chain of promises that serves no socket until the burst is through:
+ * no reply leaves, no gateway frame is read, no timer fires. Measured with 400 presses at once: 3.9 s without a
+ * single timer. Taking turns, with a pause for the event loop before each, keeps replies leaving in arrival order,
+ * and tells how long a newcomer would wait, so the router can acknowledge it at once instead of letting Discord's
+ * 3 s run out while it queues.
+ */
+export class HandlerTurns {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  /** A handler's recent time from its turn to its end (ms), averaged: what the wait estimate is made of. */
+  private recentMs = 5;
+
+  constructor(private readonly size: number) {}
+
+  /** How long an interaction arriving now would wait for its turn (ms). */
+  expectedWaitMs(): number {
+    if (this.running < this.size) return 0;
+    return ((this.waiting.length + 1) * this.recentMs) / this.size;
+  }
+
+  /** Waits for a turn; call the returned function when the handler is done. */
+  async take(): Promise<() => void> {
+    if (this.running < this.size && this.waiting.length === 0) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the finishing handler hands its turn over
+    // Lets sockets and timers be served before this handler's synchronous stretches begin.
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.recentMs = 0.8 * this.recentMs + 0.2 * (performance.now() - started);
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    };
+  }
+}
