@@ -8,6 +8,11 @@ export interface Config {
   /** Absent → sandbox mode: a fake Discord on 127.0.0.1. */
   discordToken: string | null;
   applicationId: string | null;
+  /**
+   * The REST base of a Discord-compatible API (a fake Discord in tests, a proxy); absent → the real Discord. The
+   * gateway URL is asked from this API, so one variable moves both.
+   */
+  discordApi: string | null;
   /** Where `npm run deploy` registers commands; absent → globally. */
   deployGuildId: string | null;
   databaseUrl: string;
@@ -26,6 +31,15 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | null {
   return value ? value : null;
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const discordToken = optional(env, 'DISCORD_TOKEN');
   const applicationId = optional(env, 'DISCORD_APPLICATION_ID');
@@ -35,6 +49,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   for (const [name, value] of [['DISCORD_APPLICATION_ID', applicationId], ['DISCORD_GUILD_ID', deployGuildId]] as const) {
     if (value && !SNOWFLAKE.test(value)) throw new ConfigError(`${name} must be a Discord id (15–21 digits), not "${value}".`);
+  }
+  const discordApi = optional(env, 'DISCORD_API');
+  if (discordApi && !isHttpUrl(discordApi)) {
+    throw new ConfigError(`DISCORD_API must be an http(s) URL such as http://127.0.0.1:8787/api, not "${discordApi}". Leave it unset for the real Discord.`);
   }
   const databaseUrl = optional(env, 'DATABASE_URL') ?? 'file:./data/bot.db';
   if (!databaseUrl.startsWith('file:')) {
@@ -47,5 +65,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d+$/.test(portText) || sandboxPort > 65535) {
     throw new ConfigError(`SANDBOX_PORT must be a port number from 0 to 65535 (0 picks a free one), not "${portText}".`);
   }
-  return { discordToken, applicationId, deployGuildId, databaseUrl, logLevel, sandboxPort };
+  return { discordToken, applicationId, discordApi, deployGuildId, databaseUrl, logLevel, sandboxPort };
 }

@@ -9,7 +9,7 @@ import { startSandbox } from './sandbox/sandbox.js';
 
 async function start(config: Config, log: Logger): Promise<() => Promise<void>> {
   if (config.discordToken) {
-    const bot = await startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log });
+    const bot = await startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
     log.info('bot running; register commands with `npm run deploy` if you have not yet');
     return bot.stop;
   }

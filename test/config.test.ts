@@ -6,6 +6,7 @@ describe('the configuration', () => {
     expect(loadConfig({})).toEqual({
       discordToken: null,
       applicationId: null,
+      discordApi: null,
       deployGuildId: null,
       databaseUrl: 'file:./data/bot.db',
       logLevel: 'info',
@@ -21,7 +22,14 @@ describe('the configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ SANDBOX_PORT: '80000' }, /SANDBOX_PORT must be a port number/],
     [{ SANDBOX_PORT: 'eighty' }, /SANDBOX_PORT must be a port number/],
+    [{ DISCORD_API: '127.0.0.1:8787/api' }, /DISCORD_API must be an http\(s\) URL/],
+    [{ DISCORD_API: 'ws://127.0.0.1:8787/gateway' }, /DISCORD_API must be an http\(s\) URL/],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('points the bot at another Discord API (a fake Discord, a proxy) with DISCORD_API', () => {
+    const config = loadConfig({ DISCORD_TOKEN: 'fake-token', DISCORD_APPLICATION_ID: '1180000000000000001', DISCORD_API: 'http://127.0.0.1:8787/api' });
+    expect(config).toMatchObject({ discordToken: 'fake-token', applicationId: '1180000000000000001', discordApi: 'http://127.0.0.1:8787/api' });
   });
 });
