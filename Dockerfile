@@ -23,4 +23,5 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
 # The bot applies pending migrations (prisma migrate deploy) at start-up, then logs in.
-CMD ["node", "dist/src/main.js"]
+# The same memory settings as `npm start` (docs/performance.md): a small young generation, heap growth kept modest.
+CMD ["node", "--max-semi-space-size=2", "--optimize-for-size", "dist/src/main.js"]

@@ -7,17 +7,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { Client, EmbedBuilder, Events, GatewayIntentBits, REST, RESTEvents, type Interaction } from 'discord.js';
+import { REST, RESTEvents } from 'discord.js';
 import { loginAndWaitUntilReady } from '../src/discord/client.js';
 import { registerCommands } from '../src/discord/deploy.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
 import { startSandbox } from '../src/sandbox/sandbox.js';
+import { createBareBot } from './bare-bot.js';
 
 export const ROLL: SandboxInteractionRequest = {
   user: 'mike',
   command: 'roll challenge',
   options: { skill: 'Climbing', cl: 90, archetypes: 'Acuity' },
 };
+
+/** The crowd of the throughput and burst figures: player0 … player49, each with a sheet like mike's. */
+export const PLAYERS = Array.from({ length: 50 }, (_, i) => `player${i}`);
+const rollBy = (user: string): SandboxInteractionRequest => ({ ...ROLL, user });
+
+/** The fake's limit for the first answer to an interaction. */
+export const DEADLINE_MS = 3000;
 
 /** A bot under test: its fake Discord, and what went wrong (interactions without a callback, rate limits). */
 export interface Target {
@@ -30,7 +38,7 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-/** Our bot: startSandbox on a migrated temporary SQLite file, with mike's sheet Troy (Climbing 40, Acuity 10). */
+/** Our bot: startSandbox on a migrated temporary SQLite file, with mike's sheet Troy (Climbing 40, Acuity 10) and one like it for each of PLAYERS. */
 export async function startOurs(settleMs: number): Promise<Target> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-bench-'));
   const databaseUrl = `file:${path.join(folder, 'bench.db')}`;
@@ -54,11 +62,11 @@ export async function startOurs(settleMs: number): Promise<Target> {
   };
   sandbox.bot.client.rest.on(RESTEvents.RateLimited, () => target.rateLimited++);
   try {
-    const setup: SandboxInteractionRequest[] = [
-      { user: 'mike', command: 'sheet create', options: { name: 'Troy' } },
-      { user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } },
-      { user: 'mike', command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } },
-    ];
+    const setup: SandboxInteractionRequest[] = ['mike', ...PLAYERS].flatMap((user) => [
+      { user, command: 'sheet create', options: { name: user === 'mike' ? 'Troy' : `Operator ${user}` } },
+      { user, command: 'sheet skill set', options: { name: 'Climbing', level: 40 } },
+      { user, command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } },
+    ]);
     for (const request of setup) {
       const result = await sandbox.fake.interact(request);
       if (result.errors.length > 0 || result.responses.length === 0) {
@@ -72,18 +80,16 @@ export async function startOurs(settleMs: number): Promise<Target> {
   return target;
 }
 
-/**
- * The baseline: a bare discord.js Client that answers /roll challenge with one reply of the same shape (an embed
- * with a title, the dice and the sum, a footer), a D100 from Math.random, and no database.
- */
+/** The baseline (bench/bare-bot.ts) against its own fake Discord in this process. */
 export async function startBare(settleMs: number): Promise<Target> {
   const fake = new FakeDiscord({ settleMs });
   await fake.start();
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.restApi } });
+  const problems: string[] = [];
+  const client = createBareBot(fake.restApi, (problem) => problems.push(problem));
   const target: Target = {
     name: 'bare discord.js',
     fake,
-    problems: [],
+    problems,
     rateLimited: 0,
     async stop() {
       await client.destroy();
@@ -91,9 +97,6 @@ export async function startBare(settleMs: number): Promise<Target> {
     },
   };
   client.rest.on(RESTEvents.RateLimited, () => target.rateLimited++);
-  client.on(Events.InteractionCreate, (interaction) => {
-    answerLikeABareBot(interaction).catch((error: unknown) => target.problems.push(`bare bot: ${String(error)}`));
-  });
   try {
     await loginAndWaitUntilReady(client, fake.token);
     await registerCommands(new REST({ api: fake.restApi }).setToken(fake.token), fake.applicationId, fake.guildId);
@@ -102,37 +105,6 @@ export async function startBare(settleMs: number): Promise<Target> {
     throw error;
   }
   return target;
-}
-
-async function answerLikeABareBot(interaction: Interaction): Promise<void> {
-  if (!interaction.isChatInputCommand() || interaction.commandName !== 'roll') return;
-  if (interaction.options.getSubcommand() !== 'challenge') return;
-  const skill = interaction.options.getString('skill', true);
-  const cl = interaction.options.getInteger('cl', true);
-  const archetype = interaction.options.getString('archetypes') ?? 'Acuity';
-  const level = 40; // what our bot reads from mike's sheet
-  const modifier = 10;
-  const tens = Math.floor(Math.random() * 10);
-  const ones = Math.floor(Math.random() * 10);
-  const d100 = tens * 10 + ones || 100;
-  const sum = d100 + level + modifier;
-  const success = sum >= cl;
-  const chance = Math.max(0, Math.min(100, 101 - Math.max(1, cl - level - modifier)));
-  const rollId = Math.random().toString(36).slice(2, 10);
-  const embed = new EmbedBuilder()
-    .setColor(success ? 0x2e9e5b : 0xc0392b)
-    .setTitle(`${success ? '✅' : '❌'} ${skill} vs CL ${cl}: ${success ? 'success' : 'failure'}`)
-    .setDescription(
-      [
-        `**${interaction.user.displayName}**`,
-        `🎲 \`[${tens}][${ones}] → ${d100}\``,
-        `${d100} (D100) + ${level} ${skill} + ${modifier} ${archetype} = **${sum}**`,
-        `**${sum} ${success ? '≥' : '<'} ${cl}: ${success ? 'success' : 'failure'}** (margin ${sum - cl})`,
-        `Chance of success: ${chance}%`,
-      ].join('\n'),
-    )
-    .setFooter({ text: `Roll ${rollId} · check it with /roll replay id:${rollId}` });
-  await interaction.reply({ embeds: [embed.toJSON()], allowedMentions: { parse: [] } });
 }
 
 /** `count` sequential /roll challenge; returns each one's firstResponseMs. */
@@ -152,24 +124,65 @@ export async function sequential(target: Target, count: number): Promise<number[
 }
 
 /**
- * `count` /roll challenge dispatched at once: ms from the first dispatch until the fake has received the last
- * callback (each one's dispatch time + its firstResponseMs).
+ * Throughput: every one of PLAYERS keeps one /roll challenge in flight (sends the next as soon as the last is
+ * answered, as a player at a table would) until `count` were answered. Interactions per second.
  */
-export async function burst(target: Target, count: number): Promise<number> {
+export async function closedLoop(target: Target, count: number): Promise<number> {
+  let sent = 0;
   const started = performance.now();
-  const sent: number[] = [];
+  const player = async (user: string): Promise<void> => {
+    while (sent < count) {
+      sent++;
+      try {
+        const result = await target.fake.interact(rollBy(user));
+        if (result.errors.length > 0 || result.firstResponseMs === undefined) target.problems.push(`throughput: ${result.errors.join('; ') || 'no callback'}`);
+      } catch (error) {
+        target.problems.push(`throughput: ${String(error)}`);
+      }
+    }
+  };
+  await Promise.all(PLAYERS.map(player));
+  return (count / (performance.now() - started)) * 1000;
+}
+
+export interface CrowdFigures {
+  sent: number;
+  answered: number;
+  /** Answered after the 3 s deadline, or never. */
+  late: number;
+  /** Command → reply of each answered interaction (ms). */
+  replyMs: number[];
+  /** From the first dispatch until the last answer arrived (ms). */
+  allAnsweredMs: number;
+}
+
+/** `perPlayer` /roll challenge from each of PLAYERS, all dispatched at once (round-robin over the players). */
+export async function crowdBurst(target: Target, perPlayer: number): Promise<CrowdFigures> {
+  const started = performance.now();
+  const sentAt: number[] = [];
   const pending = [];
-  for (let i = 0; i < count; i++) {
-    sent.push(performance.now());
-    pending.push(target.fake.interact(ROLL));
+  for (let round = 0; round < perPlayer; round++) {
+    for (const user of PLAYERS) {
+      sentAt.push(performance.now());
+      pending.push(target.fake.interact(rollBy(user)));
+    }
   }
   const settled = await Promise.allSettled(pending);
+  const figures: CrowdFigures = { sent: pending.length, answered: 0, late: 0, replyMs: [], allAnsweredMs: 0 };
   let last = started;
   settled.forEach((outcome, i) => {
-    if (outcome.status === 'rejected') target.problems.push(`burst: ${String(outcome.reason)}`);
-    else if (outcome.value.firstResponseMs === undefined || outcome.value.errors.length > 0) {
-      target.problems.push(`burst: ${outcome.value.errors.join('; ') || 'no callback'}`);
-    } else last = Math.max(last, sent[i]! + outcome.value.firstResponseMs);
+    const ms = outcome.status === 'fulfilled' ? outcome.value.firstResponseMs : undefined;
+    if (outcome.status === 'rejected') target.problems.push(`crowd: ${String(outcome.reason)}`);
+    else if (outcome.value.errors.length > 0) target.problems.push(`crowd: ${outcome.value.errors.join('; ')}`);
+    if (ms === undefined) {
+      figures.late++;
+      return;
+    }
+    figures.answered++;
+    figures.replyMs.push(ms);
+    if (ms > DEADLINE_MS) figures.late++;
+    last = Math.max(last, sentAt[i]! + ms);
   });
-  return last - started;
+  figures.allAnsweredMs = last - started;
+  return figures;
 }

@@ -2,6 +2,7 @@
  * The engine alone: Tac Talk challenge rolls per second, the way the bot rolls (a new seed and a new seeded
  * generator per roll), with the seeding alone, and with one generator reused (what seeding costs).
  */
+import seedrandom from 'seedrandom';
 import { newSeed, seededRng, type Rng } from '../src/engine/rng.js';
 import { resolveChallenge, type ChallengeInput } from '../src/engine/systems/tactalk/challenge.js';
 
@@ -12,6 +13,8 @@ export interface EngineFigures {
   seededRngPerRoll: number;
   /** resolveChallenge with one generator for every roll. */
   oneRngReused: number;
+  /** The floor: raw 32-bit draws from one seeded generator (seedrandom's ARC4), nothing else. */
+  rawDraws: number;
 }
 
 /** The same roll the latency benchmark makes: Climbing 40 + Acuity 10 vs CL 90. */
@@ -45,12 +48,15 @@ function rate(roll: (i: number) => unknown, ms: number): number {
 export function engineThroughput(msEach = 1000): EngineFigures {
   const seeds = Array.from({ length: 4096 }, () => newSeed());
   const shared: Rng = seededRng(newSeed());
+  const raw = seedrandom(newSeed());
   // Warm up every path so the JIT has compiled them before the measured second.
   rate(() => resolveChallenge(CHALLENGE_INPUT, seededRng(newSeed())), 150);
   rate(() => resolveChallenge(CHALLENGE_INPUT, shared), 150);
+  rate(() => raw.int32(), 150);
   return {
     newSeedPerRoll: rate(() => resolveChallenge(CHALLENGE_INPUT, seededRng(newSeed())), msEach),
     seededRngPerRoll: rate((i) => resolveChallenge(CHALLENGE_INPUT, seededRng(seeds[i & 4095]!)), msEach),
     oneRngReused: rate(() => resolveChallenge(CHALLENGE_INPUT, shared), msEach),
+    rawDraws: rate(() => raw.int32(), msEach),
   };
 }

@@ -1,42 +1,71 @@
 /**
- * `npm run bench`: /roll challenge latency of our bot against a bare discord.js bot measured in the same run,
- * a burst of concurrent commands, and the engine's throughput. Prints figures and writes
- * bench/results/latest.json; asserts nothing. See bench/README.md for how to read them.
+ * `npm run bench`: the figures of issue 7 in one table, each next to its floor measured in the same run — our
+ * bot against a bare discord.js bot replying with a static embed, the engine against raw seeded draws — with the
+ * goal and whether it was met. Prints the table (Markdown, as in docs/performance.md), writes every figure to
+ * bench/results/latest.json, asserts nothing. BENCH_QUICK=1 runs smaller counts (for trying the script).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { burst, sequential, startBare, startOurs, type Target } from './challenge-latency.js';
+import { closedLoop, crowdBurst, DEADLINE_MS, sequential, startBare, startOurs, type CrowdFigures, type Target } from './challenge-latency.js';
 import { contestThroughput, prepareContests, STEPS_PER_CONTEST } from './contest-throughput.js';
 import { engineThroughput } from './engine-throughput.js';
+import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
 import { median, round, roundSummary, summarize } from './stats.js';
 
+const QUICK = process.env.BENCH_QUICK === '1';
 const SETTLE_MS = 2;
-const WARM_UP = 50;
-const BLOCKS = 6;
-const BLOCK_SIZE = 50;
-const BURST_SIZE = 100;
-const BURST_ROUNDS = 3;
+const WARM_UP = QUICK ? 30 : 100;
+const BLOCKS = QUICK ? 2 : 8;
+const BLOCK_SIZE = 100;
+const THROUGHPUT_COUNT = QUICK ? 300 : 2000;
+const CROWD_PER_PLAYER = 20; // × 50 players = 1,000 interactions
+const CROWD_ROUNDS = QUICK ? 1 : 2;
+const CONTESTS = QUICK ? 10 : 40;
+const COLD_STARTS = QUICK ? 1 : 3;
+const SHEETS = QUICK ? 1000 : 10_000;
 const ENGINE_MS = 1000;
-const CONTESTS = 40;
+const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200 };
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const thousands = (value: number): string => Math.round(value).toLocaleString('en-US').replace(/,/g, ' ');
-const pad = (text: string, width: number): string => text.padStart(width);
+const mb = (kb: number | null): string => (kb === null ? 'n/a' : `${fixed(kb / 1024, 0)} MB`);
+const met = (ok: boolean): string => (ok ? 'yes' : '**no**');
+
+/** Runs `measure` on each target in turn, ABBA order, so a slow spell of the machine hits both alike. */
+async function alternate<T>(rounds: number, targets: [Target, Target], measure: (target: Target) => Promise<T>): Promise<Map<Target, T[]>> {
+  const results = new Map<Target, T[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const target of round % 2 === 0 ? targets : [targets[1], targets[0]]) results.get(target)!.push(await measure(target));
+  }
+  return results;
+}
+
+function crowdSummary(rounds: CrowdFigures[]) {
+  const replyMs = rounds.flatMap((round) => round.replyMs);
+  return {
+    sent: rounds.reduce((sum, round) => sum + round.sent, 0),
+    answered: rounds.reduce((sum, round) => sum + round.answered, 0),
+    late: rounds.reduce((sum, round) => sum + round.late, 0),
+    reply: summarize(replyMs),
+    allAnsweredMs: median(rounds.map((round) => round.allAnsweredMs)),
+  };
+}
 
 async function main(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${os.platform()} ${os.release()}`);
+  console.log(`Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${os.platform()} ${os.release()}${QUICK ? ' (BENCH_QUICK)' : ''}`);
   const started = performance.now();
 
   const targets: Target[] = [];
   try {
-    console.log('starting our bot (migrating a temporary SQLite file) and a bare discord.js bot…');
+    console.log('starting our bot (a temporary SQLite file, 51 players with sheets) and a bare discord.js bot, in this process…');
     const ours = await startOurs(SETTLE_MS);
     targets.push(ours);
     const bare = await startBare(SETTLE_MS);
     targets.push(bare);
+    const pair: [Target, Target] = [ours, bare];
 
     console.log(`warm-up: ${WARM_UP} /roll challenge each`);
     await sequential(ours, WARM_UP);
@@ -44,76 +73,81 @@ async function main(): Promise<void> {
     ours.problems.length = 0; // set-up hiccups in the warm-up do not count
     bare.problems.length = 0;
 
-    console.log(`measuring: ${BLOCKS} blocks of ${BLOCK_SIZE} each, alternating (ABBA order)`);
-    const times = new Map<Target, number[]>([
-      [ours, []],
-      [bare, []],
-    ]);
-    for (let block = 0; block < BLOCKS; block++) {
-      const order = block % 2 === 0 ? [ours, bare] : [bare, ours];
-      for (const target of order) times.get(target)!.push(...(await sequential(target, BLOCK_SIZE)));
-    }
+    console.log(`latency: ${BLOCKS} blocks of ${BLOCK_SIZE} sequential /roll challenge each, alternating`);
+    const latency = await alternate(BLOCKS, pair, (target) => sequential(target, BLOCK_SIZE));
+    const oursLatency = summarize(latency.get(ours)!.flat());
+    const bareLatency = summarize(latency.get(bare)!.flat());
 
-    console.log(`burst: ${BURST_ROUNDS} rounds of ${BURST_SIZE} concurrent each, alternating`);
-    const bursts = new Map<Target, number[]>([
-      [ours, []],
-      [bare, []],
-    ]);
-    for (let round = 0; round < BURST_ROUNDS; round++) {
-      const order = round % 2 === 0 ? [ours, bare] : [bare, ours];
-      for (const target of order) bursts.get(target)!.push(await burst(target, BURST_SIZE));
-    }
+    console.log(`throughput: ${THROUGHPUT_COUNT} /roll challenge from 50 players, one in flight each, twice each, alternating`);
+    const throughput = await alternate(2, pair, (target) => closedLoop(target, THROUGHPUT_COUNT));
+    const oursThroughput = median(throughput.get(ours)!);
+    const bareThroughput = median(throughput.get(bare)!);
+
+    console.log(`crowd: ${CROWD_ROUNDS} × 1,000 /roll challenge from 50 players dispatched at once, each`);
+    const crowds = await alternate(CROWD_ROUNDS, pair, (target) => crowdBurst(target, CROWD_PER_PLAYER));
+    const oursCrowd = crowdSummary(crowds.get(ours)!);
+    const bareCrowd = crowdSummary(crowds.get(bare)!);
 
     console.log(`contests: ${CONTESTS} whole contests (${STEPS_PER_CONTEST} interactions each), then as many /roll challenge`);
     await prepareContests(ours);
     const contests = await contestThroughput(ours, CONTESTS);
-    const stepSummary = summarize(contests.stepMs);
+    const steps = summarize(contests.stepMs);
 
     for (const target of targets.splice(0)) await target.stop();
+
+    console.log(`cold start: ${COLD_STARTS} × each bot as a new process (node --import tsx), ours on a new database it migrates`);
+    const starts = new Map<BotKind, ColdStart[]>([
+      ['ours', []],
+      ['bare', []],
+    ]);
+    for (let round = 0; round < COLD_STARTS; round++) {
+      for (const kind of (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) as BotKind[]) starts.get(kind)!.push(await coldStart(kind));
+    }
+    const firstAnswer = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.firstAnswerMs));
+    const readyRss = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.rssKb ?? Number.NaN));
+
+    console.log(`memory: ${thousands(SHEETS)} sheets, one /roll challenge from each owner, in a process of its own`);
+    const memory = await memoryAfterSheets(SHEETS);
 
     console.log(`engine: ~${ENGINE_MS} ms per figure`);
     const engine = engineThroughput(ENGINE_MS);
 
-    const oursSummary = summarize(times.get(ours)!);
-    const bareSummary = summarize(times.get(bare)!);
     const ratio = {
-      median: oursSummary.median / bareSummary.median,
-      p95: oursSummary.p95 / bareSummary.p95,
-      p99: oursSummary.p99 / bareSummary.p99,
+      p50: oursLatency.median / bareLatency.median,
+      p99: oursLatency.p99 / bareLatency.p99,
+      throughput: oursThroughput / bareThroughput,
     };
-    const burstOurs = median(bursts.get(ours)!);
-    const burstBare = median(bursts.get(bare)!);
-
-    const w = 9;
+    const rows: string[][] = [
+      ['/roll challenge, command → reply, p50', `${fixed(oursLatency.median)} ms`, `${fixed(bareLatency.median)} ms`, `${fixed(ratio.p50)}×`, `≤ ${GOALS.p50}×`, met(ratio.p50 <= GOALS.p50)],
+      ['/roll challenge, command → reply, p99', `${fixed(oursLatency.p99)} ms`, `${fixed(bareLatency.p99)} ms`, `${fixed(ratio.p99)}×`, `≤ ${GOALS.p99}×`, met(ratio.p99 <= GOALS.p99)],
+      ['/roll challenge throughput (50 players, one in flight each)', `${fixed(oursThroughput, 0)}/s`, `${fixed(bareThroughput, 0)}/s`, `${fixed(ratio.throughput)}×`, `≥ ${GOALS.throughput}×`, met(ratio.throughput >= GOALS.throughput)],
+      ['Whole contests (10 interactions each, one after another)', `${fixed(contests.contestsPerSecond, 1)}/s`, `${fixed(contests.interactionsPerSecond.rolls / STEPS_PER_CONTEST, 1)}/s as rolls`, `${fixed(contests.contestsPerSecond / (contests.interactionsPerSecond.rolls / STEPS_PER_CONTEST))}×`, '–', '–'],
+      [`Burst of 1,000 from 50 players: answered`, `${oursCrowd.answered}/${oursCrowd.sent}`, `${bareCrowd.answered}/${bareCrowd.sent}`, '–', 'all', met(oursCrowd.answered === oursCrowd.sent)],
+      [`Burst of 1,000: late (> ${DEADLINE_MS / 1000} s)`, `${oursCrowd.late}`, `${bareCrowd.late}`, '–', '0', met(oursCrowd.late === 0)],
+      ['Burst of 1,000: p99 command → reply', `${fixed(oursCrowd.reply.p99, 0)} ms`, `${fixed(bareCrowd.reply.p99, 0)} ms`, `${fixed(oursCrowd.reply.p99 / bareCrowd.reply.p99)}×`, '–', '–'],
+      ['Cold start → first answer (ours: new database, migrations)', `${fixed(firstAnswer('ours'), 0)} ms`, `${fixed(firstAnswer('bare'), 0)} ms`, `${fixed(firstAnswer('ours') / firstAnswer('bare'))}×`, '–', '–'],
+      ['RSS when ready', mb(readyRss('ours')), mb(readyRss('bare')), `${fixed(readyRss('ours') / readyRss('bare'))}×`, '–', '–'],
+      [`RSS after loading ${thousands(SHEETS)} sheets`, mb(memory.loadedRssKb), '–', '–', `< ${GOALS.rssMb} MB`, met(memory.loadedRssKb !== null && memory.loadedRssKb / 1024 < GOALS.rssMb)],
+      ['Engine: challenge rolls (new seed each) vs raw seeded draws', `${thousands(engine.newSeedPerRoll)}/s`, `${thousands(engine.rawDraws)}/s`, `${fixed(engine.newSeedPerRoll / engine.rawDraws, 3)}×`, '–', '–'],
+    ];
+    const header = ['Figure', 'Tac Talk bot', 'Floor (bare bot / raw draws)', 'Ratio', 'Goal', 'Met'];
     console.log('');
-    console.log(`/roll challenge, command → reply (ms), ${BLOCKS * BLOCK_SIZE} sequential after ${WARM_UP} warm-up`);
-    console.log(`${''.padEnd(22)}${pad('median', w)}${pad('p95', w)}${pad('p99', w)}`);
-    for (const [name, s] of [
-      [ours.name, oursSummary],
-      [bare.name, bareSummary],
-    ] as const) {
-      console.log(`${name.padEnd(22)}${pad(fixed(s.median), w)}${pad(fixed(s.p95), w)}${pad(fixed(s.p99), w)}`);
-    }
-    console.log(`${'ratio (ours / bare)'.padEnd(22)}${pad(`${fixed(ratio.median, 1)}x`, w)}${pad(`${fixed(ratio.p95, 1)}x`, w)}${pad(`${fixed(ratio.p99, 1)}x`, w)}`);
+    console.log(`| ${header.join(' | ')} |`);
+    console.log(`|${header.map(() => '---').join('|')}|`);
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+    console.log('');
     console.log(
-      `burst of ${BURST_SIZE} concurrent (median of ${BURST_ROUNDS}): ours ${fixed(burstOurs, 0)} ms, bare ${fixed(burstBare, 0)} ms (${fixed(burstOurs / burstBare, 1)}x)` +
-        `   [ours ${bursts.get(ours)!.map((v) => fixed(v, 0)).join(', ')}; bare ${bursts.get(bare)!.map((v) => fixed(v, 0)).join(', ')}]`,
-    );
-    console.log(
-      `contests: ${fixed(contests.contestsPerSecond, 1)} whole contests/s (${fixed(contests.interactionsPerSecond.contests, 0)} interactions/s); ` +
-        `the same ${contests.contests * STEPS_PER_CONTEST} interactions as /roll challenge: ${fixed(contests.interactionsPerSecond.rolls, 0)}/s; ` +
-        `a contest step, command → reply: median ${fixed(stepSummary.median)} ms, p99 ${fixed(stepSummary.p99)} ms`,
-    );
-    console.log(
-      `engine: ${thousands(engine.newSeedPerRoll)} challenge rolls/s as the bot rolls (new seed + new seeded generator each); ` +
-        `${thousands(engine.seededRngPerRoll)}/s seeding only; ${thousands(engine.oneRngReused)}/s with one generator reused`,
+      `details: latency n=${oursLatency.n} each, ours p95 ${fixed(oursLatency.p95)} ms / bare ${fixed(bareLatency.p95)} ms; ` +
+        `contest step median ${fixed(steps.median)} ms, p99 ${fixed(steps.p99)} ms; ` +
+        `burst of 1,000 all answered after ${fixed(oursCrowd.allAnsweredMs, 0)} ms (bare ${fixed(bareCrowd.allAnsweredMs, 0)} ms); ` +
+        `RSS idle before the sheets ${mb(memory.idleRssKb)}, ${fixed(memory.rollsPerSecond, 0)} rolls/s while loading them; ` +
+        `engine ${thousands(engine.seededRngPerRoll)}/s seeding only, ${thousands(engine.oneRngReused)}/s with one generator`,
     );
     for (const target of [ours, bare]) {
-      if (target.problems.length > 0) {
-        console.log(`warning: ${target.name}: ${target.problems.length} interactions left out, first: ${target.problems[0]}`);
-      }
+      if (target.problems.length > 0) console.log(`warning: ${target.name}: ${target.problems.length} interactions failed or were left out, first: ${target.problems[0]}`);
       if (target.rateLimited > 0) console.log(`warning: ${target.name}: @discordjs/rest rate-limited ${target.rateLimited} requests`);
     }
+    if (memory.problems.length > 0) console.log(`warning: memory run: ${memory.problems.length} problems, first: ${memory.problems[0]}`);
 
     const results = {
       date: new Date().toISOString(),
@@ -121,28 +155,25 @@ async function main(): Promise<void> {
       cpus: cpus.length,
       cpuModel: cpus[0]?.model ?? null,
       platform: `${os.platform()} ${os.release()}`,
-      settings: { settleMs: SETTLE_MS, warmUp: WARM_UP, blocks: BLOCKS, blockSize: BLOCK_SIZE, burstSize: BURST_SIZE, burstRounds: BURST_ROUNDS, engineMs: ENGINE_MS },
-      challengeLatencyMs: {
-        ours: roundSummary(oursSummary),
-        bare: roundSummary(bareSummary),
-        ratio: { median: round(ratio.median), p95: round(ratio.p95), p99: round(ratio.p99) },
-      },
-      burstMs: {
-        ours: { median: round(burstOurs), rounds: bursts.get(ours)!.map((v) => round(v)) },
-        bare: { median: round(burstBare), rounds: bursts.get(bare)!.map((v) => round(v)) },
-        ratio: round(burstOurs / burstBare),
+      quick: QUICK,
+      settings: { settleMs: SETTLE_MS, warmUp: WARM_UP, blocks: BLOCKS, blockSize: BLOCK_SIZE, throughputCount: THROUGHPUT_COUNT, crowdRounds: CROWD_ROUNDS, contests: CONTESTS, coldStarts: COLD_STARTS, sheets: SHEETS, engineMs: ENGINE_MS },
+      goals: GOALS,
+      latencyMs: { ours: roundSummary(oursLatency), bare: roundSummary(bareLatency) },
+      ratio: { p50: round(ratio.p50), p99: round(ratio.p99), throughput: round(ratio.throughput) },
+      throughputPerSecond: { ours: throughput.get(ours)!.map((v) => round(v, 1)), bare: throughput.get(bare)!.map((v) => round(v, 1)) },
+      crowd: {
+        ours: { ...oursCrowd, reply: roundSummary(oursCrowd.reply), allAnsweredMs: round(oursCrowd.allAnsweredMs) },
+        bare: { ...bareCrowd, reply: roundSummary(bareCrowd.reply), allAnsweredMs: round(bareCrowd.allAnsweredMs) },
       },
       contests: {
         count: contests.contests,
         contestsPerSecond: round(contests.contestsPerSecond),
         interactionsPerSecond: { contests: round(contests.interactionsPerSecond.contests), rolls: round(contests.interactionsPerSecond.rolls) },
-        stepMs: roundSummary(stepSummary),
+        stepMs: roundSummary(steps),
       },
-      engineRollsPerSecond: {
-        newSeedPerRoll: Math.round(engine.newSeedPerRoll),
-        seededRngPerRoll: Math.round(engine.seededRngPerRoll),
-        oneRngReused: Math.round(engine.oneRngReused),
-      },
+      coldStart: Object.fromEntries([...starts].map(([kind, runs]) => [kind, runs.map((run) => ({ readyMs: round(run.readyMs), firstAnswerMs: round(run.firstAnswerMs), rssKb: run.rssKb }))])),
+      memory: { ...memory, rollsPerSecond: round(memory.rollsPerSecond, 1), problems: memory.problems.length },
+      engine: Object.fromEntries(Object.entries(engine).map(([key, value]) => [key, Math.round(value)])),
       problems: { ours: ours.problems.length, bare: bare.problems.length },
       rateLimited: { ours: ours.rateLimited, bare: bare.rateLimited },
       totalSeconds: 0,

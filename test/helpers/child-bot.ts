@@ -39,6 +39,8 @@ export interface ChildBotOptions {
   loopbackOnly?: boolean;
   /** Called with every parsed log line as it arrives (e.g. to echo or to watch for a step). */
   onLog?: (line: LogLine) => void;
+  /** Node options before the entry point (e.g. the memory flags `npm start` uses). */
+  nodeArgs?: string[];
 }
 
 const READY_MESSAGE = /^bot running/;
@@ -78,7 +80,7 @@ export class ChildBot {
   static async spawn(options: ChildBotOptions): Promise<ChildBot> {
     const entry = path.join(PROJECT_ROOT, options.entry ?? 'src/main.ts');
     const imports = ['--import', 'tsx', ...((options.loopbackOnly ?? true) ? ['--import', LOOPBACK_GUARD] : [])];
-    const child = spawn(process.execPath, [...imports, entry], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...imports, entry], {
       cwd: PROJECT_ROOT,
       env: { ...baseEnvironment(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,151 @@
+/**
+ * Figures that need the bot in a process of its own, started the way `npm start` starts it (the same Node options,
+ * test/helpers/child-bot.ts) against a fake Discord in this process: cold start, and resident memory after loading
+ * many sheets.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REST } from 'discord.js';
+import { nameKey } from '../src/engine/names.js';
+import { registerCommands } from '../src/discord/deploy.js';
+import { FakeDiscord } from '../src/sandbox/fake-discord.js';
+import { migrateDatabase } from '../src/store/database.js';
+import { openStore } from '../src/store/index.js';
+import { ChildBot } from '../test/helpers/child-bot.js';
+import { BARE_READY_LINE } from './bare-bot.js';
+
+export type BotKind = 'ours' | 'bare';
+
+/** Node's options in `npm start` (package.json), so the bot is measured as users run it. */
+function startOptions(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const match = /^node (.*?)--import tsx src\/main\.ts$/.exec(scripts.start);
+  if (!match) throw new Error(`bench/processes.ts expects "start" to be "node <options> --import tsx src/main.ts", not "${scripts.start}"`);
+  return match[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
+interface Launched {
+  fake: FakeDiscord;
+  bot: ChildBot;
+  /** Spawn → the bot's "ready" log line (ours: after migrations and login). */
+  readyMs: number;
+  spawnedAt: number;
+  close(): Promise<void>;
+}
+
+/** A fresh fake Discord with the commands registered, and a fresh database file: nothing carried over. */
+async function launch(kind: BotKind, prepare?: (fake: FakeDiscord, databaseUrl: string) => Promise<void>): Promise<Launched> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-bench-process-'));
+  const databaseUrl = `file:${path.join(folder, 'bot.db')}`;
+  const fake = new FakeDiscord({ settleMs: 2 });
+  await fake.start();
+  const close = async (bot?: ChildBot): Promise<void> => {
+    await bot?.stop();
+    await fake.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  };
+  try {
+    await registerCommands(new REST({ api: fake.restApi }).setToken(fake.token), fake.applicationId, fake.guildId);
+    await prepare?.(fake, databaseUrl);
+    const spawnedAt = performance.now();
+    const bot = await ChildBot.spawn({
+      env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+      ...(kind === 'bare' ? { entry: 'bench/bare-bot.ts', readyWhen: (line) => line.msg === BARE_READY_LINE } : {}),
+      readyTimeoutMs: 60_000,
+      // The bare bot is plain discord.js with Node's defaults: the floor, untuned.
+      nodeArgs: kind === 'ours' ? startOptions() : [],
+    });
+    return { fake, bot, readyMs: performance.now() - spawnedAt, spawnedAt, close: () => close(bot) };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export interface ColdStart {
+  /** Spawn → ready log line. */
+  readyMs: number;
+  /** Spawn → the first /roll challenge answered (sent as soon as it was ready). */
+  firstAnswerMs: number;
+  /** Resident memory once ready (kB). */
+  rssKb: number | null;
+}
+
+/** One cold start: a new process, a new (empty) database file that it must migrate, a first command. */
+export async function coldStart(kind: BotKind): Promise<ColdStart> {
+  const launched = await launch(kind);
+  try {
+    const sent = performance.now();
+    const result = await launched.fake.interact({ user: 'mike', command: 'roll challenge', options: { skill: 'Climbing', cl: 90, level: 40 } });
+    if (result.firstResponseMs === undefined) throw new Error(`${kind}: the first command got no answer: ${JSON.stringify(result)}`);
+    const problems = launched.bot.problems();
+    if (problems.length > 0) throw new Error(`${kind}: ${problems[0]}`);
+    return { readyMs: launched.readyMs, firstAnswerMs: sent - launched.spawnedAt + result.firstResponseMs, rssKb: launched.bot.rssKb() };
+  } finally {
+    await launched.close();
+  }
+}
+
+export interface SheetMemory {
+  sheets: number;
+  /** Resident memory once ready, before any sheet was read (kB). */
+  idleRssKb: number | null;
+  /** After every sheet was read by a /roll challenge of its owner (kB). */
+  loadedRssKb: number | null;
+  rollsPerSecond: number;
+  problems: string[];
+}
+
+/**
+ * `sheets` players, each with a sheet of 10 skills and 3 archetypes written straight into the database, then one
+ * /roll challenge from each (50 in flight at a time), so the bot has read every sheet; its RSS before and after.
+ */
+export async function memoryAfterSheets(sheets: number): Promise<SheetMemory> {
+  const players = Array.from({ length: sheets }, (_, i) => `operator${i}`);
+  const launched = await launch('ours', async (fake, databaseUrl) => {
+    await migrateDatabase(databaseUrl);
+    const store = await openStore(databaseUrl);
+    try {
+      const skills = ['Climbing', 'CQC', 'Stealth', 'Medicine', 'Driving', 'Hacking', 'Negotiation', 'Perception', 'Shotgun Handling', 'Tracking'];
+      const archetypes = ['Acuity', 'Grit', 'Finesse'];
+      for (let first = 0; first < sheets; first += 1000) {
+        const batch = players.slice(first, first + 1000).map((player, i) => ({ player, id: first + i + 1 }));
+        await store.db.$transaction([
+          store.db.operator.createMany({
+            data: batch.map(({ player, id }) => ({ id, guildId: fake.guildId, ownerId: fake.user(player).id, name: `Sheet ${player}`, nameKey: nameKey(`Sheet ${player}`), active: true })),
+          }),
+          store.db.skill.createMany({
+            data: batch.flatMap(({ id }) => skills.map((name, k) => ({ operatorId: id, name, nameKey: nameKey(name), level: 20 + k }))),
+          }),
+          store.db.archetype.createMany({
+            data: batch.flatMap(({ id }) => archetypes.map((name, k) => ({ operatorId: id, name, nameKey: nameKey(name), modifier: 5 * (k + 1) }))),
+          }),
+        ]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+  try {
+    const idleRssKb = launched.bot.rssKb();
+    const problems: string[] = [];
+    let next = 0;
+    const started = performance.now();
+    const worker = async (): Promise<void> => {
+      while (next < players.length) {
+        const user = players[next++]!;
+        const result = await launched.fake.interact({ user, command: 'roll challenge', options: { skill: 'Climbing', cl: 90, archetypes: 'Acuity' } });
+        // Under load the bot may acknowledge first and answer in an edit: any response with the roll counts.
+        const text = JSON.stringify(result.responses.map((response) => response.embeds));
+        if (result.errors.length > 0 || !text.includes('Climbing vs CL 90')) problems.push(`${user}: ${result.errors.join('; ') || text.slice(0, 200)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
+    const rollsPerSecond = (players.length / (performance.now() - started)) * 1000;
+    problems.push(...launched.bot.problems());
+    return { sheets, idleRssKb, loadedRssKb: launched.bot.rssKb(), rollsPerSecond, problems };
+  } finally {
+    await launched.close();
+  }
+}
