@@ -25,9 +25,11 @@ export class HandlerTurns {
   /** Waits for a turn; call the returned function when the handler is done. */
   async take(): Promise<() => void> {
     if (this.running < this.size && this.waiting.length === 0) this.running++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the finishing handler hands its turn over
-    // Lets sockets and timers be served before this handler's synchronous stretches begin.
-    await new Promise((resolve) => setImmediate(resolve));
+    else {
+      await new Promise<void>((resolve) => this.waiting.push(resolve)); // the finishing handler hands its turn over
+      // Handed over inside the last handler's chain of promises: let sockets and timers be served first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const started = performance.now();
     let done = false;
     return () => {
