@@ -19,6 +19,7 @@ import {
   ContestRefusal,
   OPEN_PHASES,
   applyContestAction,
+  postContest,
   proposeContest,
   sideOf,
   type ContestAction,
@@ -30,7 +31,7 @@ import {
 } from '../src/engine/systems/tactalk/contest.js';
 import { contestDice } from '../src/engine/replay.js';
 import type { StoredContest } from '../src/store/contests.js';
-import { newRollId } from '../src/store/rolls.js';
+import { isIdClash, newRollId, type RollEntry } from '../src/store/rolls.js';
 import type { ServerSettings } from '../src/store/servers.js';
 import {
   SKILL_SEARCH_VALUE,
@@ -92,17 +93,14 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
     stakes: interaction.options.getString('stakes', true),
     addsOwnSkill: settings.contestAddsOwnSkill,
   });
-  const contest = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
-  let response;
-  try {
-    response = await interaction.reply({ ...contestOpening(viewOf(contest, settings)), withResponse: true });
-  } catch (error) {
-    // The opening never reached the channel, so nobody can press this contest: it must not hold an open slot.
-    await store.contests.save(contest, { ...state, phase: 'ended', endReason: 'Its message could not be posted.' }, contest.expiresAt);
-    throw error;
-  }
-  const messageId = response.resource?.message?.id;
-  if (messageId) await store.contests.setMessage(contest.id, messageId);
+  // A draft until its opening is in the channel: a crash or a lost reply before then leaves nothing open, and the
+  // user's retry is the only contest that counts.
+  const draft = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
+  await inTurn(draft.id, async () => {
+    const opening = contestOpening(viewOf({ ...draft, state: postContest(draft.state) }, settings));
+    const response = await interaction.reply({ ...opening, withResponse: true });
+    await store.contests.post(draft, response.resource?.message?.id ?? null);
+  });
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -305,14 +303,43 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   await inTurn(Number(idText), () => press(interaction, context));
 }
 
+/** The custom_ids of the controls on the message a press came from. */
+function controlIds(interaction: ComponentInteraction): string[] {
+  const ids = (component: unknown): string[] => {
+    const { custom_id, components } = component as { custom_id?: unknown; components?: unknown[] };
+    return [...(typeof custom_id === 'string' ? [custom_id] : []), ...(components ?? []).flatMap(ids)];
+  };
+  return (interaction.message?.components ?? []).flatMap((row) => ids(row.toJSON()));
+}
+
+/**
+ * A press from the contest's own message proves that message is in the channel. So a draft it comes from is posted
+ * now, on that message (the bot died between posting its opening and recording that), and an open contest missing
+ * its message id gets it (the expiry sweep needs it to grey the message out). Null when another change came first:
+ * reload and decide again.
+ */
+async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
+  const ownControl = new RegExp(`^contest:[a-z]+:${contest.id}(:|$)`);
+  const messageId = interaction.message && controlIds(interaction).some((id) => ownControl.test(id)) ? interaction.message.id : null;
+  if (contest.state.phase === 'draft') {
+    // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
+    if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
+    return context.store.contests.post(contest, messageId);
+  }
+  if (messageId && !contest.messageId && OPEN_PHASES.includes(contest.state.phase)) return context.store.contests.fillMessage(contest, messageId);
+  return contest;
+}
+
 async function press(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, verb = '', idText = '', arg] = interaction.customId.split(':');
   const { store } = context;
   const settings = await store.servers.settings(context.guildId);
   const isDispatcher = await context.isDispatcher();
   for (let attempt = 1; ; attempt++) {
-    const contest = await store.contests.find(Number(idText));
-    if (!contest || contest.guildId !== context.guildId) throw new UserError('This contest no longer exists.');
+    const found = await store.contests.find(Number(idText));
+    if (!found || found.guildId !== context.guildId) throw new UserError('This contest no longer exists.');
+    const contest = await shownOn(interaction, context, found);
+    if (!contest) continue;
     if (!OPEN_PHASES.includes(contest.state.phase)) {
       await refuse(interaction, context, settings, contest, 'This contest is over; its buttons do nothing now.');
       return;
@@ -353,35 +380,38 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
 
     const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
     if (rolled) rolled.rollId = newRollId();
-    const saved = await store.contests.save(contest, next, expiryFrom(now, settings));
+    let saved: StoredContest | null;
+    try {
+      saved = await store.contests.save(contest, next, expiryFrom(now, settings), rolled ? roundEntry(context, contest.id, rolled, seed) : undefined);
+    } catch (error) {
+      // A new roll id that is already taken: nothing was saved, so the press is decided again under another one.
+      if (!(rolled && isIdClash(error) && attempt < SAVE_ATTEMPTS)) throw error;
+      continue;
+    }
     if (!saved) {
       if (attempt < SAVE_ATTEMPTS) continue;
       await interaction.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
       return;
     }
-    if (rolled) await recordRound(context, contest.id, rolled, seed);
     await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, next))));
     return;
   }
 }
 
-/** The round's roll in the roll log, under the id the message already shows. */
-async function recordRound(context: HandlerContext, contestId: number, round: ContestRound, seed: string): Promise<void> {
+/** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
+function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string): RollEntry {
   const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
-  await context.store.rolls.record(
-    {
-      ...rolledBy(context),
-      kind: 'contest',
-      inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent) },
-      seed,
-      dice: contestDice(round),
-      result: round,
-      total: null,
-      challengeLevel: null,
-      success: null,
-    },
-    round.rollId!,
-  );
+  return context.store.rolls.entry(round.rollId!, {
+    ...rolledBy(context),
+    kind: 'contest',
+    inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent) },
+    seed,
+    dice: contestDice(round),
+    result: round,
+    total: null,
+    challengeLevel: null,
+    success: null,
+  });
 }
 
 /** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */

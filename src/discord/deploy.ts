@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     console.error('npm run deploy needs DISCORD_TOKEN and DISCORD_APPLICATION_ID in .env (see .env.example).');
     process.exit(1);
   }
-  const rest = new REST().setToken(config.discordToken);
+  // DISCORD_API: the same Discord the bot talks to (a sandbox or a proxy), not always discord.com.
+  const rest = new REST(config.discordApi ? { api: config.discordApi } : {}).setToken(config.discordToken);
   const count = await registerCommands(rest, config.applicationId, config.deployGuildId);
   console.log(`Registered ${count} commands ${config.deployGuildId ? `in server ${config.deployGuildId}` : 'globally'}.`);
 }

@@ -2,8 +2,12 @@
  * Contests in the database. Every change is a compare-and-set on `version`: a save that lost a race changes
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
-import { OPEN_PHASES, type ContestState } from '../engine/systems/tactalk/contest.js';
+import { OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { isRowId, type Database } from './database.js';
+import { writeRollEntry, type RollEntry } from './rolls.js';
+
+/** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
+const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
 
 export interface StoredContest {
   id: number;
@@ -37,8 +41,27 @@ export class ContestStore {
     return fromRow(row);
   }
 
-  async setMessage(id: number, messageId: string): Promise<void> {
-    await this.db.contest.update({ where: { id }, data: { messageId } });
+  /**
+   * The draft's opening message is in the channel: the contest becomes proposed, on that message, in one
+   * compare-and-set. Null when it was posted or changed since it was read (another press got there first).
+   */
+  async post(draft: StoredContest, messageId: string | null): Promise<StoredContest | null> {
+    const state = postContest(draft.state);
+    const { count } = await this.db.contest.updateMany({
+      where: { id: draft.id, version: draft.version, phase: 'draft' },
+      data: { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, ...(messageId ? { messageId } : {}) },
+    });
+    return count === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
+  }
+
+  /**
+   * Records the message a contest is shown on, if none is recorded yet (a crash can come between posting it and
+   * storing its id). Not a change of the contest, so no new version: a press racing with it still saves.
+   */
+  async fillMessage(contest: StoredContest, messageId: string): Promise<StoredContest> {
+    if (contest.messageId) return contest;
+    await this.db.contest.updateMany({ where: { id: contest.id, messageId: null }, data: { messageId } });
+    return { ...contest, messageId };
   }
 
   async find(id: number): Promise<StoredContest | null> {
@@ -48,15 +71,26 @@ export class ContestStore {
   }
 
   /**
-   * Saves the new state only if nobody saved since `expectedVersion` was read.
+   * Saves the new state only if nobody saved since `contest` was read.
    * Returns the saved contest, or null when another change won the race.
+   * With `roll` (the round this state rolled, whose id the state shows), the roll lands in the roll log in the same
+   * transaction: a crash or a failed insert never leaves a round whose roll is missing, nor a roll of a round that
+   * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
-  async save(contest: StoredContest, state: ContestState, expiresAt: Date): Promise<StoredContest | null> {
-    const { count } = await this.db.contest.updateMany({
-      where: { id: contest.id, version: contest.version },
-      data: { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, expiresAt },
+  async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
+    const where = { id: contest.id, version: contest.version };
+    const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, expiresAt };
+    const saved = { ...contest, state, expiresAt, version: contest.version + 1 };
+    if (!roll) {
+      const { count } = await this.db.contest.updateMany({ where, data });
+      return count === 1 ? saved : null;
+    }
+    return this.db.$transaction(async (tx) => {
+      const { count } = await tx.contest.updateMany({ where, data });
+      if (count !== 1) return null;
+      await writeRollEntry(tx, roll);
+      return saved;
     });
-    return count === 1 ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 
   /** How many contests a user takes part in that are still open, on this server. */
@@ -66,10 +100,10 @@ export class ContestStore {
     });
   }
 
-  /** Open contests whose step ran out before `now`, oldest first. */
+  /** Open contests whose step ran out before `now`, and drafts left as long, oldest first. */
   async overdue(now: Date, limit = 100): Promise<StoredContest[]> {
     const rows = await this.db.contest.findMany({
-      where: { phase: { in: [...OPEN_PHASES] }, expiresAt: { lte: now } },
+      where: { phase: { in: [...EXPIRING_PHASES] }, expiresAt: { lte: now } },
       orderBy: { expiresAt: 'asc' },
       take: limit,
     });

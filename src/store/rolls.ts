@@ -77,8 +77,37 @@ export function derivedRollId(parentId: string, label: string): string {
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
+/** A roll ready to be written, with the time it is listed under. */
+export interface RollEntry {
+  id: string;
+  guildId: string;
+  channelId: string;
+  userId: string;
+  kind: string;
+  system: string;
+  inputs: string;
+  seed: string;
+  dice: string;
+  result: string;
+  total: number | null;
+  challengeLevel: number | null;
+  success: boolean | null;
+  createdAt: Date;
+}
+
+/**
+ * One INSERT, written out: every roll waits for it before its reply, and Prisma's `roll.create` spends about a
+ * millisecond compiling the same query each time (raw SQL goes straight to the driver). The adapter stores a Date and
+ * a boolean as `create` does, so Prisma reads these rows back alike (test/store/rolls.test.ts). `writer` is the
+ * client, or the transaction the roll must land in.
+ */
+export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
+  await writer.$executeRaw`INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
+    VALUES (${row.id}, ${row.guildId}, ${row.channelId}, ${row.userId}, ${row.kind}, ${row.system}, ${row.inputs}, ${row.seed}, ${row.dice}, ${row.result}, ${row.total}, ${row.challengeLevel}, ${row.success}, ${row.createdAt})`;
+}
+
 /** A taken id: P2002 from a model query, P2010 with the driver's unique violation from a raw one. */
-function isIdClash(error: unknown): boolean {
+export function isIdClash(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
   return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
 }
@@ -94,7 +123,11 @@ export class RollLog {
     return new Date(this.lastCreatedAt);
   }
 
-  private row(id: string, roll: RollRecordInput) {
+  /**
+   * A roll as the log stores it, for a write that must land with another change or not at all: pass it to
+   * `writeRollEntry` inside that change's transaction (ContestStore.save does, for a contest's round).
+   */
+  entry(id: string, roll: RollRecordInput): RollEntry {
     return {
       id,
       guildId: roll.guildId,
@@ -113,15 +146,8 @@ export class RollLog {
     };
   }
 
-  /**
-   * One INSERT, written out: every roll waits for it before its reply, and Prisma's `roll.create` spends about a
-   * millisecond compiling the same query each time (raw SQL goes straight to the driver). The adapter stores a
-   * Date and a boolean as `create` does, so Prisma reads these rows back alike (test/store/rolls.test.ts).
-   */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    const row = this.row(id, roll);
-    await this.db.$executeRaw`INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
-      VALUES (${row.id}, ${row.guildId}, ${row.channelId}, ${row.userId}, ${row.kind}, ${row.system}, ${row.inputs}, ${row.seed}, ${row.dice}, ${row.result}, ${row.total}, ${row.challengeLevel}, ${row.success}, ${row.createdAt})`;
+    await writeRollEntry(this.db, this.entry(id, roll));
   }
 
   /** Stores a roll; `presetId` when the id had to be shown (saved elsewhere) before the roll was stored. */

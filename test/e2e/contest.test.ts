@@ -3,8 +3,10 @@
 // Every path of the consent flow, who may press what, expiry (also across a restart), double presses, the limits,
 // mentions, the live odds and the house rule.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sweepContestsNow } from '../../commands/contest.js';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
+import { OPEN_PHASES, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -745,6 +747,86 @@ describe('limits and mentions', () => {
     expect(messages.filter((response) => response.kind === 'update')).toHaveLength(8);
     for (const response of messages) expect(response.allowedMentions, `${response.kind}: ${textOf(response)}`).toEqual(NO_PINGS);
     expect(shown(contest).allowedMentions).toEqual(NO_PINGS);
+  });
+});
+
+describe('crash windows', () => {
+  /** The contest as the database holds it. */
+  async function stored(contest: Contest) {
+    const found = await sandbox.bot.store.contests.find(Number(contest.id));
+    expect(found).not.toBeNull();
+    return found!;
+  }
+
+  /** As if the bot died after posting the opening and before recording that: a draft, with no message id. */
+  async function backToDraft(contest: Contest): Promise<void> {
+    const { state } = await stored(contest);
+    const draft: ContestState = { ...state, phase: 'draft' };
+    await sandbox.bot.store.db.contest.update({ where: { id: Number(contest.id) }, data: { phase: 'draft', state: JSON.stringify(draft), messageId: null } });
+  }
+
+  it('a contest whose opening was shown but never posted in the database is posted by the first press on its message, and plays on', async () => {
+    const contest = await startContest();
+    expect(await stored(contest)).toMatchObject({ messageId: contest.message, state: { phase: 'proposed' } });
+    await backToDraft(contest);
+    expect(await sandbox.bot.store.contests.openCount(sandbox.fake.guildId, ids.challenger)).toBe(0);
+
+    const form = await press(contest, OPPONENT, 'accept');
+    expect(form.kind).toBe('modal');
+    expect(await stored(contest)).toMatchObject({ messageId: contest.message, state: { phase: 'proposed' } });
+    expect(textOf(await accept(contest))).toContain('**Agree** to both terms');
+    await press(contest, CHALLENGER, 'agree');
+    await press(contest, CHALLENGER, 'role', 'attacker');
+    await press(contest, OPPONENT, 'role', 'defender');
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    await press(contest, CHALLENGER, 'ready');
+    expect(textOf(await press(contest, OPPONENT, 'ready'))).toContain('🏆 **Troy wins.**');
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('a bystander’s press on such a draft posts it too (the message is evidently shown), and is refused as always', async () => {
+    const contest = await startContest();
+    await backToDraft(contest);
+    await expectRefused(contest, button(contest, BYSTANDER, 'decline'), NOT_YOURS);
+    expect(await stored(contest)).toMatchObject({ messageId: contest.message, state: { phase: 'proposed' } });
+    expect(await sandbox.bot.store.contests.openCount(sandbox.fake.guildId, ids.challenger)).toBe(1);
+  });
+
+  it('a form sent from another contest’s message cannot post a draft', async () => {
+    const draft = await startContest();
+    const other = await startContest({ opponent: BYSTANDER });
+    await backToDraft(draft);
+    const refusal = await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${draft.id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message: other.message });
+    expect(refusal).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(refusal.content).toContain('not posted yet');
+    expect(await stored(draft)).toMatchObject({ messageId: null, state: { phase: 'draft' } });
+  });
+
+  it('a press fills the message id an open contest lost, so its expiry greys that message out', async () => {
+    const contest = await startContest();
+    await sandbox.bot.store.db.contest.update({ where: { id: Number(contest.id) }, data: { messageId: null } });
+    await expectRefused(contest, button(contest, BYSTANDER, 'accept'), NOT_YOURS);
+    expect((await stored(contest)).messageId).toBe(contest.message);
+    advanceMinutes(16);
+    await sweepContestsNow(sandbox.bot.client);
+    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
+    expect(componentsOf(contest).every((component) => component.disabled === true)).toBe(true);
+  });
+
+  it('a draft never shown (the bot died before its opening) takes no open contest, and the sweep expires it without a message', async () => {
+    const state = proposeContest({ challengerId: ids.challenger, opponentId: ids.opponent, challengerOperator: { id: 1, name: 'Kat' }, intent: 'Lost', stakes: 'Lost', addsOwnSkill: false });
+    const draft = await sandbox.bot.store.contests.create({ guildId: sandbox.fake.guildId, channelId: sandbox.fake.channelId, state, expiresAt: new Date(clock.getTime() + 15 * 60_000) });
+    expect(OPEN_PHASES).not.toContain(draft.state.phase);
+    // The user tries again: their retries are the only contests that count, all three of them.
+    for (let retry = 0; retry < 3; retry++) await startContest();
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'One more', stakes: 'Troy loses' } }, 'You have 3 open contests already');
+
+    const messages = sandbox.fake.messages().length;
+    advanceMinutes(16);
+    await sweepContestsNow(sandbox.bot.client);
+    expect(await sandbox.bot.store.contests.find(draft.id)).toMatchObject({ messageId: null, state: { phase: 'expired' } });
+    expect(sandbox.fake.messages()).toHaveLength(messages);
   });
 });
 

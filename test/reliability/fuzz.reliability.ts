@@ -543,7 +543,7 @@ function mentionProblems(response: SandboxResponse, mayPing: string[]): string[]
 }
 
 const TERMINAL: readonly ContestPhase[] = ['resolved', 'ended', 'expired'];
-const ALL_PHASES: readonly ContestPhase[] = [...OPEN_PHASES, ...TERMINAL];
+const ALL_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES, ...TERMINAL];
 
 /** Why a stored contest's state is not one the flow can reach; empty when it is valid. */
 function contestProblems(row: { phase: string; challengerId: string; opponentId: string; state: string }): string[] {

@@ -11,7 +11,11 @@ import type { Modifier } from './challenge.js';
 
 export type ContestSideName = 'challenger' | 'opponent';
 export type ContestRole = 'attacker' | 'defender';
-export type ContestPhase = 'proposed' | 'countered' | 'roles' | 'skills' | 'tied' | 'resolved' | 'ended' | 'expired';
+/**
+ * `draft`: stored, its opening message not yet known to be in the channel. Not open: a contest nobody may have seen
+ * must not take a player's open-contest slot, and a crash before its message is posted leaves only a draft behind.
+ */
+export type ContestPhase = 'draft' | 'proposed' | 'countered' | 'roles' | 'skills' | 'tied' | 'resolved' | 'ended' | 'expired';
 
 export const CONTEST_LIMITS = {
   intentLength: 300,
@@ -141,6 +145,7 @@ export function checkContestText(what: 'intent' | 'stakes', text: string): strin
   return trimmed;
 }
 
+/** A new contest, as a draft: `postContest` proposes it once its opening message is in the channel. */
 export function proposeContest(input: {
   challengerId: string;
   opponentId: string;
@@ -151,7 +156,7 @@ export function proposeContest(input: {
 }): ContestState {
   if (input.challengerId === input.opponentId) throw new UserError('You cannot contest yourself. Pick another player.');
   return {
-    phase: 'proposed',
+    phase: 'draft',
     intent: checkContestText('intent', input.intent),
     challenger: newSide(input.challengerId, input.challengerOperator, checkContestText('stakes', input.stakes)),
     opponent: newSide(input.opponentId, null, ''),
@@ -160,6 +165,12 @@ export function proposeContest(input: {
     endReason: null,
     changes: [],
   };
+}
+
+/** The opening message is in the channel: the challenged player may now answer. */
+export function postContest(state: ContestState): ContestState {
+  if (state.phase !== 'draft') throw new ContestRefusal('notNow', 'This contest is already posted.');
+  return { ...state, phase: 'proposed' };
 }
 
 /** Which side the actor plays, if any. */
@@ -185,6 +196,7 @@ function requireDispatcher(actor: ContestActor): void {
 }
 
 function requirePhase(state: ContestState, ...phases: ContestPhase[]): void {
+  if (state.phase === 'draft') throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
   if (!OPEN_PHASES.includes(state.phase)) throw new ContestRefusal('over', 'This contest is over.');
   if (!phases.includes(state.phase)) throw new ContestRefusal('notNow', STEP_PAST);
 }
@@ -302,6 +314,9 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
       return end(state, `${actor.name} accepted the tie: the players decide the outcome together.`);
     }
     case 'expire': {
+      // A draft may have been shown (a crash between its message and its posting): it expires as the proposal
+      // that message shows.
+      if (state.phase === 'draft') return { ...state, phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' };
       requirePhase(state, ...OPEN_PHASES);
       return { ...state, phase: 'expired', expiredAt: state.phase, endReason: 'Nobody acted in time: the contest expired.' };
     }

@@ -6,7 +6,9 @@ import {
   applyContestAction,
   contestOdds,
   contestWinner,
+  postContest,
   proposeContest,
+  OPEN_PHASES,
   resolveContestRoll,
   type ContestAction,
   type ContestActor,
@@ -22,7 +24,7 @@ const dispatcher: ContestActor = { userId: 'dee', isDispatcher: true, name: 'Dee
 const bystander: ContestActor = { userId: 'eve', isDispatcher: false, name: 'Eve' };
 const noDice = scriptedD100();
 
-function proposed(addsOwnSkill = false): ContestState {
+function draft(addsOwnSkill = false): ContestState {
   return proposeContest({
     challengerId: 'sasha',
     opponentId: 'mike',
@@ -31,6 +33,11 @@ function proposed(addsOwnSkill = false): ContestState {
     stakes: 'Troy is disarmed',
     addsOwnSkill,
   });
+}
+
+/** A contest whose opening message is in the channel. */
+function proposed(addsOwnSkill = false): ContestState {
+  return postContest(draft(addsOwnSkill));
 }
 
 function act(state: ContestState, actor: ContestActor, action: ContestAction, rng = noDice): ContestState {
@@ -176,6 +183,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
   ];
   /** What each step accepts, and from whom. */
   const accepted: Record<ContestPhase, string[]> = {
+    draft: [],
     proposed: ['accept', 'decline', 'cancel'],
     countered: ['agree', 'withdraw', 'cancel'],
     roles: ['chooseRole', 'cancel'],
@@ -186,6 +194,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
     expired: [],
   };
   const states: Array<[ContestPhase, ContestState]> = [
+    ['draft', draft()],
     ['proposed', proposed()],
     ['countered', act(proposed(), troy, accept)],
     ['roles', act(act(proposed(), troy, accept), kat, { type: 'agree' })],
@@ -233,6 +242,23 @@ describe('the contest state machine refuses what a step does not accept', () => 
     const changed = act(ready, dispatcher, { type: 'setModifiers', side: 'opponent', archetypeModifiers: [], situationalModifier: 5 });
     expect(changed.challenger.ready).toBe(false);
     expect(changed.changes).toEqual(['Dee set Troy\'s modifiers: situational +5']);
+  });
+
+  it('a new contest is a draft until its message is posted: not open, nobody can act on it, and it is posted once', () => {
+    const fresh = draft();
+    expect(fresh.phase).toBe('draft');
+    expect(OPEN_PHASES).not.toContain('draft');
+    expect(() => act(fresh, troy, accept)).toThrow(/not posted yet/);
+    const posted = postContest(fresh);
+    expect(posted).toEqual({ ...fresh, phase: 'proposed' });
+    expect(() => postContest(posted)).toThrow(ContestRefusal);
+    expect(act(posted, troy, accept).phase).toBe('countered');
+  });
+
+  it('a draft left unposted expires as the proposal its message would show', () => {
+    const expired = act(draft(), bystander, { type: 'expire' });
+    expect(expired).toMatchObject({ phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' });
+    expect(() => act(expired, bystander, { type: 'expire' })).toThrow(/over/);
   });
 
   it('refuses to contest yourself, and empty or overlong terms', () => {

@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyContestAction, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
+import { seededRng } from '../../src/engine/rng.js';
+import type { StoredContest } from '../../src/store/contests.js';
+import type { Store } from '../../src/store/index.js';
+import { isIdClash, type RollRecordInput } from '../../src/store/rolls.js';
+import { freshStore } from '../helpers/database.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = await freshStore();
+});
+afterEach(async () => {
+  await store.close();
+});
+
+const GUILD = 'g';
+const NOW = new Date('2031-03-14T20:00:00Z');
+const LATER = new Date(NOW.getTime() + 15 * 60_000);
+
+function draftOf(challengerId = 'sasha', opponentId = 'mike'): ContestState {
+  return proposeContest({ challengerId, opponentId, challengerOperator: { id: 1, name: 'Kat' }, intent: 'Disarm Troy', stakes: 'Troy is disarmed', addsOwnSkill: false });
+}
+
+function create(state = draftOf(), expiresAt = LATER): Promise<StoredContest> {
+  return store.contests.create({ guildId: GUILD, channelId: 'c', state, expiresAt });
+}
+
+function contestRoll(contestId: number): RollRecordInput {
+  return {
+    guildId: GUILD,
+    channelId: 'c',
+    userId: 'mike',
+    kind: 'contest',
+    inputs: { contestId, round: 1 },
+    seed: 'seed',
+    dice: [],
+    result: { winner: 'opponent' },
+    total: null,
+    challengeLevel: null,
+    success: null,
+  };
+}
+
+/** A later state of the contest, as a press would save it (who acted does not matter to the store). */
+function declined(state: ContestState): ContestState {
+  return applyContestAction(state, { type: 'decline' }, { userId: 'mike', isDispatcher: false, name: 'Troy' }, seededRng('x'));
+}
+
+describe('contest drafts', () => {
+  it('a new contest is a draft: it takes none of its players’ open contests until it is posted', async () => {
+    const draft = await create();
+    expect(draft).toMatchObject({ version: 0, messageId: null, state: { phase: 'draft' } });
+    expect(await store.contests.openCount(GUILD, 'sasha')).toBe(0);
+    expect(await store.contests.openCount(GUILD, 'mike')).toBe(0);
+
+    const posted = await store.contests.post(draft, 'message-1');
+    expect(posted).toMatchObject({ version: 1, messageId: 'message-1', state: { phase: 'proposed' } });
+    expect(await store.contests.find(draft.id)).toEqual(posted);
+    expect(await store.contests.openCount(GUILD, 'sasha')).toBe(1);
+    expect(await store.contests.openCount(GUILD, 'mike')).toBe(1);
+  });
+
+  it('posting is one compare-and-set: of two posts of the same draft only the first counts, and it keeps its message', async () => {
+    const draft = await create();
+    expect(await store.contests.post(draft, 'from-the-press')).not.toBeNull();
+    expect(await store.contests.post(draft, 'from-the-reply')).toBeNull();
+    expect(await store.contests.find(draft.id)).toMatchObject({ version: 1, messageId: 'from-the-press', state: { phase: 'proposed' } });
+  });
+
+  it('the expiry sweep finds drafts left unposted past their time, as it finds open contests; not before', async () => {
+    const draft = await create();
+    const open = (await store.contests.post(await create(draftOf('omar', 'eve')), 'm'))!;
+    expect(await store.contests.overdue(NOW)).toEqual([]);
+    expect((await store.contests.overdue(LATER)).map((contest) => contest.id).sort()).toEqual([draft.id, open.id].sort());
+  });
+
+  it('fills a missing message id without a new version, and never replaces one', async () => {
+    const draft = await create();
+    const unrecorded = (await store.contests.post(draft, null))!;
+    expect(unrecorded.messageId).toBeNull();
+    expect(await store.contests.fillMessage(unrecorded, 'shown-on')).toMatchObject({ messageId: 'shown-on', version: 1 });
+    expect(await store.contests.find(draft.id)).toMatchObject({ messageId: 'shown-on', version: 1 });
+    await store.contests.fillMessage(unrecorded, 'another');
+    expect((await store.contests.find(draft.id))!.messageId).toBe('shown-on');
+  });
+});
+
+describe('saving a contest with its round’s roll', () => {
+  it('saves the state and records the roll together', async () => {
+    const contest = (await store.contests.post(await create(), 'm'))!;
+    const next = declined(contest.state);
+    const saved = await store.contests.save(contest, next, LATER, store.rolls.entry('rolled01', contestRoll(contest.id)));
+    expect(saved).toMatchObject({ version: 2, state: { phase: 'ended' } });
+    expect(await store.contests.find(contest.id)).toMatchObject({ version: 2, state: { phase: 'ended' } });
+    expect(await store.rolls.find('rolled01')).toMatchObject({ kind: 'contest', inputs: { contestId: contest.id, round: 1 } });
+  });
+
+  it('a roll that cannot be recorded (its id is taken) leaves the contest unsaved', async () => {
+    const contest = (await store.contests.post(await create(), 'm'))!;
+    await store.rolls.record({ ...contestRoll(999), kind: 'challenge' }, 'taken001');
+    const clash = await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('taken001', contestRoll(contest.id))).catch((error: unknown) => error);
+    // Told apart from other failures, so a press can decide again under a new roll id.
+    expect(isIdClash(clash)).toBe(true);
+    expect(await store.contests.find(contest.id)).toEqual(contest);
+    expect((await store.rolls.find('taken001'))!.kind).toBe('challenge');
+    // The contest can still move on, with its roll under another id.
+    expect(await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('rolled02', contestRoll(contest.id)))).not.toBeNull();
+    expect(await store.rolls.find('rolled02')).not.toBeNull();
+  });
+
+  it('a save that lost the race records no roll either', async () => {
+    const contest = (await store.contests.post(await create(), 'm'))!;
+    expect(await store.contests.save(contest, declined(contest.state), LATER)).not.toBeNull();
+    expect(await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('rolled03', contestRoll(contest.id)))).toBeNull();
+    expect(await store.rolls.find('rolled03')).toBeNull();
+  });
+});
