@@ -146,6 +146,9 @@ function originalsOf(interaction: RepliableInteraction): Originals {
 
 const originalsByInteraction = new WeakMap<Interaction, Originals>();
 
+const ACKNOWLEDGING = ['reply', 'update', 'deferReply', 'deferUpdate', 'showModal'] as const;
+const AFTER_DEFERRAL = ['editReply', 'followUp', 'deleteReply', 'fetchReply'] as const;
+
 export interface DeadlineGuard {
   /** The handler is done: no deferral from now on. */
   stop(): void;
@@ -158,7 +161,8 @@ export interface DeadlineGuard {
 /**
  * Watches one interaction while its handler runs: if nothing acknowledged it `afterMs` after it arrived, defers it.
  */
-export function guardDeadline(interaction: Interaction, options: { afterMs?: number; log: Logger }): DeadlineGuard {
+/** `log` is asked for only when there is something to log. */
+export function guardDeadline(interaction: Interaction, options: { afterMs?: number; log: () => Logger }): DeadlineGuard {
   if (!interaction.isRepliable()) return { stop() {}, acknowledgeNow() {}, deferred: false };
   const { log } = options;
   const afterMs = options.afterMs ?? DEFAULT_DEFER_AFTER_MS;
@@ -225,7 +229,7 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
       }
       state.followedUp = true;
       if (!(await deferral.ready)) return originals.showModal!(...args);
-      log.info('a form could not open after the interaction was deferred; asked the user to press again');
+      log().info('a form could not open after the interaction was deferred; asked the user to press again');
       await answerAfterDeferral(originals, deferral, formTooLateReply(), 'reply');
       return undefined;
     },
@@ -257,9 +261,14 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
       return originals.fetchReply(redirected(message));
     },
   };
-  for (const [name, method] of Object.entries(wrapped)) {
-    if (typeof (interaction as unknown as Record<string, unknown>)[name] === 'function') Object.defineProperty(interaction, name, { value: method, configurable: true, writable: true });
-  }
+  const install = (names: readonly string[]): void => {
+    for (const name of names) {
+      if (typeof (interaction as unknown as Record<string, unknown>)[name] === 'function') Object.defineProperty(interaction, name, { value: wrapped[name], configurable: true, writable: true });
+    }
+  };
+  // The calls that acknowledge are watched from the start; the others only change once the guard has deferred
+  // (until then they pass straight through), so they are wrapped then: most interactions never pay for them.
+  install(ACKNOWLEDGING);
 
   const arrived = performance.now();
   const acknowledge = (why: string): void => {
@@ -270,12 +279,13 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
     const ready = sent.then(
       () => true,
       (error: unknown) => {
-        log.warn({ err: error }, 'could not defer a slow interaction');
+        log().warn({ err: error }, 'could not defer a slow interaction');
         return false;
       },
     );
     state.deferral = { kind, ephemeral: false, by: 'guard', ready };
-    log.info({ afterMs: Math.round(performance.now() - arrived), kind }, `deferred: ${why}`);
+    install(AFTER_DEFERRAL);
+    log().info({ afterMs: Math.round(performance.now() - arrived), kind }, `deferred: ${why}`);
   };
   const timer = setTimeout(() => acknowledge('the handler is still working'), afterMs);
 

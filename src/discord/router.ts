@@ -3,6 +3,7 @@
  * by the prefix of their custom_id (`sheet:delete:12` → the `sheet` command module). Failures go to one place.
  */
 import type { Interaction } from 'discord.js';
+import type { Logger } from '../log.js';
 import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
 import { guardDeadline } from './deadline.js';
@@ -34,11 +35,16 @@ export class Router {
   }
 
   private contextFor(interaction: Interaction): HandlerContext {
-    const log = this.services.log.child({ interactionId: interaction.id, guildId: interaction.guildId, userId: interaction.user.id });
+    const { services } = this;
+    // Made on first use: most interactions log nothing, and a child logger per interaction is not free.
+    let log: Logger | undefined;
     const settings = () => this.services.store.servers.settings(interaction.guildId ?? '');
     return {
       ...this.services,
-      log,
+      get log() {
+        log ??= services.log.child({ interactionId: interaction.id, guildId: interaction.guildId, userId: interaction.user.id });
+        return log;
+      },
       guildId: interaction.guildId ?? '',
       channelId: interaction.channelId ?? '',
       userId: interaction.user.id,
@@ -69,7 +75,7 @@ export class Router {
   async handle(interaction: Interaction): Promise<void> {
     const context = this.contextFor(interaction);
     const started = performance.now();
-    const guard = guardDeadline(interaction, { afterMs: this.options.deferAfterMs, log: context.log });
+    const guard = guardDeadline(interaction, { afterMs: this.options.deferAfterMs, log: () => context.log });
     let endTurn = (): void => {};
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
@@ -94,7 +100,9 @@ export class Router {
     } finally {
       endTurn();
       guard.stop();
-      context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
+      if (this.services.log.isLevelEnabled('debug')) {
+        context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
+      }
     }
   }
 }

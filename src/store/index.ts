@@ -1,6 +1,6 @@
 /** The store: the repositories over the one database. Nothing else in the bot talks to Prisma. */
 import { ContestStore } from './contests.js';
-import { openDatabase, type Database } from './database.js';
+import { databaseFile, DirectWrites, openDatabase, type Database } from './database.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
@@ -20,14 +20,18 @@ export interface Store {
 
 export async function openStore(databaseUrl: string): Promise<Store> {
   const db = await openDatabase(databaseUrl);
+  const direct = new DirectWrites(databaseFile(databaseUrl));
   return {
     db,
     operators: new OperatorStore(db),
     contests: new ContestStore(db),
-    rolls: new RollLog(db),
+    rolls: new RollLog(db, direct),
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db),
     tables: new TableStore(db),
-    close: () => db.$disconnect(),
+    close: async () => {
+      direct.close();
+      await db.$disconnect();
+    },
   };
 }

@@ -1,7 +1,7 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
-import type { Database } from './database.js';
+import { sqliteDate, type Database, type DirectWrites } from './database.js';
 
 export interface RollRecordInput {
   guildId: string;
@@ -106,17 +106,36 @@ export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row:
     VALUES (${row.id}, ${row.guildId}, ${row.channelId}, ${row.userId}, ${row.kind}, ${row.system}, ${row.inputs}, ${row.seed}, ${row.dice}, ${row.result}, ${row.total}, ${row.challengeLevel}, ${row.success}, ${row.createdAt})`;
 }
 
-/** A taken id: P2002 from a model query, P2010 with the driver's unique violation from a raw one. */
+/** The same INSERT for the roll log's own connection (DirectWrites), with values as Prisma stores them. */
+const INSERT_ROLL = `INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+function insertValues(row: RollEntry): unknown[] {
+  const success = row.success === null ? null : row.success ? 1 : 0;
+  return [row.id, row.guildId, row.channelId, row.userId, row.kind, row.system, row.inputs, row.seed, row.dice, row.result, row.total, row.challengeLevel, success, sqliteDate(row.createdAt)];
+}
+
+/**
+ * A taken id: P2002 from a model query, P2010 with the driver's unique violation from a raw one, the driver's own
+ * code from DirectWrites.
+ */
 export function isIdClash(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
+  return (
+    code === 'P2002' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
+  );
 }
 
 export class RollLog {
   /** Rolls made within one millisecond still list in the order they were made. */
   private lastCreatedAt = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly direct: DirectWrites,
+  ) {}
 
   private nextCreatedAt(): Date {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
@@ -146,8 +165,13 @@ export class RollLog {
     };
   }
 
+  /**
+   * A roll on its own goes through the log's own prepared statement: it is on the path of every roll's reply, and
+   * Prisma's query pipeline (even for raw SQL) is most of what a /roll costs. Rolls that must land with another
+   * change use `writeRollEntry` inside that change's transaction instead.
+   */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    await writeRollEntry(this.db, this.entry(id, roll));
+    await this.direct.run(INSERT_ROLL, insertValues(this.entry(id, roll)));
   }
 
   /** Stores a roll; `presetId` when the id had to be shown (saved elsewhere) before the roll was stored. */

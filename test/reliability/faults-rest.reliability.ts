@@ -467,7 +467,8 @@ describe('REST faults', () => {
   });
 
   // Found by this suite: when the answer to /contest start finally failed, the contest stayed open with no message,
-  // holding a slot of both players' 3 open contests until it expired. It is now ended at once.
+  // holding a slot of both players' 3 open contests until it expired. A contest is now a draft, holding no slot,
+  // until its message is posted.
   it('(c) a /contest start whose answer finally failed holds none of the players\' open contests', async () => {
     const fake = sandbox.fake;
     const guildId = fake.guildId;

@@ -14,10 +14,11 @@
 // Run with `npm run test:reliability` (vitest.reliability.config.ts); `npm test` does not pick this file up.
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { sweepContestsNow } from '../../commands/contest.js';
 import { OPEN_PHASES, CONTEST_LIMITS, type ContestPhase, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
+import { loadDiceNotation } from '../../src/engine/dice-notation.js';
 import { SandboxRequestError, type SandboxInteractionRequest, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { captureBotLog } from '../helpers/bot-log.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -837,6 +838,10 @@ async function endChecks(sandbox: TestSandbox, botId: string, summary: Summary, 
 }
 
 // ---- the tests ----------------------------------------------------------------------------------------------------
+
+// The dice-notation library loads on its first use in the process, and that first /roll dice acknowledges before
+// answering; both runs below share this process, so it is loaded once beforehand and they meet the same bot.
+beforeAll(loadDiceNotation);
 
 it.skipIf(REPRO_STEPS <= 0)(`is reproducible: seed ${SEED} gives the same ${REPRO_STEPS} interactions and answers twice`, async () => {
   const first = await runFuzz({ seed: SEED, steps: REPRO_STEPS, timeLimitMs: TIME_LIMIT_MS, keepLines: true, endChecks: false });

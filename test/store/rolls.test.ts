@@ -49,11 +49,13 @@ describe('the roll log', () => {
     });
     const columns = (rowId: string) =>
       store.db.$queryRaw<{ createdAt: string; dateType: string; successType: string }[]>`
-        SELECT "createdAt", typeof("createdAt") AS "dateType", typeof("success") AS "successType" FROM "Roll" WHERE "id" = ${rowId}`;
+        SELECT ("createdAt" || '') AS "createdAt", typeof("createdAt") AS "dateType", typeof("success") AS "successType" FROM "Roll" WHERE "id" = ${rowId}`;
     const [ours] = await columns(id);
     const [prismas] = await columns(created.id);
     expect(ours!.dateType).toBe(prismas!.dateType);
-    expect(ours!.createdAt.length).toBe(prismas!.createdAt.length);
+    const shape = (text: string) => text.replace(/\d/g, '9');
+    expect(shape(ours!.createdAt)).toBe(shape(prismas!.createdAt));
+    expect(ours!.successType).toBe('null');
     const stored = await store.db.roll.findUnique({ where: { id } });
     expect(stored).toMatchObject({ total: null, success: null, challengeLevel: 90 });
     expect(stored!.createdAt).toBeInstanceOf(Date);
