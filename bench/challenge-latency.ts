@@ -35,6 +35,8 @@ export interface Target {
   problems: string[];
   /** Times @discordjs/rest delayed a request for a rate limit (the global 50/s does not apply to callbacks). */
   rateLimited: number;
+  /** The fake's quiet period before interact() resolves. */
+  settleMs: number;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startOurs(settleMs: number): Promise<Target> {
     fake: sandbox.fake,
     problems: [],
     rateLimited: 0,
+    settleMs,
     async stop() {
       await sandbox.stop();
       removeFolder();
@@ -91,6 +94,7 @@ export async function startBare(settleMs: number): Promise<Target> {
     fake,
     problems,
     rateLimited: 0,
+    settleMs,
     async stop() {
       await client.destroy();
       await fake.stop();
@@ -150,8 +154,12 @@ export interface CrowdFigures {
   answered: number;
   /** Answered after the 3 s deadline, or never. */
   late: number;
-  /** Command → reply of each answered interaction (ms). */
+  /** Command → first answer of each answered interaction (ms): the reply, or an acknowledgement. */
   replyMs: number[];
+  /** Command → the last answer (ms): the reply, or the edit that filled an acknowledgement. */
+  finalMs: number[];
+  /** Interactions acknowledged first (deferred) and answered by an edit. */
+  deferred: number;
   /** From the first dispatch until the last answer arrived (ms). */
   allAnsweredMs: number;
 }
@@ -161,14 +169,16 @@ export async function crowdBurst(target: Target, perPlayer: number): Promise<Cro
   const started = performance.now();
   const sentAt: number[] = [];
   const pending = [];
+  const doneAt: number[] = [];
   for (let round = 0; round < perPlayer; round++) {
     for (const user of PLAYERS) {
-      sentAt.push(performance.now());
-      pending.push(target.fake.interact(rollBy(user)));
+      const index = sentAt.push(performance.now()) - 1;
+      // interact() resolves once the answers go quiet: for a deferred one, after the edit with the roll.
+      pending.push(target.fake.interact(rollBy(user)).finally(() => (doneAt[index] = performance.now())));
     }
   }
   const settled = await Promise.allSettled(pending);
-  const figures: CrowdFigures = { sent: pending.length, answered: 0, late: 0, replyMs: [], allAnsweredMs: 0 };
+  const figures: CrowdFigures = { sent: pending.length, answered: 0, late: 0, replyMs: [], finalMs: [], deferred: 0, allAnsweredMs: 0 };
   let last = started;
   settled.forEach((outcome, i) => {
     const ms = outcome.status === 'fulfilled' ? outcome.value.firstResponseMs : undefined;
@@ -180,6 +190,8 @@ export async function crowdBurst(target: Target, perPlayer: number): Promise<Cro
     }
     figures.answered++;
     figures.replyMs.push(ms);
+    figures.finalMs.push(doneAt[i]! - sentAt[i]! - target.settleMs);
+    if (outcome.status === 'fulfilled' && outcome.value.responses[0]?.kind === 'deferred') figures.deferred++;
     if (ms > DEADLINE_MS) figures.late++;
     last = Math.max(last, sentAt[i]! + ms);
   });
