@@ -77,7 +77,7 @@ export function derivedRollId(parentId: string, label: string): string {
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
-/** A roll ready to be written, with the time it is listed under. */
+/** A roll's row in the log: ready to be written, or as read back. */
 export interface RollEntry {
   id: string;
   guildId: string;
@@ -242,22 +242,8 @@ export class RollLog {
   }
 }
 
-function fromRow(row: {
-  id: string;
-  guildId: string;
-  channelId: string;
-  userId: string;
-  kind: string;
-  system: string;
-  inputs: string;
-  seed: string;
-  dice: string;
-  result: string;
-  total: number | null;
-  challengeLevel: number | null;
-  success: boolean | null;
-  createdAt: Date;
-}): StoredRoll {
+/** A stored row (the same columns as a RollEntry) as the roll it records. */
+function fromRow(row: RollEntry): StoredRoll {
   const inputs = JSON.parse(row.inputs) as unknown;
   const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
   return {
