@@ -11,15 +11,19 @@
 export class HandlerTurns {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
-  /** A handler's recent time from its turn to its end (ms), averaged: what the wait estimate is made of. */
-  private recentMs = 5;
+  /**
+   * The time between two handlers finishing while others waited (ms), averaged: how fast the queue drains. Each
+   * handler's own time says less, since the 8 overlap. It starts at what a roll costs when the bot is busy.
+   */
+  private drainMs = 2;
+  private lastDoneAt: number | null = null;
 
   constructor(private readonly size: number) {}
 
   /** How long an interaction arriving now would wait for its turn (ms). */
   expectedWaitMs(): number {
     if (this.running < this.size) return 0;
-    return ((this.waiting.length + 1) * this.recentMs) / this.size;
+    return (this.waiting.length + 1) * this.drainMs;
   }
 
   /** Waits for a turn; call the returned function when the handler is done. */
@@ -30,12 +34,14 @@ export class HandlerTurns {
       // Handed over inside the last handler's chain of promises: let sockets and timers be served first.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const started = performance.now();
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      this.recentMs = 0.8 * this.recentMs + 0.2 * (performance.now() - started);
+      const now = performance.now();
+      // Only a busy stretch tells the drain rate: a gap while nobody waited is idle time.
+      if (this.waiting.length > 0 && this.lastDoneAt !== null) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - this.lastDoneAt);
+      this.lastDoneAt = now;
       const next = this.waiting.shift();
       if (next) next();
       else this.running--;

@@ -36,18 +36,32 @@ describe('interactions taking turns', () => {
     expect(turns.expectedWaitMs()).toBe(0);
   });
 
-  it('learns how long handlers take: slow handlers make a longer expected wait', async () => {
+  it('learns how fast the queue drains: slow handlers make a longer expected wait', async () => {
     const turns = new HandlerTurns(1);
     const hold = await turns.take();
     const before = turns.expectedWaitMs();
-    hold();
-    for (let i = 0; i < 5; i++) {
+    // Eight slow handlers queued behind one another: each finishes ~40 ms after the last.
+    const queued = Array.from({ length: 8 }, async () => {
       const done = await turns.take();
       await later(40);
       done();
-    }
+    });
+    hold();
+    await Promise.all(queued);
     const busy = await turns.take();
     expect(turns.expectedWaitMs()).toBeGreaterThan(before * 3);
+    busy();
+  });
+
+  it('does not count idle time between handlers as slowness', async () => {
+    const turns = new HandlerTurns(1);
+    for (let i = 0; i < 3; i++) {
+      const done = await turns.take();
+      done();
+      await later(50); // nobody waiting: an idle gap
+    }
+    const busy = await turns.take();
+    expect(turns.expectedWaitMs()).toBeLessThan(10);
     busy();
   });
 });
