@@ -1,5 +1,5 @@
 /** Challenge roll results (RULES 1.2, 1.3) as embeds: both dice, every term, the CL, the margin and the odds. */
-import { EmbedBuilder } from 'discord.js';
+import { EmbedBuilder, type APIEmbed } from 'discord.js';
 import type { ChallengeResult, LinkedChallengeResult } from '../engine/systems/tactalk/challenge.js';
 import { escapeMarkdown, formatD100, formatTerms, percent, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -56,17 +56,22 @@ export function rollFooter(rollId: string | null): string {
   return rollId ? `Roll ${rollId} · check it with /roll replay id:${rollId}` : 'No dice were rolled, so nothing was stored.';
 }
 
-export function challengeEmbed(result: ChallengeResult, who: string, rollId: string | null): EmbedBuilder {
+/**
+ * Plain data rather than an EmbedBuilder: every length is already bounded here, and the builder's validation of
+ * each field again was a tenth of what a /roll challenge cost the bot (it is the most frequent reply).
+ */
+export function challengeEmbed(result: ChallengeResult, who: string, rollId: string | null): APIEmbed {
   const title = `${result.success ? '✅' : '❌'} ${result.input.skill.name} vs CL ${result.input.challengeLevel}: ${verdict(result)}`;
-  return new EmbedBuilder()
-    .setColor(colorOf(result))
-    .setTitle(truncate(title, DISCORD_LIMITS.embedTitle))
-    .setDescription(truncate([`**${escapeMarkdown(who)}**`, ...challengeLines(result)].join('\n'), DISCORD_LIMITS.embedDescription))
-    .setFooter({ text: rollFooter(rollId) });
+  return {
+    color: colorOf(result),
+    title: truncate(title, DISCORD_LIMITS.embedTitle),
+    description: truncate([`**${escapeMarkdown(who)}**`, ...challengeLines(result)].join('\n'), DISCORD_LIMITS.embedDescription),
+    footer: { text: rollFooter(rollId) },
+  };
 }
 
 export function challengeReply(result: ChallengeResult, who: string, rollId: string | null): ReplyPayload {
-  return { embeds: [challengeEmbed(result, who, rollId).toJSON()], allowedMentions: NO_PINGS };
+  return { embeds: [challengeEmbed(result, who, rollId)], allowedMentions: NO_PINGS };
 }
 
 export function linkedEmbed(linked: LinkedChallengeResult, who: string, rollId: string | null): EmbedBuilder {
