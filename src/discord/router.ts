@@ -19,8 +19,8 @@ export interface RouterOptions {
 
 /** Handlers running at once (src/discord/turns.ts): enough to overlap one's reply in flight with others' work. */
 const HANDLERS_AT_ONCE = 8;
-/** An interaction expected to wait longer than this for its turn is acknowledged on arrival. */
-const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2000;
+/** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the 2 s guard catches the rest). */
+const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2500;
 
 export class Router {
   private readonly commands: Map<string, BotCommand>;

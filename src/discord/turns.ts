@@ -16,7 +16,9 @@ export class HandlerTurns {
    * handler's own time says less, since the 8 overlap. It starts at what a roll costs when the bot is busy.
    */
   private drainMs = 2;
-  private lastDoneAt: number | null = null;
+  private lastDoneAt = -Infinity;
+  /** When the queue last went from empty to waiting: the idle time before it is no handler's. */
+  private busySince = 0;
 
   constructor(private readonly size: number) {}
 
@@ -30,6 +32,7 @@ export class HandlerTurns {
   async take(): Promise<() => void> {
     if (this.running < this.size && this.waiting.length === 0) this.running++;
     else {
+      if (this.waiting.length === 0) this.busySince = performance.now();
       await new Promise<void>((resolve) => this.waiting.push(resolve)); // the finishing handler hands its turn over
       // Handed over inside the last handler's chain of promises: let sockets and timers be served first.
       await new Promise((resolve) => setImmediate(resolve));
@@ -39,8 +42,8 @@ export class HandlerTurns {
       if (done) return;
       done = true;
       const now = performance.now();
-      // Only a busy stretch tells the drain rate: a gap while nobody waited is idle time.
-      if (this.waiting.length > 0 && this.lastDoneAt !== null) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - this.lastDoneAt);
+      // Only a busy stretch tells the drain rate: time while nobody waited is idle time.
+      if (this.waiting.length > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - Math.max(this.lastDoneAt, this.busySince));
       this.lastDoneAt = now;
       const next = this.waiting.shift();
       if (next) next();

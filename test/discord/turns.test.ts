@@ -53,6 +53,19 @@ describe('interactions taking turns', () => {
     busy();
   });
 
+  it('does not count the idle time before a busy stretch as slowness', async () => {
+    const turns = new HandlerTurns(1);
+    (await turns.take())();
+    await later(500); // idle
+    const first = await turns.take();
+    const queued = Array.from({ length: 3 }, async () => (await turns.take())());
+    first();
+    await Promise.all(queued);
+    const busy = await turns.take();
+    expect(turns.expectedWaitMs()).toBeLessThan(10);
+    busy();
+  });
+
   it('does not count idle time between handlers as slowness', async () => {
     const turns = new HandlerTurns(1);
     for (let i = 0; i < 3; i++) {
