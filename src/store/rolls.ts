@@ -96,10 +96,10 @@ export interface RollEntry {
 }
 
 /**
- * One INSERT, written out: every roll waits for it before its reply, and Prisma's `roll.create` spends about a
- * millisecond compiling the same query each time (raw SQL goes straight to the driver). The adapter stores a Date and
- * a boolean as `create` does, so Prisma reads these rows back alike (test/store/rolls.test.ts). `writer` is the
- * client, or the transaction the roll must land in.
+ * A roll written inside another change's transaction (`writer` is that transaction), e.g. a contest's round: raw
+ * SQL, as the roll log's own statement is, since Prisma's `roll.create` compiles the query anew each time. The
+ * adapter stores a Date and a boolean as `create` does, so Prisma reads these rows back alike
+ * (test/store/rolls.test.ts).
  */
 export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
   await writer.$executeRaw`INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
