@@ -10,7 +10,7 @@ import {
   type Client,
   type BaseInteraction,
 } from 'discord.js';
-import { rolledBy, type BotCommand, type BotServices, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { fromMessage, rolledBy, type BotCommand, type BotServices, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
@@ -235,12 +235,27 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
 
 /** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
 async function show(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>, note?: string): Promise<void> {
-  if (interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage())) {
+  if (fromMessage(interaction)) {
     await interaction.update(payload);
     if (note) await interaction.followUp(privateNote(note));
     return;
   }
   await interaction.reply(privateNote(note ?? 'Done.'));
+}
+
+/** The action rows of the message a press came from, as sent to Discord. */
+function shownRows(interaction: ComponentInteraction): unknown[] {
+  return interaction.message?.components.map((row) => row.toJSON()) ?? [];
+}
+
+/** The controls in action rows: each one's custom_id, whether it is greyed, and what its menu has picked. */
+function controlsIn(rows: readonly unknown[]): { customId?: string; disabled: boolean; picked: string[] }[] {
+  return rows.flatMap((row) =>
+    ((row as { components?: unknown[] }).components ?? []).map((component) => {
+      const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
+      return { customId: custom_id, disabled: disabled === true, picked: (options ?? []).filter((option) => option.default).map((option) => option.value) };
+    }),
+  );
 }
 
 /**
@@ -249,18 +264,9 @@ async function show(interaction: ComponentInteraction, payload: ReturnType<typeo
  * the message a step behind, with buttons of a step that is over: refusing them privately would leave it stuck.
  */
 function showsStored(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>): boolean {
-  if (!interaction.isMessageComponent() && !(interaction.isModalSubmit() && interaction.isFromMessage())) return true;
-  const controls = (rows: readonly unknown[]): string =>
-    JSON.stringify(
-      rows.flatMap((row) =>
-        ((row as { components?: unknown[] }).components ?? []).map((component) => {
-          const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
-          return [custom_id, disabled === true, (options ?? []).filter((option) => option.default).map((option) => option.value)];
-        }),
-      ),
-    );
-  const shown = interaction.message?.components.map((row) => row.toJSON()) ?? [];
-  return controls(shown) === controls(payload.components ?? []);
+  if (!fromMessage(interaction)) return true;
+  const state = (rows: readonly unknown[]) => JSON.stringify(controlsIn(rows).map(({ customId, disabled, picked }) => [customId, disabled, picked]));
+  return state(shownRows(interaction)) === state(payload.components ?? []);
 }
 
 /** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
@@ -303,15 +309,6 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   await inTurn(Number(idText), () => press(interaction, context));
 }
 
-/** The custom_ids of the controls on the message a press came from. */
-function controlIds(interaction: ComponentInteraction): string[] {
-  const ids = (component: unknown): string[] => {
-    const { custom_id, components } = component as { custom_id?: unknown; components?: unknown[] };
-    return [...(typeof custom_id === 'string' ? [custom_id] : []), ...(components ?? []).flatMap(ids)];
-  };
-  return (interaction.message?.components ?? []).flatMap((row) => ids(row.toJSON()));
-}
-
 /**
  * A press from the contest's own message proves that message is in the channel. So a draft it comes from is posted
  * now, on that message (the bot died between posting its opening and recording that), and an open contest missing
@@ -320,7 +317,7 @@ function controlIds(interaction: ComponentInteraction): string[] {
  */
 async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
   const ownControl = new RegExp(`^contest:[a-z]+:${contest.id}(:|$)`);
-  const messageId = interaction.message && controlIds(interaction).some((id) => ownControl.test(id)) ? interaction.message.id : null;
+  const messageId = interaction.message && controlsIn(shownRows(interaction)).some(({ customId }) => ownControl.test(customId ?? '')) ? interaction.message.id : null;
   if (contest.state.phase === 'draft') {
     // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
     if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');

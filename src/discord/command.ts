@@ -3,6 +3,8 @@ import type {
   AutocompleteInteraction,
   Client,
   ChatInputCommandInteraction,
+  BaseInteraction,
+  ModalMessageModalSubmitInteraction,
   MessageComponentInteraction,
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -32,6 +34,11 @@ export interface HandlerContext extends BotServices {
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
+
+/** Whether the interaction came from a message's controls (a button, a menu, or a form opened by one): it can update that message. */
+export function fromMessage(interaction: BaseInteraction): interaction is MessageComponentInteraction | ModalMessageModalSubmitInteraction {
+  return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
+}
 
 export interface BotCommand {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };

@@ -25,6 +25,7 @@ import {
   type MessageFlagsResolvable,
   type RepliableInteraction,
 } from 'discord.js';
+import { fromMessage } from './command.js';
 import type { Logger } from '../log.js';
 import { formTooLateReply } from '../views/messages.js';
 
@@ -92,10 +93,6 @@ function asResult(interaction: RepliableInteraction, payload: Payload, message: 
     };
   }
   return message;
-}
-
-function canUpdate(interaction: RepliableInteraction): boolean {
-  return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
 }
 
 /** The calls as discord.js makes them, bound before the guard wraps them. */
@@ -274,7 +271,7 @@ export function guardDeadline(interaction: Interaction, options: { afterMs?: num
   const acknowledge = (why: string): void => {
     if (state.begun) return;
     state.begun = true;
-    const kind = canUpdate(interaction) ? 'update' : 'reply';
+    const kind = fromMessage(interaction) ? 'update' : 'reply';
     const sent = kind === 'update' ? originals.deferUpdate!() : originals.deferReply();
     const ready = sent.then(
       () => true,
@@ -317,7 +314,7 @@ export async function answerInteraction(interaction: RepliableInteraction, paylo
   if (interaction.deferred && !interaction.replied) {
     const originals = originalsByInteraction.get(interaction) ?? originalsOf(interaction);
     // Untracked (no guard): a deferred component most likely deferred its update.
-    const kind = state?.deferral?.kind ?? (canUpdate(interaction) ? 'update' : 'reply');
+    const kind = state?.deferral?.kind ?? (fromMessage(interaction) ? 'update' : 'reply');
     if (state) state.followedUp = true;
     await answerAfterDeferral(originals, { kind, ephemeral: interaction.ephemeral ?? false }, payload as Payload, 'reply');
     return;

@@ -175,8 +175,7 @@ function shown(contest: Contest): Omit<FakeMessage, 'editedAt'> {
 }
 
 function shownText(contest: Contest): string {
-  const message = shown(contest);
-  return textOf({ kind: 'edit', ephemeral: false, content: message.content, embeds: message.embeds, components: message.components });
+  return textOf(shown(contest));
 }
 
 /** The request is answered privately with `reason`, pings nobody, and the contest message does not change. */

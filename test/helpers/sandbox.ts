@@ -52,8 +52,8 @@ export async function startTestSandbox(
   });
 }
 
-/** Everything a response shows as text: content, embed titles, descriptions, fields and footers. */
-export function textOf(response: SandboxResponse): string {
+/** Everything a response or message shows as text: content, embed titles, descriptions, fields and footers. */
+export function textOf(response: Pick<SandboxResponse, 'content' | 'embeds'>): string {
   const embeds = (response.embeds as Array<Record<string, unknown>>).map((embed) =>
     [
       embed.title,

@@ -31,6 +31,7 @@ import { registerCommands } from '../../src/discord/deploy.js';
 import { OPEN_PHASES } from '../../src/engine/systems/tactalk/contest.js';
 import { FakeDiscord, type SandboxInteractionRequest, type SandboxInteractionResult, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';
+import { textOf } from '../helpers/sandbox.js';
 
 type Variant = 'unanswered' | 'answered';
 
@@ -100,21 +101,6 @@ const STEPS: Step[] = [
   press('ready', 'challenger'),
   press('ready', 'opponent'),
 ];
-
-/** Everything a message or response shows as text. */
-function textOf(shown: { content?: string; embeds: unknown[] }): string {
-  const embeds = (shown.embeds as Array<Record<string, unknown>>).map((embed) =>
-    [
-      embed.title,
-      embed.description,
-      ...((embed.fields as Array<{ name: string; value: string }> | undefined) ?? []).flatMap((field) => [field.name, field.value]),
-      (embed.footer as { text?: string } | undefined)?.text,
-    ]
-      .filter(Boolean)
-      .join('\n'),
-  );
-  return [shown.content ?? '', ...embeds].join('\n');
-}
 
 function customIds(components: unknown[]): string[] {
   return (components as Array<{ custom_id?: string; components?: unknown[] }>).flatMap((component) => [
