@@ -114,15 +114,15 @@ function viewOf(contest: StoredContest, settings: ServerSettings, skills?: Conte
 }
 
 /** Both sides' skills, for the skill menus (also shown, disabled, on a contest that expired while picking). */
-async function sideSkills(context: BotServices, state: ContestState): Promise<ContestView['skills']> {
+async function sideSkills(context: BotServices, guildId: string, state: ContestState): Promise<ContestView['skills']> {
   if ((state.phase === 'expired' ? state.expiredAt : state.phase) !== 'skills') return undefined;
-  const load = async (side: ContestSideName) => (state[side].operator ? ((await context.store.operators.get(state[side].operator.id))?.skills ?? []) : []);
+  const load = async (side: ContestSideName) => (state[side].operator ? ((await context.store.operators.get(guildId, state[side].operator.id))?.skills ?? []) : []);
   return { challenger: await load('challenger'), opponent: await load('opponent') };
 }
 
 async function operatorOf(context: HandlerContext, state: ContestState, side: ContestSideName): Promise<OperatorSheet> {
   const operator = state[side].operator;
-  const sheet = operator ? await context.store.operators.get(operator.id) : null;
+  const sheet = operator ? await context.store.operators.get(context.guildId, operator.id) : null;
   if (!sheet) throw new ContestRefusal('invalid', `The sheet of ${operator?.name ?? 'this side'} no longer exists. A Dispatcher can cancel the contest.`);
   return sheet;
 }
@@ -271,7 +271,7 @@ function showsStored(interaction: ComponentInteraction, payload: ReturnType<type
 
 /** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
 async function refuse(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest, note: string): Promise<void> {
-  const current = contestMessage(viewOf(contest, settings, await sideSkills(context, contest.state)));
+  const current = contestMessage(viewOf(contest, settings, await sideSkills(context, contest.guildId, contest.state)));
   if (showsStored(interaction, current)) await interaction.reply(privateNote(note));
   else await show(interaction, current, note);
 }
@@ -333,8 +333,8 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
   const settings = await store.servers.settings(context.guildId);
   const isDispatcher = await context.isDispatcher();
   for (let attempt = 1; ; attempt++) {
-    const found = await store.contests.find(Number(idText));
-    if (!found || found.guildId !== context.guildId) throw new UserError('This contest no longer exists.');
+    const found = await store.contests.find(context.guildId, Number(idText));
+    if (!found) throw new UserError('This contest no longer exists.');
     const contest = await shownOn(interaction, context, found);
     if (!contest) continue;
     if (!OPEN_PHASES.includes(contest.state.phase)) {
@@ -349,7 +349,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       const expired = applyContestAction(contest.state, { type: 'expire' }, actor, seededRng('expire'));
       const saved = await store.contests.save(contest, expired, contest.expiresAt);
       if (!saved) continue;
-      const view = viewOf(saved, settings, await sideSkills(context, expired));
+      const view = viewOf(saved, settings, await sideSkills(context, saved.guildId, expired));
       await show(interaction, contestMessage(view), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
       return;
     }
@@ -390,7 +390,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       await interaction.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
       return;
     }
-    await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, next))));
+    await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, saved.guildId, next))));
     return;
   }
 }
@@ -421,7 +421,7 @@ async function sweep(client: Client, services: BotServices): Promise<void> {
       try {
         const channel = await client.channels.fetch(saved.channelId);
         const settings = await services.store.servers.settings(saved.guildId);
-        const view = viewOf(saved, settings, await sideSkills(services, expired));
+        const view = viewOf(saved, settings, await sideSkills(services, saved.guildId, expired));
         if (channel?.isTextBased()) await channel.messages.edit(saved.messageId, contestMessage(view));
       } catch (error) {
         services.log.warn({ err: error, contestId: saved.id }, 'could not mark an expired contest on its message');

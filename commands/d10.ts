@@ -176,7 +176,7 @@ async function storedSteps(context: HandlerContext, first: StoredRoll): Promise<
   const maxRolls = steps[0]!.result.input.maxRolls;
   for (let step = 2; step <= maxRolls; step++) {
     const rollId = stepRollId(first.id, step);
-    const stored = await context.store.rolls.find(rollId);
+    const stored = await context.store.rolls.find(context.guildId, rollId);
     if (!stored) break;
     steps.push({ rollId, result: stored.result as CumulativeStepResult });
   }
@@ -186,8 +186,8 @@ async function storedSteps(context: HandlerContext, first: StoredRoll): Promise<
 /** `d10:again:<cumulative id>:<step>`: only the roller may press; each step is rolled once, even across restarts. */
 async function rollAgain(interaction: ButtonInteraction, context: HandlerContext, cumulativeId: string, stepText: string): Promise<void> {
   const step = Number(stepText);
-  const first = await context.store.rolls.find(cumulativeId);
-  if (!first || first.kind !== CUMULATIVE_KIND || first.guildId !== context.guildId || !Number.isInteger(step) || step < 2) {
+  const first = await context.store.rolls.find(context.guildId, cumulativeId);
+  if (!first || first.kind !== CUMULATIVE_KIND || !Number.isInteger(step) || step < 2) {
     throw new UserError('That cumulative roll is not stored on this server, so it cannot go on.');
   }
   if (first.userId !== context.userId) {

@@ -25,7 +25,7 @@ import {
 } from '../src/engine/systems/tactalk/roll-request.js';
 import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
-import { newRollId } from '../src/store/rolls.js';
+import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { privateNote } from '../src/views/messages.js';
 import { requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
@@ -110,10 +110,10 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   );
 }
 
-/** A press decided: the new state, and the roll to store once that state is saved (so a lost race stores nothing). */
+/** A press decided: the new state, and the roll saved with it (so a lost race stores nothing). */
 interface Decided {
   state: RollRequestState;
-  store?: () => Promise<unknown>;
+  roll?: RollEntry;
   note?: string;
 }
 
@@ -132,22 +132,18 @@ async function roll(context: HandlerContext, request: StoredRollRequest): Promis
   const next = recordRoll(state, context.userId, { rollId, succeeded, total: results.length, operatorName: sheet.name, results });
   if (!rollId) return { state: next };
   const single = results[0]!;
-  const store = () =>
-    context.store.rolls.record(
-      {
-        ...rolledBy(context),
-        kind: linked ? 'linked' : 'challenge',
-        inputs: linked ? inputs : inputs[0],
-        seed,
-        dice: linked ? linkedDice({ results, succeeded }) : challengeDice(single),
-        result: linked ? { results, succeeded } : single,
-        total: !linked && single.outcome === 'rolled' ? single.result : null,
-        challengeLevel: linked ? null : single.input.challengeLevel,
-        success: linked ? null : single.success,
-      },
-      rollId,
-    );
-  return { state: next, store };
+  const roll = context.store.rolls.entry(rollId, {
+    ...rolledBy(context),
+    kind: linked ? 'linked' : 'challenge',
+    inputs: linked ? inputs : inputs[0],
+    seed,
+    dice: linked ? linkedDice({ results, succeeded }) : challengeDice(single),
+    result: linked ? { results, succeeded } : single,
+    total: !linked && single.outcome === 'rolled' ? single.result : null,
+    challengeLevel: linked ? null : single.input.challengeLevel,
+    success: linked ? null : single.success,
+  });
+  return { state: next, roll };
 }
 
 async function investigate(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
@@ -162,21 +158,17 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   const outcome = resolveOutcomeRoll({ table, modifiers: [{ name: skill.name, value: skill.level }] }, seededRng(seed));
   const revealed = revealChallengeLevel(outcome.row.reveals, part.challengeLevel);
   const rollId = newRollId();
-  const store = () =>
-    context.store.rolls.record(
-      {
-        ...rolledBy(context),
-        kind: 'outcome',
-        inputs: outcome.input,
-        seed,
-        dice: outcome.roll.dice,
-        result: outcome,
-        total: outcome.result,
-        challengeLevel: null,
-        success: null,
-      },
-      rollId,
-    );
+  const roll = context.store.rolls.entry(rollId, {
+    ...rolledBy(context),
+    kind: 'outcome',
+    inputs: outcome.input,
+    seed,
+    dice: outcome.roll.dice,
+    result: outcome,
+    total: outcome.result,
+    challengeLevel: null,
+    success: null,
+  });
   const next = recordInvestigation(state, context.userId, { rollId, rowText: outcome.row.text, revealed });
   const note = [
     `🔎 **${table.name}**: ${outcome.roll.total} + ${skill.level} ${skill.name} = **${outcome.result}**`,
@@ -184,13 +176,13 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
     revealed ?? 'Nothing about the Challenge Level is revealed.',
     `(roll ${rollId}; only you see this)`,
   ].join('\n');
-  return { state: next, note, store };
+  return { state: next, note, roll };
 }
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, verb = '', idText = ''] = interaction.customId.split(':');
-  const request = await context.store.rollRequests.find(Number(idText));
-  if (!request || request.guildId !== context.guildId) throw new UserError('This roll request no longer exists.');
+  const request = await context.store.rollRequests.find(context.guildId, Number(idText));
+  if (!request) throw new UserError('This roll request no longer exists.');
   const view = (state: RollRequestState) => ({ id: request.id, state });
   try {
     if (verb === 'details') {
@@ -204,12 +196,11 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     else if (verb === 'investigate') decided = await investigate(context, request);
     else if (verb === 'cancel') decided = { state: cancelRollRequest(request.state, await context.isDispatcher()) };
     else throw new UserError('This button is not one the bot made.');
-    const saved = await context.store.rollRequests.save(request, decided.state);
+    const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
     if (!saved) {
       await interaction.reply(privateNote('Another press got there first: this is already handled, nothing changed.'));
       return;
     }
-    await decided.store?.();
     await interaction.update(requestMessage(view(saved.state)));
     if (decided.note) await interaction.followUp(privateNote(decided.note));
   } catch (error) {

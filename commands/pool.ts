@@ -138,19 +138,19 @@ export const opposedRollId = (rollId: string) => derivedRollId(rollId, 'opposed'
 /** The roll, its push and its condition as the roll log holds them: the message is rebuilt from these alone. */
 async function storedState(context: HandlerContext, roll: StoredRoll, who: string): Promise<PoolMessageState> {
   const state: PoolMessageState = { who, roll: { rollId: roll.id, result: roll.result as D6PoolResult } };
-  const push = await context.store.rolls.find(pushRollId(roll.id));
+  const push = await context.store.rolls.find(context.guildId, pushRollId(roll.id));
   if (push) state.push = { rollId: push.id, result: push.result as PushResult };
-  const condition = await context.store.rolls.find(conditionRollId(roll.id));
+  const condition = await context.store.rolls.find(context.guildId, conditionRollId(roll.id));
   if (condition) state.condition = (condition.result as PoolConditionRecord).condition;
-  const opposed = await context.store.rolls.find(opposedRollId(roll.id));
+  const opposed = await context.store.rolls.find(context.guildId, opposedRollId(roll.id));
   if (opposed) state.opposed = { rollId: opposed.id, result: opposed.result as D6PoolResult };
   return state;
 }
 
 /** The pool roll a component names, checked: on this server, and pressed by its roller (else told privately). */
 async function rollFor(interaction: ButtonInteraction | StringSelectMenuInteraction, context: HandlerContext, rollId: string, action: string): Promise<StoredRoll | null> {
-  const roll = await context.store.rolls.find(rollId);
-  if (!roll || roll.kind !== 'pool' || roll.guildId !== context.guildId) throw new UserError('That pool roll is not stored on this server.');
+  const roll = await context.store.rolls.find(context.guildId, rollId);
+  if (!roll || roll.kind !== 'pool') throw new UserError('That pool roll is not stored on this server.');
   if (roll.userId !== context.userId) {
     await interaction.reply(privateNote(`Only <@${roll.userId}>, who rolled, can ${action}. Nothing was changed.`));
     return null;
@@ -164,7 +164,7 @@ async function push(interaction: ButtonInteraction, context: HandlerContext, rol
   if (!roll) return;
   const id = pushRollId(rollId);
   const already = () => interaction.reply(privateNote(`This roll was already pushed (\`${id}\`): a roll is pushed only once. Nothing was rolled.`));
-  if (await context.store.rolls.find(id)) return void (await already());
+  if (await context.store.rolls.find(context.guildId, id)) return void (await already());
   const original = roll.result as D6PoolResult;
   const seed = context.newSeed();
   const result = resolvePush({ rollId, attribute: original.input.attribute, dice: original.dice }, seededRng(seed));
@@ -192,8 +192,8 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
   const condition = PUSH_CONDITIONS.find((name) => name === interaction.values[0]);
   if (!condition) throw new UserError('That is not a condition a push can cost.');
   const original = roll.result as D6PoolResult;
-  if (!original.input.sheet || !(await context.store.rolls.find(pushRollId(rollId)))) throw new UserError('This roll was not pushed, so it costs no condition.');
-  const sheet = await context.store.operators.get(original.input.sheet.id);
+  if (!original.input.sheet || !(await context.store.rolls.find(context.guildId, pushRollId(rollId)))) throw new UserError('This roll was not pushed, so it costs no condition.');
+  const sheet = await context.store.operators.get(context.guildId, original.input.sheet.id);
   if (!sheet) throw new UserError(`The sheet ${original.input.sheet.name} no longer exists, so the condition cannot be stored.`);
   const id = conditionRollId(rollId);
   const record: PoolConditionRecord = { rollId, sheet: { id: sheet.id, name: sheet.name }, condition };
@@ -213,7 +213,7 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
     await interaction.reply(privateNote('The condition for this push was already picked. Nothing was changed.'));
     return;
   }
-  await context.store.operators.setCondition(sheet.id, { name: condition, modifier: CONDITION_MODIFIER, skills: null, expiresAt: null }, context.now());
+  await context.store.operators.setCondition(sheet, { name: condition, modifier: CONDITION_MODIFIER, skills: null, expiresAt: null }, context.now());
   await interaction.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
 
@@ -222,17 +222,17 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
  * level, attribute and conditions), once; stored under an id derived from the roll, so a restart changes nothing.
  */
 async function oppose(interaction: ButtonInteraction, context: HandlerContext, rollId: string): Promise<void> {
-  const roll = await context.store.rolls.find(rollId);
+  const roll = await context.store.rolls.find(context.guildId, rollId);
   const original = roll?.result as D6PoolResult | undefined;
   const by = original?.input.opposed;
-  if (!roll || roll.kind !== 'pool' || roll.guildId !== context.guildId || !original || !by) throw new UserError('That opposed roll is not stored on this server.');
+  if (!roll || roll.kind !== 'pool' || !original || !by) throw new UserError('That opposed roll is not stored on this server.');
   if (by.userId !== context.userId) {
     await interaction.reply(privateNote(`Only <@${by.userId}>, who opposes this roll, can roll against it. Nothing was rolled.`));
     return;
   }
   const id = opposedRollId(rollId);
   const already = () => interaction.reply(privateNote(`You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`));
-  if (await context.store.rolls.find(id)) return void (await already());
+  if (await context.store.rolls.find(context.guildId, id)) return void (await already());
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
   const { conditions, ...fromSheet } = sheetPool(sheet, { name: by.skill, attribute: by.attribute }, context.now());
   const input: D6PoolInput = { ...fromSheet, gear: 0, modifiers: conditions, against: rollId };

@@ -162,7 +162,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const stored = await context.store.rolls.require(interaction.options.getString('id', true));
+  const stored = await context.store.rolls.require(context.guildId, interaction.options.getString('id', true));
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
   const privately = stored.secret || stored.hiddenChallengeLevel;
   const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);

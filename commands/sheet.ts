@@ -157,7 +157,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       const text = interaction.options.getString('text', true).trim();
       if (text.length > SHEET_LIMITS.notesLength) throw new UserError(`Notes may be at most ${SHEET_LIMITS.notesLength} characters; yours have ${text.length}.`);
       const sheet = await store.operators.requireActive(owner);
-      await store.operators.setNotes(sheet.id, text);
+      await store.operators.setNotes(sheet, text);
       await reply(text ? `Saved the notes of **${escapeMarkdown(sheet.name)}**.` : `Cleared the notes of **${escapeMarkdown(sheet.name)}**.`);
       return;
     }

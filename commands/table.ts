@@ -258,32 +258,40 @@ function outcomeModifiers(table: OutcomeTable, sheet: OperatorSheet | null, ask:
   return modifiers;
 }
 
-/** Rolls a table, stores the roll (inputs: the table as it is now and the terms), and says what the next table is. */
+/**
+ * Rolls a table, stores the roll (inputs: the table as it is now and the terms), and says what the next table is.
+ * With `onceAs` (a roll made from another one, under an id derived from it) the roll is stored only if that id is
+ * free: null, and nothing stored, when it was already made — by an earlier press or one at the same moment.
+ */
+type TableRolled = { result: OutcomeRollResult; rollId: string; next: NextTable };
+async function rollTable(context: HandlerContext, table: OutcomeTable, modifiers: Modifier[], sheet: OperatorSheet | null): Promise<TableRolled>;
+async function rollTable(context: HandlerContext, table: OutcomeTable, modifiers: Modifier[], sheet: OperatorSheet | null, onceAs: string): Promise<TableRolled | null>;
 async function rollTable(
   context: HandlerContext,
   table: OutcomeTable,
   modifiers: Modifier[],
   sheet: OperatorSheet | null,
-  presetRollId?: string,
-): Promise<{ result: OutcomeRollResult; rollId: string; next: NextTable }> {
+  onceAs?: string,
+): Promise<TableRolled | null> {
   const seed = context.newSeed();
   const result = resolveOutcomeRoll({ table, modifiers }, seededRng(seed));
   const { input, ...rest } = result;
-  const rollId = await context.store.rolls.record(
-    {
-      ...rolledBy(context),
-      kind: 'outcome',
-      inputs: input,
-      seed,
-      dice: outcomeDice(result),
-      // The table is in the inputs already; the result keeps the roll, the sum and the row.
-      result: rest,
-      total: result.result,
-      challengeLevel: null,
-      success: null,
-    },
-    presetRollId,
-  );
+  const roll = {
+    ...rolledBy(context),
+    kind: 'outcome',
+    inputs: input,
+    seed,
+    dice: outcomeDice(result),
+    // The table is in the inputs already; the result keeps the roll, the sum and the row.
+    result: rest,
+    total: result.result,
+    challengeLevel: null,
+    success: null,
+  };
+  let rollId: string;
+  if (onceAs === undefined) rollId = await context.store.rolls.record(roll);
+  else if (await context.store.rolls.recordOnce(onceAs, roll)) rollId = onceAs;
+  else return null;
   const nextName = result.row.next;
   const next: NextTable = nextName
     ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId: sheet?.id ?? null }
@@ -310,8 +318,8 @@ export async function rollOutcome(interaction: ChatInputCommandInteraction, cont
 /** `table:next:<roll id>:<sheet id>`: only the roller may press; the next table is rolled once, with the same sheet. */
 async function rollNextTable(interaction: ComponentInteraction, context: HandlerContext, rollId: string, sheetIdText: string): Promise<void> {
   if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
-  const parent: StoredRoll | null = await context.store.rolls.find(rollId);
-  if (!parent || parent.kind !== 'outcome' || parent.guildId !== context.guildId) throw new UserError('That roll is not stored on this server, so its next table cannot be rolled.');
+  const parent: StoredRoll | null = await context.store.rolls.find(context.guildId, rollId);
+  if (!parent || parent.kind !== 'outcome') throw new UserError('That roll is not stored on this server, so its next table cannot be rolled.');
   if (parent.userId !== context.userId) {
     await interaction.reply(privateNote(`Only <@${parent.userId}>, who made this roll, can roll its next table. Nothing was rolled.`));
     return;
@@ -319,22 +327,22 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const nextName = (parent.result as { row?: { next?: string | null } }).row?.next;
   if (!nextName) throw new UserError('That roll has no next table.');
   const childId = derivedRollId(parent.id, 'next');
-  if (await context.store.rolls.find(childId)) {
-    await interaction.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
-    return;
-  }
+  const alreadyRolled = () => interaction.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
+  if (await context.store.rolls.find(context.guildId, childId)) return void (await alreadyRolled());
   const table = await context.store.tables.require(context.guildId, nextName);
 
   // The same sheet as the first roll (reloaded, and only if it is still the presser's); none then → the active one.
   const sheetId = Number(sheetIdText);
   const owner = { guildId: context.guildId, ownerId: context.userId };
-  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(sheetId) : await context.store.operators.active(owner);
-  if (sheet && (sheet.ownerId !== context.userId || sheet.guildId !== context.guildId)) sheet = null;
+  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner);
+  if (sheet && sheet.ownerId !== context.userId) sheet = null;
   if (!sheet && table.skill !== null && sheetId > 0) {
     throw new UserError(`**${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill)}** aptitude, but the sheet of the first roll no longer exists. Roll it with \`/roll outcome\`.`);
   }
   const modifiers = outcomeModifiers(table, sheet, { skill: null, archetypes: [], situationalModifier: 0 });
-  const { result, rollId: newRollId, next } = await rollTable(context, table, modifiers, sheet, childId);
+  const rolled = await rollTable(context, table, modifiers, sheet, childId);
+  if (!rolled) return void (await alreadyRolled());
+  const { result, rollId: newRollId, next } = rolled;
   await interaction.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId: Number.isInteger(sheetId) && sheetId > 0 ? sheetId : null }), allowedMentions: NO_PINGS });
   await interaction.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
 }

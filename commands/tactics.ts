@@ -308,46 +308,48 @@ async function reaction(interaction: ChatInputCommandInteraction, context: Handl
 
 /** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */
 async function applyDamage(interaction: ButtonInteraction, context: HandlerContext, rollId: string): Promise<void> {
-  const stored = await context.store.rolls.find(rollId);
-  if (!stored || stored.kind !== 'attack' || stored.guildId !== context.guildId) throw new UserError('That attack is not stored on this server, so its damage cannot be applied.');
+  const stored = await context.store.rolls.find(context.guildId, rollId);
+  if (!stored || stored.kind !== 'attack') throw new UserError('That attack is not stored on this server, so its damage cannot be applied.');
   if (stored.userId !== context.userId) {
     await interaction.reply(privateNote(`Only <@${stored.userId}>, who made this attack, can apply its damage. Nothing was changed.`));
     return;
   }
   const result = stored.result as AttackResult;
   const markerId = derivedRollId(rollId, 'apply');
-  const already = await context.store.rolls.find(markerId);
-  if (already) {
-    await interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
-    return;
-  }
+  const alreadyApplied = () => interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
+  if (await context.store.rolls.find(context.guildId, markerId)) return void (await alreadyApplied());
   if (!result.damage || result.input.target.sheetId === null) throw new UserError('This attack did no damage, so there is nothing to apply.');
-  const sheet = await context.store.operators.get(result.input.target.sheetId);
+  const sheet = await context.store.operators.get(context.guildId, result.input.target.sheetId);
   if (!sheet) throw new UserError(`The sheet of ${result.input.target.name} no longer exists. Nothing was changed.`);
+  const noHealth = `${sheet.name} has no Health attribute. Set it first (\`/sheet attribute set name:Health value:…\`, or \`/npc attribute set\`), then press again.`;
   const health = sheet.attributes.find((entry) => nameKey(entry.name) === nameKey('Health'));
-  if (!health) throw new UserError(`${sheet.name} has no Health attribute. Set it first (\`/sheet attribute set name:Health value:…\`, or \`/npc attribute set\`), then press again.`);
-  const after = Math.max(0, health.value - result.damage.final);
-  const applied = { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage: result.damage.final, before: health.value, after };
-  // The marker is stored first, under an id derived from the attack's: a second press (even a simultaneous one,
-  // or from another process) finds it taken and changes nothing.
-  const claimed = await context.store.rolls.recordOnce(markerId, {
-    ...rolledBy(context),
-    kind: APPLIED_KIND,
-    system: TACTICS_SYSTEM,
-    inputs: { ...(stored.inputs as object), applied },
-    seed: stored.seed,
-    dice: stored.dice,
-    result: stored.result,
-    total: after,
-    challengeLevel: null,
-    success: null,
-  });
-  if (!claimed) {
-    await interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
-    return;
-  }
-  await context.store.operators.setAttribute(sheet.id, health.name, after);
-  const line = `${escapeMarkdown(sheet.name)}: ${health.name} ${health.value} → **${after}** (${result.damage.final} damage${after === 0 && health.value - result.damage.final < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
+  if (!health) throw new UserError(noHealth);
+  const damage = result.damage.final;
+  // Health is lowered from the value stored when the change is made (two attackers at once both hit), and the
+  // marker, under an id derived from the attack's, lands in the same transaction: a second press of this button,
+  // even a simultaneous one or from another process, finds it taken and changes nothing.
+  const changed = await context.store.operators.changeAttribute(
+    sheet,
+    health.name,
+    (value) => Math.max(0, value - damage),
+    ({ before, after }) =>
+      context.store.rolls.entry(markerId, {
+        ...rolledBy(context),
+        kind: APPLIED_KIND,
+        system: TACTICS_SYSTEM,
+        inputs: { ...(stored.inputs as object), applied: { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage, before, after } },
+        seed: stored.seed,
+        dice: stored.dice,
+        result: stored.result,
+        total: after,
+        challengeLevel: null,
+        success: null,
+      }),
+  );
+  if (changed === 'already made') return void (await alreadyApplied());
+  if (changed === null) throw new UserError(noHealth);
+  const { before, after } = changed;
+  const line = `${escapeMarkdown(sheet.name)}: ${changed.name} ${before} → **${after}** (${damage} damage${after === 0 && before - damage < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
   await interaction.update(appliedMessage(result, rollId, line));
 }
 

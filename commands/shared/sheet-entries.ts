@@ -165,26 +165,26 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
   const name = validName(group, interaction.options.getString('name', true));
   const sheetName = escapeMarkdown(sheet.name);
   if (sub === 'remove') {
-    const removed = await store.operators.remove(group, sheet.id, name);
+    const removed = await store.operators.remove(group, sheet, name);
     if (!removed) throw new UserError(`${sheet.name} has no ${group} named **${escapeMarkdown(name)}**.`);
     await reply(`Removed the ${group} **${escapeMarkdown(removed)}** from ${sheetName}.`);
     return;
   }
   if (group === 'skill') {
     const level = validSkillLevel(interaction.options.getInteger('level', true));
-    const before = await store.operators.setSkill(sheet.id, name, level);
+    const before = await store.operators.setSkill(sheet, name, level);
     await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${level}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${level}**.`);
     return;
   }
   if (group === 'attribute') {
     const value = validAttributeValue(interaction.options.getInteger('value', true));
-    const before = await store.operators.setAttribute(sheet.id, name, value);
+    const before = await store.operators.setAttribute(sheet, name, value);
     await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${value}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${value}**.`);
     return;
   }
   if (group === 'archetype') {
     const modifier = validModifier('An archetype modifier', interaction.options.getInteger('modifier', true));
-    const before = await store.operators.setArchetype(sheet.id, name, modifier);
+    const before = await store.operators.setArchetype(sheet, name, modifier);
     const shown = signedCompact(modifier);
     await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signedCompact(before)} → **${shown}**.`);
     return;
@@ -197,7 +197,7 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
     throw new UserError(`\`minutes\` must be from 1 to ${SHEET_LIMITS.conditionMinutesMax} (30 days); leave it out for a condition that lasts until removed.`);
   }
   const expiresAt = minutes === null ? null : new Date(context.now().getTime() + minutes * 60_000);
-  await store.operators.setCondition(sheet.id, { name, modifier, skills, expiresAt }, context.now());
+  await store.operators.setCondition(sheet, { name, modifier, skills, expiresAt }, context.now());
   const scope = skills === null ? 'every skill' : skills.map(escapeMarkdown).join(', ');
   await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signedCompact(modifier)} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
 }

@@ -47,7 +47,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   fake.route('GET', '/api/rolls', async ({ query }) => {
     const asked = Number(query.get('limit') ?? 20);
     const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, ROLLS_LIMIT_MAX) : 20;
-    const rolls = await bot.store.rolls.latest(limit);
+    const rolls = await bot.store.rolls.latestOfAllServers(limit);
     return { rolls };
   });
 

@@ -64,9 +64,10 @@ export class ContestStore {
     return { ...contest, messageId };
   }
 
-  async find(id: number): Promise<StoredContest | null> {
+  /** A contest of this server; one of another server is not found, exactly as an id never used. */
+  async find(guildId: string, id: number): Promise<StoredContest | null> {
     if (!isRowId(id)) return null;
-    const row = await this.db.contest.findUnique({ where: { id } });
+    const row = await this.db.contest.findUnique({ where: { id, guildId } });
     return row ? fromRow(row) : null;
   }
 

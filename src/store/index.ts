@@ -1,4 +1,9 @@
-/** The store: the repositories over the one database. Nothing else in the bot talks to Prisma. */
+/**
+ * The store: the repositories over the one database. Nothing else in the bot talks to Prisma.
+ * Servers are kept apart here, not in the commands: every look-up or change by id (a roll, a sheet, a contest, a
+ * roll request) takes the server the interaction came from, and an id of another server is not found, exactly like
+ * an id never used. Names (sheets, NPCs, tables) are looked up within a server too.
+ */
 import { ContestStore } from './contests.js';
 import { databaseFile, DirectWrites, openDatabase, type Database } from './database.js';
 import { OperatorStore } from './operators.js';

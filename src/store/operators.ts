@@ -8,7 +8,14 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isRowId, type Database } from './database.js';
+import { isIdClash, writeRollEntry, type RollEntry } from './rolls.js';
 import { ReadCache } from './read-cache.js';
+
+/**
+ * The sheet a change is made to: its id and the server it belongs to. A change names the server so that a sheet id
+ * from another server (a forged or stale button) is not found, exactly as an id never used.
+ */
+export type SheetRef = Pick<OperatorSheet, 'id' | 'guildId'>;
 
 /** Whose sheets: a user's in a server, or the server's NPCs (`npcOwner`). */
 export interface SheetOwner {
@@ -67,6 +74,13 @@ function toSheet(row: OperatorRow): OperatorSheet {
 }
 
 type Tx = Prisma.TransactionClient;
+
+/** An attribute's value before and after a change (`changeAttribute`). */
+export interface AttributeChange {
+  name: string;
+  before: number;
+  after: number;
+}
 
 type NumberedKind = 'skill' | 'archetype' | 'attribute';
 const NUMBERED = {
@@ -147,9 +161,10 @@ export class OperatorStore {
     return rows.map(toSheet);
   }
 
-  async get(id: number): Promise<OperatorSheet | null> {
+  /** A sheet of this server by its id; one of another server is not found, exactly as an id never used. */
+  async get(guildId: string, id: number): Promise<OperatorSheet | null> {
     if (!isRowId(id)) return null;
-    return this.cached(
+    const sheet = await this.cached(
       idKey(id),
       async () => {
         const row = await this.db.operator.findUnique({ where: { id }, include: withContents });
@@ -157,6 +172,14 @@ export class OperatorStore {
       },
       false,
     );
+    return sheet?.guildId === guildId ? sheet : null;
+  }
+
+  /** Inside a change: the sheet must still exist on its server, or the change is refused and nothing is written. */
+  private async requireSheetRow(tx: Tx, sheet: SheetRef): Promise<void> {
+    if (!isRowId(sheet.id) || !(await tx.operator.findFirst({ where: { id: sheet.id, guildId: sheet.guildId }, select: { id: true } }))) {
+      throw new UserError('That sheet no longer exists on this server. Nothing was changed.');
+    }
   }
 
   async active(owner: SheetOwner): Promise<OperatorSheet | null> {
@@ -285,9 +308,10 @@ export class OperatorStore {
     });
   }
 
-  async setNotes(sheetId: number, notes: string): Promise<void> {
-    return this.writingSheet(sheetId, async () => {
-      await this.db.operator.update({ where: { id: sheetId }, data: { notes } });
+  async setNotes(sheet: SheetRef, notes: string): Promise<void> {
+    return this.writingSheet(sheet.id, async () => {
+      const { count } = await this.db.operator.updateMany({ where: { id: sheet.id, guildId: sheet.guildId }, data: { notes } });
+      if (count === 0) throw new UserError('That sheet no longer exists on this server. Nothing was changed.');
     });
   }
 
@@ -295,10 +319,12 @@ export class OperatorStore {
    * Sets a named number on a sheet (a skill's level, an archetype's modifier, an attribute's value), adding the
    * entry if new within the sheet's limit. Returns the value it had before (null if new).
    */
-  private async setNumber(kind: NumberedKind, sheetId: number, name: string, value: number): Promise<number | null> {
+  private async setNumber(kind: NumberedKind, sheet: SheetRef, name: string, value: number): Promise<number | null> {
+    const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
       const { field, limit, plural } = NUMBERED[kind];
       return this.db.$transaction(async (tx) => {
+        await this.requireSheetRow(tx, sheet);
         // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
         const table = tx[kind] as unknown as NumberedTable;
         const key = nameKey(name);
@@ -316,22 +342,55 @@ export class OperatorStore {
     });
   }
 
-  setSkill(sheetId: number, name: string, level: number): Promise<number | null> {
-    return this.setNumber('skill', sheetId, name, level);
+  setSkill(sheet: SheetRef, name: string, level: number): Promise<number | null> {
+    return this.setNumber('skill', sheet, name, level);
   }
 
-  setArchetype(sheetId: number, name: string, modifier: number): Promise<number | null> {
-    return this.setNumber('archetype', sheetId, name, modifier);
+  setArchetype(sheet: SheetRef, name: string, modifier: number): Promise<number | null> {
+    return this.setNumber('archetype', sheet, name, modifier);
   }
 
-  setAttribute(sheetId: number, name: string, value: number): Promise<number | null> {
-    return this.setNumber('attribute', sheetId, name, value);
+  setAttribute(sheet: SheetRef, name: string, value: number): Promise<number | null> {
+    return this.setNumber('attribute', sheet, name, value);
+  }
+
+  /**
+   * Changes an attribute relative to its stored value (`change` maps the value read to the value written), read and
+   * written in one transaction, so two changes at once both count (two hits on one Health). With `once`, the roll
+   * it builds from the values before and after is written in the same transaction under its id: when that id is
+   * taken (the change was already made) nothing is written and the answer is 'already made'. Null when the sheet
+   * has no such attribute.
+   */
+  async changeAttribute(
+    sheet: SheetRef,
+    name: string,
+    change: (value: number) => number,
+    once?: (change: AttributeChange) => RollEntry,
+  ): Promise<AttributeChange | 'already made' | null> {
+    return this.writingSheet(sheet.id, async () => {
+      try {
+        return await this.db.$transaction(async (tx) => {
+          await this.requireSheetRow(tx, sheet);
+          const entry = await tx.attribute.findUnique({ where: { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } } });
+          if (!entry) return null;
+          const changed: AttributeChange = { name: entry.name, before: entry.value, after: change(entry.value) };
+          if (once) await writeRollEntry(tx, once(changed));
+          await tx.attribute.update({ where: { id: entry.id }, data: { value: changed.after } });
+          return changed;
+        });
+      } catch (error) {
+        if (once && isIdClash(error)) return 'already made';
+        throw error;
+      }
+    });
   }
 
   /** Adds a condition, or replaces the one with the same name. */
-  async setCondition(sheetId: number, condition: ConditionEntry, now: Date): Promise<void> {
+  async setCondition(sheet: SheetRef, condition: ConditionEntry, now: Date): Promise<void> {
+    const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
       await this.db.$transaction(async (tx) => {
+        await this.requireSheetRow(tx, sheet);
         // Expired conditions are dropped here so they never count against the limit.
         await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
         const key = nameKey(condition.name);
@@ -356,9 +415,10 @@ export class OperatorStore {
   }
 
   /** Removes a named skill, archetype or condition; returns the removed entry's name as stored, or null. */
-  async remove(kind: 'skill' | 'archetype' | 'condition' | 'attribute', sheetId: number, name: string): Promise<string | null> {
-    return this.writingSheet(sheetId, async () => {
-      const where = { operatorId_nameKey: { operatorId: sheetId, nameKey: nameKey(name) } };
+  async remove(kind: 'skill' | 'archetype' | 'condition' | 'attribute', sheet: SheetRef, name: string): Promise<string | null> {
+    return this.writingSheet(sheet.id, async () => {
+      if (!(await this.get(sheet.guildId, sheet.id))) return null;
+      const where = { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } };
       const table = { skill: this.db.skill, archetype: this.db.archetype, condition: this.db.condition, attribute: this.db.attribute }[kind];
       const existing = await (table as typeof this.db.skill).findUnique({ where });
       if (!existing) return null;

@@ -1,6 +1,7 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import type { RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import { isRowId, type Database } from './database.js';
+import { writeRollEntry, type RollEntry } from './rolls.js';
 
 export interface StoredRollRequest {
   id: number;
@@ -25,18 +26,31 @@ export class RollRequestStore {
     await this.db.rollRequest.update({ where: { id }, data: { messageId } });
   }
 
-  async find(id: number): Promise<StoredRollRequest | null> {
+  /** A request of this server; one of another server is not found, exactly as an id never used. */
+  async find(guildId: string, id: number): Promise<StoredRollRequest | null> {
     if (!isRowId(id)) return null;
-    const row = await this.db.rollRequest.findUnique({ where: { id } });
+    const row = await this.db.rollRequest.findUnique({ where: { id, guildId } });
     return row ? { ...row, state: JSON.parse(row.state) as RollRequestState } : null;
   }
 
-  /** Saves only if nobody saved since the request was read; null when another change won. */
-  async save(request: StoredRollRequest, state: RollRequestState): Promise<StoredRollRequest | null> {
-    const { count } = await this.db.rollRequest.updateMany({
-      where: { id: request.id, version: request.version },
-      data: { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 } },
+  /**
+   * Saves only if nobody saved since the request was read; null when another change won. With `roll` (the roll this
+   * state shows), the roll lands in the roll log in the same transaction: never a request showing a roll that is
+   * not stored, nor a roll of a press that lost the race.
+   */
+  async save(request: StoredRollRequest, state: RollRequestState, roll?: RollEntry): Promise<StoredRollRequest | null> {
+    const where = { id: request.id, version: request.version };
+    const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 } };
+    const saved = { ...request, state, version: request.version + 1 };
+    if (!roll) {
+      const { count } = await this.db.rollRequest.updateMany({ where, data });
+      return count === 1 ? saved : null;
+    }
+    return this.db.$transaction(async (tx) => {
+      const { count } = await tx.rollRequest.updateMany({ where, data });
+      if (count !== 1) return null;
+      await writeRollEntry(tx, roll);
+      return saved;
     });
-    return count === 1 ? { ...request, state, version: request.version + 1 } : null;
   }
 }

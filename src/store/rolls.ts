@@ -174,10 +174,13 @@ export class RollLog {
     await this.direct.run(INSERT_ROLL, insertValues(this.entry(id, roll)));
   }
 
-  /** Stores a roll; `presetId` when the id had to be shown (saved elsewhere) before the roll was stored. */
-  async record(roll: RollRecordInput, presetId?: string): Promise<string> {
+  /**
+   * Stores a roll under a new id. A roll whose id must be known first (shown by a state saved with it) or that must
+   * be made at most once goes through `entry` in that state's transaction, or `recordOnce`.
+   */
+  async record(roll: RollRecordInput): Promise<string> {
     for (let attempt = 0; ; attempt++) {
-      const id = attempt === 0 && presetId ? presetId : newRollId();
+      const id = newRollId();
       try {
         await this.insert(id, roll);
         return id;
@@ -203,20 +206,22 @@ export class RollLog {
     }
   }
 
-  async find(id: string): Promise<StoredRoll | null> {
-    const row = await this.db.roll.findUnique({ where: { id } });
+  /** A roll of this server by its id; a roll of another server is not found, exactly as an id never used. */
+  async find(guildId: string, id: string): Promise<StoredRoll | null> {
+    const row = await this.db.roll.findUnique({ where: { id, guildId } });
     return row ? fromRow(row) : null;
   }
 
-  /** A roll by the id a user typed; a clear error when there is none. */
-  async require(typedId: string): Promise<StoredRoll> {
+  /** A roll of this server by the id a user typed; a clear error when there is none. */
+  async require(guildId: string, typedId: string): Promise<StoredRoll> {
     const id = typedId.trim().toLowerCase();
-    const roll = ROLL_ID_PATTERN.test(id) ? await this.find(id) : null;
+    const roll = ROLL_ID_PATTERN.test(id) ? await this.find(guildId, id) : null;
     if (!roll) throw new UserError(`There is no roll with the id \`${typedId.trim().slice(0, 20)}\`. Roll ids are the 8 characters in an embed's footer.`);
     return roll;
   }
 
-  async latest(limit: number): Promise<StoredRoll[]> {
+  /** The newest rolls of every server: for the sandbox's roll list and tests, never for a user's interaction. */
+  async latestOfAllServers(limit: number): Promise<StoredRoll[]> {
     const rows = await this.db.roll.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
     return rows.map(fromRow);
   }

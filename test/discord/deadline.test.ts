@@ -216,7 +216,7 @@ describe('real commands while another process holds the database', () => {
     await lock.released;
     expect(kinds(started)).toEqual(['deferred', 'edit']);
     const id = Number(/Contest #(\d+)/.exec(textOf(last(started)))?.[1]);
-    const contest = await sandbox.bot.store.contests.find(id);
+    const contest = await sandbox.bot.store.contests.find(sandbox.fake.guildId, id);
     expect(contest?.messageId).toBe(started.responses[0]!.messageId);
     expect(last(started).messageId).toBe(started.responses[0]!.messageId);
   });

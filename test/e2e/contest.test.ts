@@ -247,7 +247,7 @@ function expectOneWinner(responses: SandboxResponse[][], politeAnswer: RegExp): 
 }
 
 async function contestRolls(): Promise<number> {
-  return (await sandbox.bot.store.rolls.latest(50)).filter((roll) => roll.kind === 'contest').length;
+  return (await sandbox.bot.store.rolls.latestOfAllServers(50)).filter((roll) => roll.kind === 'contest').length;
 }
 
 // ---- the flow -------------------------------------------------------------------------------------------------
@@ -752,7 +752,7 @@ describe('limits and mentions', () => {
 describe('crash windows', () => {
   /** The contest as the database holds it. */
   async function stored(contest: Contest) {
-    const found = await sandbox.bot.store.contests.find(Number(contest.id));
+    const found = await sandbox.bot.store.contests.find(sandbox.fake.guildId, Number(contest.id));
     expect(found).not.toBeNull();
     return found!;
   }
@@ -824,7 +824,7 @@ describe('crash windows', () => {
     const messages = sandbox.fake.messages().length;
     advanceMinutes(16);
     await sweepContestsNow(sandbox.bot.client);
-    expect(await sandbox.bot.store.contests.find(draft.id)).toMatchObject({ messageId: null, state: { phase: 'expired' } });
+    expect(await sandbox.bot.store.contests.find(sandbox.fake.guildId, draft.id)).toMatchObject({ messageId: null, state: { phase: 'expired' } });
     expect(sandbox.fake.messages()).toHaveLength(messages);
   });
 });

@@ -29,9 +29,9 @@ it('the stores find nothing, rather than throw, for ids that cannot be a row id'
   const store = await freshStore();
   try {
     for (const id of [Number.NaN, 1.5, -1, 0, 2 ** 31, 2 ** 53]) {
-      expect(await store.contests.find(id)).toBeNull();
-      expect(await store.rollRequests.find(id)).toBeNull();
-      expect(await store.operators.get(id)).toBeNull();
+      expect(await store.contests.find('1', id)).toBeNull();
+      expect(await store.rollRequests.find('1', id)).toBeNull();
+      expect(await store.operators.get('1', id)).toBeNull();
       expect(await store.operators.delete({ guildId: '1', ownerId: '2' }, id)).toBeNull();
     }
   } finally {

@@ -135,7 +135,7 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
     return played;
   };
 
-  const stateOf = async (game: Game): Promise<ContestState | undefined> => (await sandbox.bot.store.contests.find(Number(game.id)))?.state;
+  const stateOf = async (game: Game): Promise<ContestState | undefined> => (await sandbox.bot.store.contests.find(sandbox.fake.guildId, Number(game.id)))?.state;
 
   /** Checks every playing contest; one that fails the check leaves the run (and is a problem). */
   const expectEach = async (name: string, playing: Game[], check: (state: ContestState, game: Game) => string | undefined): Promise<Game[]> => {

@@ -56,7 +56,7 @@ describe('contest drafts', () => {
 
     const posted = await store.contests.post(draft, 'message-1');
     expect(posted).toMatchObject({ version: 1, messageId: 'message-1', state: { phase: 'proposed' } });
-    expect(await store.contests.find(draft.id)).toEqual(posted);
+    expect(await store.contests.find(GUILD, draft.id)).toEqual(posted);
     expect(await store.contests.openCount(GUILD, 'sasha')).toBe(1);
     expect(await store.contests.openCount(GUILD, 'mike')).toBe(1);
   });
@@ -65,7 +65,7 @@ describe('contest drafts', () => {
     const draft = await create();
     expect(await store.contests.post(draft, 'from-the-press')).not.toBeNull();
     expect(await store.contests.post(draft, 'from-the-reply')).toBeNull();
-    expect(await store.contests.find(draft.id)).toMatchObject({ version: 1, messageId: 'from-the-press', state: { phase: 'proposed' } });
+    expect(await store.contests.find(GUILD, draft.id)).toMatchObject({ version: 1, messageId: 'from-the-press', state: { phase: 'proposed' } });
   });
 
   it('the expiry sweep finds drafts left unposted past their time, as it finds open contests; not before', async () => {
@@ -80,9 +80,9 @@ describe('contest drafts', () => {
     const unrecorded = (await store.contests.post(draft, null))!;
     expect(unrecorded.messageId).toBeNull();
     expect(await store.contests.fillMessage(unrecorded, 'shown-on')).toMatchObject({ messageId: 'shown-on', version: 1 });
-    expect(await store.contests.find(draft.id)).toMatchObject({ messageId: 'shown-on', version: 1 });
+    expect(await store.contests.find(GUILD, draft.id)).toMatchObject({ messageId: 'shown-on', version: 1 });
     await store.contests.fillMessage(unrecorded, 'another');
-    expect((await store.contests.find(draft.id))!.messageId).toBe('shown-on');
+    expect((await store.contests.find(GUILD, draft.id))!.messageId).toBe('shown-on');
   });
 });
 
@@ -92,27 +92,27 @@ describe('saving a contest with its round’s roll', () => {
     const next = declined(contest.state);
     const saved = await store.contests.save(contest, next, LATER, store.rolls.entry('rolled01', contestRoll(contest.id)));
     expect(saved).toMatchObject({ version: 2, state: { phase: 'ended' } });
-    expect(await store.contests.find(contest.id)).toMatchObject({ version: 2, state: { phase: 'ended' } });
-    expect(await store.rolls.find('rolled01')).toMatchObject({ kind: 'contest', inputs: { contestId: contest.id, round: 1 } });
+    expect(await store.contests.find(GUILD, contest.id)).toMatchObject({ version: 2, state: { phase: 'ended' } });
+    expect(await store.rolls.find(GUILD, 'rolled01')).toMatchObject({ kind: 'contest', inputs: { contestId: contest.id, round: 1 } });
   });
 
   it('a roll that cannot be recorded (its id is taken) leaves the contest unsaved', async () => {
     const contest = (await store.contests.post(await create(), 'm'))!;
-    await store.rolls.record({ ...contestRoll(999), kind: 'challenge' }, 'taken001');
+    expect(await store.rolls.recordOnce('taken001', { ...contestRoll(999), kind: 'challenge' })).toBe(true);
     const clash = await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('taken001', contestRoll(contest.id))).catch((error: unknown) => error);
     // Told apart from other failures, so a press can decide again under a new roll id.
     expect(isIdClash(clash)).toBe(true);
-    expect(await store.contests.find(contest.id)).toEqual(contest);
-    expect((await store.rolls.find('taken001'))!.kind).toBe('challenge');
+    expect(await store.contests.find(GUILD, contest.id)).toEqual(contest);
+    expect((await store.rolls.find(GUILD, 'taken001'))!.kind).toBe('challenge');
     // The contest can still move on, with its roll under another id.
     expect(await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('rolled02', contestRoll(contest.id)))).not.toBeNull();
-    expect(await store.rolls.find('rolled02')).not.toBeNull();
+    expect(await store.rolls.find(GUILD, 'rolled02')).not.toBeNull();
   });
 
   it('a save that lost the race records no roll either', async () => {
     const contest = (await store.contests.post(await create(), 'm'))!;
     expect(await store.contests.save(contest, declined(contest.state), LATER)).not.toBeNull();
     expect(await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('rolled03', contestRoll(contest.id)))).toBeNull();
-    expect(await store.rolls.find('rolled03')).toBeNull();
+    expect(await store.rolls.find(GUILD, 'rolled03')).toBeNull();
   });
 });

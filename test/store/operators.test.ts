@@ -36,25 +36,25 @@ describe('Operator sheets in SQLite', () => {
 
   it('stores skills, archetypes and conditions, and updates by case-insensitive name', async () => {
     const troy = await store.operators.create(mike, 'Troy');
-    expect(await store.operators.setSkill(troy.id, 'Climbing', 40)).toBeNull();
-    expect(await store.operators.setSkill(troy.id, 'climbing', 45)).toBe(40);
-    await store.operators.setArchetype(troy.id, 'Acuity', 10);
-    await store.operators.setCondition(troy.id, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date());
+    expect(await store.operators.setSkill(troy, 'Climbing', 40)).toBeNull();
+    expect(await store.operators.setSkill(troy, 'climbing', 45)).toBe(40);
+    await store.operators.setArchetype(troy, 'Acuity', 10);
+    await store.operators.setCondition(troy, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date());
     const sheet = await store.operators.requireActive(mike);
     expect(sheet.skills).toEqual([{ name: 'climbing', level: 45 }]);
     expect(sheet.archetypes).toEqual([{ name: 'Acuity', modifier: 10 }]);
     expect(sheet.conditions).toEqual([{ name: 'Wounded', modifier: -10, skills: null, expiresAt: null }]);
-    expect(await store.operators.remove('skill', troy.id, 'CLIMBING')).toBe('climbing');
-    expect(await store.operators.remove('skill', troy.id, 'Climbing')).toBeNull();
+    expect(await store.operators.remove('skill', troy, 'CLIMBING')).toBe('climbing');
+    expect(await store.operators.remove('skill', troy, 'Climbing')).toBeNull();
   });
 
   it('enforces the limits on sheets and skills', async () => {
     for (let index = 0; index < 10; index++) await store.operators.create(mike, `Operator ${index}`);
     await expect(store.operators.create(mike, 'One too many')).rejects.toThrow(/already have 10 sheets/);
     const sheet = await store.operators.requireActive(mike);
-    for (let index = 0; index < 100; index++) await store.operators.setSkill(sheet.id, `Skill ${index}`, 10);
-    await expect(store.operators.setSkill(sheet.id, 'Skill 100', 10)).rejects.toThrow(/at most 100 skills/);
-    await expect(store.operators.setSkill(sheet.id, 'Skill 5', 20)).resolves.toBe(10);
+    for (let index = 0; index < 100; index++) await store.operators.setSkill(sheet, `Skill ${index}`, 10);
+    await expect(store.operators.setSkill(sheet, 'Skill 100', 10)).rejects.toThrow(/at most 100 skills/);
+    await expect(store.operators.setSkill(sheet, 'Skill 5', 20)).resolves.toBe(10);
   });
 
   it('deletes only a sheet the user owns', async () => {
@@ -66,7 +66,7 @@ describe('Operator sheets in SQLite', () => {
 
   it('imports a sheet, and a refused import leaves the existing sheet exactly as it was', async () => {
     const troy = await store.operators.create(mike, 'Troy');
-    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    await store.operators.setSkill(troy, 'Climbing', 40);
     const imported = parseSheetFile(JSON.stringify({ name: 'troy', skills: [{ name: 'Driving', level: 55 }] }));
     await expect(store.operators.import(mike, imported, false)).rejects.toThrow(/already have a sheet named \*\*Troy\*\*.*Nothing was changed/);
     expect((await store.operators.requireActive(mike)).skills).toEqual([{ name: 'Climbing', level: 40 }]);
@@ -78,22 +78,22 @@ describe('Operator sheets in SQLite', () => {
 
   it('answers repeated reads from memory, and every change shows on the next read', async () => {
     const troy = await store.operators.create(mike, 'Troy');
-    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    await store.operators.setSkill(troy, 'Climbing', 40);
     // Warm every kind of read, then change the sheet behind each of them.
     await store.operators.active(mike);
-    await store.operators.get(troy.id);
+    await store.operators.get(troy.guildId, troy.id);
     await store.operators.byNameOrActive(mike, 'troy');
-    await store.operators.setSkill(troy.id, 'Climbing', 55);
-    await store.operators.setArchetype(troy.id, 'Acuity', 10);
-    await store.operators.setCondition(troy.id, { name: 'Winded', modifier: -5, skills: null, expiresAt: null }, new Date());
-    await store.operators.setAttribute(troy.id, 'Health', 12);
-    await store.operators.setNotes(troy.id, 'On the roof');
-    for (const sheet of [await store.operators.active(mike), await store.operators.get(troy.id), await store.operators.byNameOrActive(mike, 'Troy')]) {
+    await store.operators.setSkill(troy, 'Climbing', 55);
+    await store.operators.setArchetype(troy, 'Acuity', 10);
+    await store.operators.setCondition(troy, { name: 'Winded', modifier: -5, skills: null, expiresAt: null }, new Date());
+    await store.operators.setAttribute(troy, 'Health', 12);
+    await store.operators.setNotes(troy, 'On the roof');
+    for (const sheet of [await store.operators.active(mike), await store.operators.get(troy.guildId, troy.id), await store.operators.byNameOrActive(mike, 'Troy')]) {
       expect(sheet).toMatchObject({ notes: 'On the roof', skills: [{ name: 'Climbing', level: 55 }], archetypes: [{ name: 'Acuity', modifier: 10 }] });
       expect(sheet!.conditions.map((condition) => condition.name)).toEqual(['Winded']);
       expect(sheet!.attributes).toEqual([{ name: 'Health', value: 12 }]);
     }
-    await store.operators.remove('skill', troy.id, 'climbing');
+    await store.operators.remove('skill', troy, 'climbing');
     expect((await store.operators.active(mike))!.skills).toEqual([]);
 
     const renamed = await store.operators.rename(mike, null, 'Troy Two');
@@ -107,14 +107,14 @@ describe('Operator sheets in SQLite', () => {
     expect((await store.operators.active(mike))!.id).toBe(troy.id);
     await store.operators.delete(mike, troy.id);
     expect(await store.operators.active(mike)).toBeNull();
-    expect(await store.operators.get(troy.id)).toBeNull();
+    expect(await store.operators.get(troy.guildId, troy.id)).toBeNull();
     await store.operators.create(mike, 'Fresh');
     expect((await store.operators.active(mike))!.name).toBe('Fresh');
   });
 
   it('gives each caller its own copy: changing a sheet read does not change the stored one', async () => {
     const troy = await store.operators.create(mike, 'Troy');
-    await store.operators.setSkill(troy.id, 'Climbing', 40);
+    await store.operators.setSkill(troy, 'Climbing', 40);
     const first = (await store.operators.active(mike))!;
     first.skills[0]!.level = 99;
     first.skills.push({ name: 'Forged', level: 1 });

@@ -56,9 +56,9 @@ describe('a page of the roll log', () => {
   it('keeps the secret and NPC marks inside the inputs JSON and reads them back', async () => {
     const secret = await store.rolls.record({ ...roll('dee'), secret: true, npc: 'Thug' });
     const plain = await store.rolls.record(roll('mike'));
-    expect(await store.rolls.find(secret)).toMatchObject({ secret: true, npc: 'Thug', inputs: { skill: { name: 'Climbing' }, secret: true, npc: 'Thug' } });
-    expect(await store.rolls.find(plain)).toMatchObject({ secret: false, npc: null });
-    expect((await store.rolls.find(plain))!.inputs).not.toHaveProperty('secret');
+    expect(await store.rolls.find('g', secret)).toMatchObject({ secret: true, npc: 'Thug', inputs: { skill: { name: 'Climbing' }, secret: true, npc: 'Thug' } });
+    expect(await store.rolls.find('g', plain)).toMatchObject({ secret: false, npc: null });
+    expect((await store.rolls.find('g', plain))!.inputs).not.toHaveProperty('secret');
     await expect(store.rolls.record({ ...roll('dee'), inputs: [1, 2], secret: true })).rejects.toThrow(/inputs as an object/);
   });
 });

@@ -31,15 +31,15 @@ describe('the roll log', () => {
   it('stores every roll under a short readable id and gives it back whole', async () => {
     const id = await store.rolls.record(roll(98));
     expect(id).toMatch(ROLL_ID_PATTERN);
-    expect(await store.rolls.find(id)).toMatchObject({ id, userId: 'mike', seed: 'abc', dice: { tens: 4, ones: 8 }, total: 98, success: true });
-    await expect(store.rolls.require(` ${id.toUpperCase()} `)).resolves.toMatchObject({ id });
-    await expect(store.rolls.require('nope')).rejects.toThrow(/no roll with the id `nope`/);
+    expect(await store.rolls.find('g', id)).toMatchObject({ id, userId: 'mike', seed: 'abc', dice: { tens: 4, ones: 8 }, total: 98, success: true });
+    await expect(store.rolls.require('g', ` ${id.toUpperCase()} `)).resolves.toMatchObject({ id });
+    await expect(store.rolls.require('g', 'nope')).rejects.toThrow(/no roll with the id `nope`/);
   });
 
   it('lists the latest rolls newest first, even within one millisecond', async () => {
     const ids = [];
     for (let index = 0; index < 5; index++) ids.push(await store.rolls.record(roll(index)));
-    expect((await store.rolls.latest(3)).map((stored) => stored.id)).toEqual(ids.reverse().slice(0, 3));
+    expect((await store.rolls.latestOfAllServers(3)).map((stored) => stored.id)).toEqual(ids.reverse().slice(0, 3));
   });
 
   it('stores a roll exactly as Prisma would, so dates, booleans and empty totals read back alike', async () => {
@@ -60,7 +60,7 @@ describe('the roll log', () => {
     expect(stored).toMatchObject({ total: null, success: null, challengeLevel: 90 });
     expect(stored!.createdAt).toBeInstanceOf(Date);
     expect(Math.abs(stored!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
-    await store.rolls.record(roll(12), 'takenid2');
+    expect(await store.rolls.recordOnce('takenid2', roll(12))).toBe(true);
     expect((await store.db.roll.findUnique({ where: { id: 'takenid2' } }))!.success).toBe(false);
     expect(await store.rolls.recordOnce('takenid2', roll(12))).toBe(false);
   });

@@ -79,7 +79,9 @@ describe('outcome tables in the store', () => {
     expect(derivedRollId('abcd2345', 'next')).toBe(id);
     expect(derivedRollId('abcd2346', 'next')).not.toBe(id);
     const roll = { guildId: 'g', channelId: 'c', userId: 'mike', kind: 'outcome', inputs: {}, seed: 's', dice: [], result: {}, total: 1, challengeLevel: null, success: null };
-    expect(await store.rolls.record(roll, id)).toBe(id);
-    expect(await store.rolls.find(id)).toMatchObject({ id, kind: 'outcome' });
+    expect(await store.rolls.recordOnce(id, roll)).toBe(true);
+    expect(await store.rolls.recordOnce(id, roll)).toBe(false);
+    expect(await store.rolls.find('g', id)).toMatchObject({ id, kind: 'outcome' });
+    expect(await store.rolls.find('another server', id)).toBeNull();
   });
 });
