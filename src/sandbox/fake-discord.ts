@@ -7,7 +7,7 @@
 //   - files users and the bot attached, on /attachments/<id>/<filename>;
 //   - the sandbox JSON API that acts as users: POST /api/interactions, GET /api/messages, GET /api/commands,
 //     GET /api/users, GET /api/server, GET /api/violations, plus whatever route() adds (documented in
-//     docs/sandbox.md);
+//     docs/sandbox.md); requests take a `guild` to act in, or look at, a guild other than the default one;
 //   - GET /api/events, a live feed (server-sent events) of the channel's messages for the sandbox page.
 // Faults on demand (docs/sandbox.md, "Faults"): `faults` answers chosen REST calls 5xx or 429 without carrying them
 // out, and dropGateway() cuts the bot's gateway connection so it resumes (dispatches it missed are replayed).
@@ -26,6 +26,7 @@ import type { InteractionRecord } from './interaction-tracker.js';
 import { buildInteraction } from './interaction-builder.js';
 import type {
   FakeDiscordOptions,
+  FakeGuildInfo,
   FakeMessage,
   FakeRole,
   FakeUser,
@@ -36,6 +37,7 @@ import { SandboxRequestError } from './types.js';
 
 export type {
   FakeDiscordOptions,
+  FakeGuildInfo,
   FakeMessage,
   FakeRole,
   FakeUser,
@@ -64,9 +66,10 @@ const RESERVED_PREFIXES = ['/api/v', GATEWAY_PATH, '/attachments/', '/api/events
 const EVENTS_PATH = '/api/events';
 const EVENTS_HEARTBEAT_MS = 15_000;
 
-/** One open GET /api/events: the messages it is sent are those its user (if any) may see. */
+/** One open GET /api/events: the messages of its channel that its user (if any) may see. */
 interface EventStream {
   res: http.ServerResponse;
+  channelId: string;
   userId?: string;
 }
 
@@ -107,7 +110,8 @@ export class FakeDiscord {
       gatewayUrl,
       faults: this.faults,
     });
-    this.state.onRoleCreate = (role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: this.state.guildId, role: this.state.apiRole(role) });
+    this.state.onRoleCreate = (guild, role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.state.apiRole(role) });
+    this.state.onGuildCreate = (guild) => this.gateway.broadcast('GUILD_CREATE', guild.gatewayGuild());
     this.state.onMessageChange = (change, message) => this.publish(change, message);
   }
 
@@ -120,9 +124,11 @@ export class FakeDiscord {
   get restApi(): string {
     return `${this.url}/api`;
   }
+  /** The default guild, "Sandbox Server", where requests without `guild` act. */
   get guildId(): string {
     return this.state.guildId;
   }
+  /** The default guild's channel, #table. */
   get channelId(): string {
     return this.state.channelId;
   }
@@ -166,8 +172,24 @@ export class FakeDiscord {
     return { ...this.state.user(nameOrId) };
   }
 
-  role(name: string): FakeRole {
-    const role = this.state.role(name);
+  /**
+   * A guild by name (case-insensitive; created on first use, and announced to the bot as Discord announces a
+   * server the bot joins) or by a known id; the default guild without a name. Its `channelId` is where the bot's
+   * messages there go: `fake.messages(fake.guild('Other').channelId)`.
+   */
+  guild(nameOrId?: string): FakeGuildInfo {
+    const guild = this.state.guild(nameOrId);
+    return { id: guild.id, name: guild.name, channelId: guild.channelId, channelName: guild.channelName };
+  }
+
+  /** Every guild, the default one first. */
+  guilds(): FakeGuildInfo[] {
+    return [...this.state.guilds.values()].map((g) => ({ id: g.id, name: g.name, channelId: g.channelId, channelName: g.channelName }));
+  }
+
+  /** A role of the default guild, or of `guild` (a name or id, created on first use like the role). */
+  role(name: string, guild?: string): FakeRole {
+    const role = this.state.guild(guild).role(name);
     return { id: role.id, name: role.name };
   }
 
@@ -179,26 +201,27 @@ export class FakeDiscord {
     if (!this.gateway.canDeliver) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
     const built = buildInteraction(this.state, request, (customId) => this.tracker.findModal(customId));
     const s = this.state;
+    const guild = built.guild;
     const id = s.ids.next();
     const token = InteractionTracker.newToken();
-    const permissions = s.permissionsOf(built.userId);
+    const permissions = guild.permissionsOf(built.userId);
     const payload: Json = {
       id,
       application_id: s.applicationId,
       type: built.type,
       data: built.data,
-      guild_id: s.guildId,
-      guild: { id: s.guildId, locale: 'en-US', features: [] },
-      channel: { ...s.apiChannel(), permissions },
+      guild_id: guild.id,
+      guild: { id: guild.id, locale: 'en-US', features: [] },
+      channel: { ...guild.apiChannel(), permissions },
       channel_id: built.channelId,
-      member: { ...s.apiMember(built.userId), permissions },
+      member: { ...guild.apiMember(built.userId), permissions },
       token,
       version: 1,
-      app_permissions: s.permissionsOf(s.botUser.id),
+      app_permissions: guild.permissionsOf(s.botUser.id),
       locale: 'en-US',
       guild_locale: 'en-US',
       entitlements: [],
-      authorizing_integration_owners: { '0': s.guildId },
+      authorizing_integration_owners: { '0': guild.id },
       context: 0,
       attachment_size_limit: 10 * 1024 * 1024,
       ...(built.sourceMessage ? { message: s.apiMessage(built.sourceMessage) } : {}),
@@ -209,6 +232,7 @@ export class FakeDiscord {
       type: built.type,
       createdAt: Date.now(),
       userId: built.userId,
+      guildId: guild.id,
       channelId: built.channelId,
       ...(built.sourceMessage ? { sourceMessageId: built.sourceMessage.id } : {}),
       ...(built.commandName ? { commandName: built.commandName } : {}),
@@ -227,8 +251,9 @@ export class FakeDiscord {
   }
 
   /**
-   * The channel's messages as they are now (after edits), oldest first. Ephemeral ones are left out, unless
-   * `includeEphemeral` (all of them) or `forUser` (a user name or id: the ephemeral ones sent to that user).
+   * The channel's messages as they are now (after edits), oldest first; by default the default guild's channel
+   * (another guild's: `fake.guild(name).channelId`). Ephemeral ones are left out, unless `includeEphemeral` (all of
+   * them) or `forUser` (a user name or id: the ephemeral ones sent to that user).
    */
   messages(channelId: string = this.state.channelId, options: { includeEphemeral?: boolean; forUser?: string } = {}): FakeMessage[] {
     const userId = options.forUser !== undefined ? this.state.userIdOf(options.forUser) : undefined;
@@ -353,7 +378,7 @@ export class FakeDiscord {
     if (path === '/api/messages') {
       const includeEphemeral = query.get('ephemeral') === 'true';
       const forUser = query.get('user') || undefined;
-      return { messages: this.messages(this.state.channelId, { includeEphemeral, ...(forUser ? { forUser } : {}) }) };
+      return { messages: this.messages(this.channelOfQuery(query), { includeEphemeral, ...(forUser ? { forUser } : {}) }) };
     }
     const one = /^\/api\/messages\/(\d+)$/.exec(path);
     if (one) {
@@ -365,11 +390,15 @@ export class FakeDiscord {
     if (path === '/api/users') return { users: this.knownUsers() };
     if (path === '/api/server') {
       const s = this.state;
+      const name = query.get('guild') || undefined;
+      const guild = name === undefined ? s.defaultGuild : s.findGuild(name);
+      if (!guild) throw new SandboxRequestError(`unknown guild "${name}" (known: ${[...s.guilds.values()].map((g) => g.name).join(', ')})`, 404);
       return {
-        guild: { id: s.guildId, name: s.guildName },
-        channel: { id: s.channelId, name: s.channelName },
+        guild: { id: guild.id, name: guild.name },
+        channel: { id: guild.channelId, name: guild.channelName },
         bot: { ...s.botUser },
-        roles: [...s.roles.values()].filter((r) => r.id !== s.guildId && !r.managed).map((r) => ({ id: r.id, name: r.name })),
+        roles: [...guild.roles.values()].filter((r) => r.id !== guild.id && !r.managed).map((r) => ({ id: r.id, name: r.name })),
+        guilds: [...s.guilds.values()].map((g) => ({ id: g.id, name: g.name, channel: { id: g.channelId, name: g.channelName } })),
       };
     }
     if (path === '/api/violations') return { violations: [...this.violations] };
@@ -383,10 +412,11 @@ export class FakeDiscord {
    */
   private openEventStream(req: http.IncomingMessage, res: http.ServerResponse, query: URLSearchParams): void {
     const user = query.get('user') || undefined;
-    const stream: EventStream = { res, ...(user ? { userId: this.state.userIdOf(user) } : {}) };
+    const channelId = this.channelOfQuery(query);
+    const stream: EventStream = { res, channelId, ...(user ? { userId: this.state.userIdOf(user) } : {}) };
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');
-    writeEvent(res, 'snapshot', { messages: this.messages(this.state.channelId, user ? { forUser: user } : {}) });
+    writeEvent(res, 'snapshot', { messages: this.messages(channelId, user ? { forUser: user } : {}) });
     this.eventStreams.add(stream);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), EVENTS_HEARTBEAT_MS);
     heartbeat.unref();
@@ -399,11 +429,23 @@ export class FakeDiscord {
   }
 
   private publish(change: MessageChange, message: MessageRecord): void {
-    if (this.eventStreams.size === 0 || message.channelId !== this.state.channelId) return;
+    if (this.eventStreams.size === 0) return;
     const data = change === 'delete' ? { type: change, id: message.id } : { type: change, message: this.state.fakeMessage(message) };
     for (const stream of this.eventStreams) {
-      if (this.state.visibleTo(message, stream.userId)) writeEvent(stream.res, 'message', data);
+      if (stream.channelId === message.channelId && this.state.visibleTo(message, stream.userId)) writeEvent(stream.res, 'message', data);
     }
+  }
+
+  /**
+   * The channel a `?guild=` names: the default guild's without one. Looking does not create the guild: a name not
+   * used yet gives the id its channel will have, which holds no messages so far.
+   */
+  private channelOfQuery(query: URLSearchParams): string {
+    const name = query.get('guild') || undefined;
+    if (name === undefined) return this.state.channelId;
+    const channelId = this.state.channelIdOf(name);
+    if (!channelId) throw new SandboxRequestError(`unknown guild id "${name}"`, 404);
+    return channelId;
   }
 
   private serveAttachment(path: string, res: http.ServerResponse): void {

@@ -1,6 +1,7 @@
 // The fake gateway: a WebSocket endpoint (`/gateway`, on the fake's HTTP server) speaking enough of Discord's
-// gateway protocol for discord.js: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME → RESUMED,
-// REQUEST_GUILD_MEMBERS → GUILD_MEMBERS_CHUNK, and dispatches (INTERACTION_CREATE, GUILD_ROLE_CREATE).
+// gateway protocol for discord.js: HELLO, heartbeats, IDENTIFY → READY + one GUILD_CREATE per guild, RESUME →
+// RESUMED, REQUEST_GUILD_MEMBERS → GUILD_MEMBERS_CHUNK, and dispatches (INTERACTION_CREATE, GUILD_ROLE_CREATE, and
+// GUILD_CREATE for a guild created while the bot is connected, as when a bot is added to a server).
 // Sessions outlive their connections as on Discord: when a connection drops without a clean close (drop(), or a
 // client that vanished), dispatches keep their sequence numbers and wait in the session; a RESUME with the last
 // sequence the client saw replays every later one, then RESUMED. A client's clean close (1000/1001) ends it.
@@ -228,7 +229,7 @@ export class FakeGateway {
       user: { ...this.state.apiUser(this.state.botUser), verified: true, mfa_enabled: false, email: null },
       user_settings: {},
       application: { id: this.state.applicationId, flags: 0 },
-      guilds: [{ id: this.state.guildId, unavailable: true }],
+      guilds: [...this.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
       private_channels: [],
       relationships: [],
       presences: [],
@@ -240,7 +241,7 @@ export class FakeGateway {
       shard,
       _trace: ['["fake-discord",{}]'],
     });
-    this.dispatch(session, 'GUILD_CREATE', this.state.gatewayGuild());
+    for (const guild of this.state.guilds.values()) this.dispatch(session, 'GUILD_CREATE', guild.gatewayGuild());
     this.wake();
   }
 
@@ -271,22 +272,29 @@ export class FakeGateway {
   }
 
   private requestMembers(connection: GatewayConnection, d: Json): void {
-    if (!connection.session) return;
+    const session = connection.session;
+    if (!session) return;
+    // guild_id is one id or, in older clients, a list; a guild the bot is not in gets no chunk, as on Discord.
+    const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
     const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
     const ids = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === 'string' ? [d.user_ids] : undefined;
     const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : Infinity;
-    const members = [...this.state.members.keys()]
-      .filter((id) => (ids ? ids.includes(id) : this.state.user(id).username.toLowerCase().startsWith(query)))
-      .slice(0, limit)
-      .map((id) => this.state.apiMember(id));
-    this.dispatch(connection.session, 'GUILD_MEMBERS_CHUNK', {
-      guild_id: this.state.guildId,
-      members,
-      chunk_index: 0,
-      chunk_count: 1,
-      ...(ids ? { not_found: ids.filter((id) => !this.state.members.has(id)) } : {}),
-      ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
-    });
+    for (const guildId of guildIds) {
+      const guild = this.state.guilds.get(guildId);
+      if (!guild) continue;
+      const members = [...guild.members.keys()]
+        .filter((id) => (ids ? ids.includes(id) : this.state.user(id).username.toLowerCase().startsWith(query)))
+        .slice(0, limit)
+        .map((id) => guild.apiMember(id));
+      this.dispatch(session, 'GUILD_MEMBERS_CHUNK', {
+        guild_id: guild.id,
+        members,
+        chunk_index: 0,
+        chunk_count: 1,
+        ...(ids ? { not_found: ids.filter((id) => !guild.members.has(id)) } : {}),
+        ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
+      });
+    }
   }
 
   /** A session whose client is away but may still resume. */
@@ -300,7 +308,7 @@ export class FakeGateway {
     );
   }
 
-  /** Sends an event to every session that has a client, or may get one back (e.g. GUILD_ROLE_CREATE). */
+  /** Sends an event to every session that has a client, or may get one back (e.g. GUILD_ROLE_CREATE, GUILD_CREATE). */
   broadcast(t: string, d: unknown): void {
     for (const session of this.sessions.values()) {
       if (session.connection?.live || this.waiting(session)) this.dispatch(session, t, d);

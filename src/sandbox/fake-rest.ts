@@ -5,7 +5,7 @@
 // 404 and is logged as 'METHOD PATH: not implemented by the fake', so a test notices an unexpected call.
 // A request a fault rule picks (fake-faults.ts) is answered 5xx or 429 instead, and not carried out.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
+import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
 import { guessContentType, isEphemeral } from './fake-state.js';
 import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
 import type { SandboxResponse } from './types.js';
@@ -319,7 +319,7 @@ export class FakeRest {
         id: interaction.id,
         type: interaction.type,
         user: this.state.apiUser(this.state.user(interaction.userId)),
-        authorizing_integration_owners: { '0': this.state.guildId },
+        authorizing_integration_owners: { '0': interaction.guildId },
         ...(init.originalId ? { original_response_message_id: init.originalId } : {}),
         ...(interaction.sourceMessageId && interaction.type === 3 ? { interacted_message_id: interaction.sourceMessageId } : {}),
         ...(interaction.commandName && interaction.type === 2 ? { name: interaction.commandName } : {}),
@@ -406,10 +406,7 @@ export class FakeRest {
       this.route(method, '/webhooks/:app/:token/messages/:message', 'none', (ctx) => this.webhookMessage(ctx));
     }
 
-    this.route('GET', '/channels/:channel', 'bot', (ctx) => {
-      this.channel(ctx);
-      return { status: 200, body: s.apiChannel() };
-    });
+    this.route('GET', '/channels/:channel', 'bot', (ctx) => ({ status: 200, body: this.channel(ctx).apiChannel() }));
     this.route('POST', '/channels/:channel/typing', 'bot', (ctx) => {
       this.channel(ctx);
       return { status: 204 };
@@ -430,31 +427,28 @@ export class FakeRest {
     });
 
     this.route('GET', '/guilds/:guild', 'bot', (ctx) => {
-      this.guild(ctx);
+      const guild = this.guild(ctx);
       const counts = ctx.request.query.get('with_counts') === 'true'
-        ? { approximate_member_count: s.members.size, approximate_presence_count: 0 }
+        ? { approximate_member_count: guild.members.size, approximate_presence_count: 0 }
         : {};
-      return { status: 200, body: { ...s.apiGuild(), ...counts } };
+      return { status: 200, body: { ...guild.apiGuild(), ...counts } };
     });
-    this.route('GET', '/guilds/:guild/channels', 'bot', (ctx) => {
-      this.guild(ctx);
-      return { status: 200, body: [s.apiChannel()] };
-    });
-    this.route('GET', '/guilds/:guild/roles', 'bot', (ctx) => {
-      this.guild(ctx);
-      return { status: 200, body: [...s.roles.values()].map((role) => s.apiRole(role)) };
-    });
+    this.route('GET', '/guilds/:guild/channels', 'bot', (ctx) => ({ status: 200, body: [this.guild(ctx).apiChannel()] }));
+    this.route('GET', '/guilds/:guild/roles', 'bot', (ctx) => ({
+      status: 200,
+      body: [...this.guild(ctx).roles.values()].map((role) => s.apiRole(role)),
+    }));
     this.route('GET', '/guilds/:guild/members', 'bot', (ctx) => {
-      this.guild(ctx);
+      const guild = this.guild(ctx);
       const limit = Math.min(1000, Math.max(1, Number(ctx.request.query.get('limit') ?? 1)));
       const after = ctx.request.query.get('after') ?? '0';
-      const ids = [...s.members.keys()].filter((id) => BigInt(id) > BigInt(after)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-      return { status: 200, body: ids.slice(0, limit).map((id) => s.apiMember(id)) };
+      const ids = [...guild.members.keys()].filter((id) => BigInt(id) > BigInt(after)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+      return { status: 200, body: ids.slice(0, limit).map((id) => guild.apiMember(id)) };
     });
     this.route('GET', '/guilds/:guild/members/:user', 'bot', (ctx) => {
-      this.guild(ctx);
-      if (!s.members.has(ctx.params.user!)) throw this.fail(ctx, 404, 10007, 'Unknown Member', false);
-      return { status: 200, body: s.apiMember(ctx.params.user!) };
+      const guild = this.guild(ctx);
+      if (!guild.members.has(ctx.params.user!)) throw this.fail(ctx, 404, 10007, 'Unknown Member', false);
+      return { status: 200, body: guild.apiMember(ctx.params.user!) };
     });
   }
 
@@ -480,17 +474,22 @@ export class FakeRest {
       team: null,
       owner: s.apiUser(s.user('sandbox-owner')),
       bot: s.apiUser(s.botUser),
-      approximate_guild_count: 1,
+      approximate_guild_count: s.guilds.size,
       integration_types_config: { '0': {} },
     };
   }
 
-  private channel(ctx: Context): void {
-    if (ctx.params.channel !== this.state.channelId) throw this.fail(ctx, 404, 10003, 'Unknown Channel');
+  /** The guild whose channel the path names; 404 Unknown Channel for a channel no guild has. */
+  private channel(ctx: Context): FakeGuild {
+    const guild = this.state.guildOfChannel(ctx.params.channel!);
+    if (!guild) throw this.fail(ctx, 404, 10003, 'Unknown Channel');
+    return guild;
   }
 
-  private guild(ctx: Context): void {
-    if (ctx.params.guild !== this.state.guildId) throw this.fail(ctx, 404, 10004, 'Unknown Guild');
+  private guild(ctx: Context): FakeGuild {
+    const guild = this.state.guilds.get(ctx.params.guild!);
+    if (!guild) throw this.fail(ctx, 404, 10004, 'Unknown Guild');
+    return guild;
   }
 
   // ---- application commands -----------------------------------------------------------------------------
@@ -499,7 +498,7 @@ export class FakeRest {
     const scopeOf = (ctx: Context): string | undefined => {
       if (ctx.params.app !== this.state.applicationId) throw this.fail(ctx, 404, 10002, `Unknown Application (${ctx.params.app} is not this bot's application id ${this.state.applicationId})`);
       if (!guild) return undefined;
-      if (ctx.params.guild !== this.state.guildId) throw this.fail(ctx, 403, 50001, `Missing Access (the bot is not in guild ${ctx.params.guild})`);
+      if (!this.state.guilds.has(ctx.params.guild!)) throw this.fail(ctx, 403, 50001, `Missing Access (the bot is not in guild ${ctx.params.guild})`);
       return ctx.params.guild;
     };
     const list = (guildId: string | undefined): Json[] =>

@@ -1,6 +1,6 @@
-// The fake Discord's world: one guild with one text channel, users, roles, members, messages, uploaded files,
-// registered commands and the violations log, plus the API payloads (users, members, guild, channel, message)
-// built from it. Payloads are full and realistic on purpose: discord.js silently drops events whose payloads
+// The fake Discord's world: guilds (each with one text channel, its roles and its members), users (global, as on
+// Discord), messages, uploaded files, registered commands and the violations log, plus the API payloads (users,
+// members, guilds, channels, messages) built from it. Payloads are full and realistic on purpose: discord.js silently drops events whose payloads
 // miss fields it needs (see /work/shared/FAKE-DISCORD-NOTES.md).
 import type { FakeMessage, FakeRole, FakeUser, SandboxAttachment } from './types.js';
 import { SnowflakeGenerator, isSnowflake, stableSnowflake } from './snowflake.js';
@@ -125,10 +125,6 @@ export class FakeState {
   readonly applicationId: string;
   readonly token: string;
   readonly botUser: FakeUser;
-  readonly guildId = stableSnowflake('guild:Sandbox Server');
-  readonly guildName = 'Sandbox Server';
-  readonly channelId = stableSnowflake('channel:Sandbox Server/table');
-  readonly channelName = 'table';
   readonly ownerId = stableSnowflake('user:sandbox-owner');
   readonly createdAt = new Date().toISOString();
   /** Set by the base URL once the server listens; used for attachment urls. */
@@ -136,21 +132,21 @@ export class FakeState {
 
   readonly users = new Map<string, FakeUser>();
   private readonly userIdsByName = new Map<string, string>();
-  readonly roles = new Map<string, RoleRecord>();
-  private readonly roleIdsByName = new Map<string, string>();
-  /**
-   * Member state per user id: the roles and the extra permissions (bits, on top of @everyone and the roles) of
-   * their latest interaction, and when they "joined".
-   */
-  readonly members = new Map<string, MemberRecord>();
+  /** Every guild by id, the default one first (insertion order = creation order). */
+  readonly guilds = new Map<string, FakeGuild>();
+  private readonly guildIdsByName = new Map<string, string>();
+  /** "Sandbox Server": where a request without `guild` acts, with the ids every earlier run stored. */
+  readonly defaultGuild: FakeGuild;
   /** Insertion order = creation order (ids increase). */
   readonly messages = new Map<string, MessageRecord>();
   readonly files = new Map<string, StoredFile>();
   /** key `${guildId ?? 'global'}:${type}:${name}` */
   readonly commands = new Map<string, CommandRecord>();
   readonly violations: string[] = [];
-  /** Called when a role is created (the gateway announces it with GUILD_ROLE_CREATE). */
-  onRoleCreate?: (role: RoleRecord) => void;
+  /** Called when a guild is created after the start (the gateway announces it with GUILD_CREATE, as when a bot is added to a server). */
+  onGuildCreate?: (guild: FakeGuild) => void;
+  /** Called when a role is created in an announced guild (the gateway announces it with GUILD_ROLE_CREATE). */
+  onRoleCreate?: (guild: FakeGuild, role: RoleRecord) => void;
   /** Called after a message is created, edited (or finishes loading) or deleted (the sandbox's live feed). */
   onMessageChange?: (change: MessageChange, message: MessageRecord) => void;
 
@@ -160,14 +156,74 @@ export class FakeState {
     this.botUser = { id: options.applicationId, username: options.botUsername, bot: true };
     this.users.set(this.botUser.id, this.botUser);
     this.userIdsByName.set(this.botUser.username.toLowerCase(), this.botUser.id);
-    this.roles.set(this.guildId, { id: this.guildId, name: '@everyone', permissions: EVERYONE_PERMISSIONS, position: 0, managed: false });
-    this.roleIdsByName.set('@everyone', this.guildId);
-    const botRole = this.role(options.botUsername);
-    botRole.managed = true;
-    botRole.permissions = BOT_ROLE_PERMISSIONS;
-    botRole.tags = { bot_id: this.botUser.id };
-    this.role('Dispatcher');
-    this.members.set(this.botUser.id, { roles: [botRole.id], joinedAt: this.createdAt, permissions: '0' });
+    this.defaultGuild = this.addGuild(DEFAULT_GUILD_NAME, this.createdAt);
+  }
+
+  /** The default guild's ids and names, as the fake had them when it held one guild. */
+  get guildId(): string {
+    return this.defaultGuild.id;
+  }
+  get guildName(): string {
+    return this.defaultGuild.name;
+  }
+  get channelId(): string {
+    return this.defaultGuild.channelId;
+  }
+  get channelName(): string {
+    return this.defaultGuild.channelName;
+  }
+
+  // ---- guilds ---------------------------------------------------------------------------------------------
+
+  /**
+   * A guild by name (case-insensitive, created on first use with a stable id, and announced to the bot) or by the
+   * id of a known one; the default guild when `nameOrId` is undefined. Throws for an empty name, a name over 100
+   * characters (Discord's limit) or an id no guild has.
+   */
+  guild(nameOrId?: string): FakeGuild {
+    if (nameOrId === undefined) return this.defaultGuild;
+    const found = this.findGuild(nameOrId);
+    if (found) return found;
+    const name = nameOrId.trim();
+    if (!name) throw new Error('a guild needs a name');
+    // A snowflake is taken for an id: a guild named with one could never be told from it.
+    if (isSnowflake(name)) throw new Error(`unknown guild id ${name}`);
+    if ([...name].length > 100) throw new Error('a guild name has at most 100 characters');
+    const guild = this.addGuild(name, new Date().toISOString());
+    this.onGuildCreate?.(guild);
+    return guild;
+  }
+
+  /** A known guild by name (case-insensitive) or id, without creating one. */
+  findGuild(nameOrId: string): FakeGuild | undefined {
+    const key = nameOrId.trim();
+    const id = this.guilds.has(key) ? key : this.guildIdsByName.get(key.toLowerCase());
+    return id ? this.guilds.get(id) : undefined;
+  }
+
+  /**
+   * The text channel id of a guild given by name or id, without creating the guild: the id its channel will get
+   * for a name not used yet (so its messages can be listed, none, before anyone acts there); undefined for an
+   * unknown id.
+   */
+  channelIdOf(nameOrId: string): string | undefined {
+    const known = this.findGuild(nameOrId);
+    if (known) return known.channelId;
+    const name = nameOrId.trim();
+    return name && !isSnowflake(name) ? guildIds(name).channelId : undefined;
+  }
+
+  /** The guild whose channel this is; undefined for a channel no guild has. */
+  guildOfChannel(channelId: string): FakeGuild | undefined {
+    for (const guild of this.guilds.values()) if (guild.channelId === channelId) return guild;
+    return undefined;
+  }
+
+  private addGuild(name: string, joinedAt: string): FakeGuild {
+    const guild = new FakeGuild(this, name, joinedAt);
+    this.guilds.set(guild.id, guild);
+    this.guildIdsByName.set(name.toLowerCase(), guild.id);
+    return guild;
   }
 
   // ---- users and roles ------------------------------------------------------------------------------------
@@ -214,54 +270,6 @@ export class FakeState {
     return !isEphemeral(message) || (userId !== undefined && this.recipientOf(message) === userId);
   }
 
-  /** A role by name (case-insensitive, created on first use, stable id) or by id. */
-  role(nameOrId: string): RoleRecord {
-    const key = nameOrId.trim();
-    if (!key) throw new Error('a role needs a name');
-    const byId = this.roles.get(key);
-    if (byId) return byId;
-    const id = this.roleIdsByName.get(key.toLowerCase());
-    if (id) return this.roles.get(id)!;
-    const role: RoleRecord = {
-      id: stableSnowflake(`role:${key.toLowerCase()}`),
-      name: key,
-      permissions: '0',
-      position: this.roles.size,
-      managed: false,
-    };
-    this.roles.set(role.id, role);
-    this.roleIdsByName.set(key.toLowerCase(), role.id);
-    this.onRoleCreate?.(role);
-    return role;
-  }
-
-  /** A known role by name or id, without creating one. */
-  findRole(nameOrId: string): RoleRecord | undefined {
-    const key = nameOrId.trim();
-    const id = this.roles.has(key) ? key : this.roleIdsByName.get(key.toLowerCase());
-    return id ? this.roles.get(id) : undefined;
-  }
-
-  /** Makes the user a member (if not yet) and sets their roles and extra permissions; returns the member state. */
-  member(userId: string, roleIds?: string[], extraPermissions?: string): MemberRecord {
-    let member = this.members.get(userId);
-    if (!member) {
-      member = { roles: [], joinedAt: this.createdAt, permissions: '0' };
-      this.members.set(userId, member);
-    }
-    if (roleIds) member.roles = roleIds;
-    if (extraPermissions !== undefined) member.permissions = extraPermissions;
-    return member;
-  }
-
-  /** The member's permissions: @everyone, plus their roles, plus what their latest request granted. */
-  permissionsOf(userId: string): string {
-    const member = this.members.get(userId);
-    let bits = BigInt(EVERYONE_PERMISSIONS) | BigInt(member?.permissions ?? '0');
-    for (const roleId of member?.roles ?? []) bits |= BigInt(this.roles.get(roleId)?.permissions ?? '0');
-    return bits.toString();
-  }
-
   // ---- payloads -------------------------------------------------------------------------------------------
 
   apiUser(user: FakeUser): Json {
@@ -279,27 +287,6 @@ export class FakeState {
       public_flags: 0,
       flags: 0,
     };
-  }
-
-  /** A member object; `withUser: false` for data.resolved.members, where Discord leaves the user out. */
-  apiMember(userId: string, withUser = true): Json {
-    const member = this.member(userId);
-    const base: Json = {
-      roles: [...member.roles],
-      nick: null,
-      avatar: null,
-      banner: null,
-      joined_at: member.joinedAt,
-      premium_since: null,
-      deaf: false,
-      mute: false,
-      flags: 0,
-      pending: false,
-      communication_disabled_until: null,
-      unusual_dm_activity_until: null,
-    };
-    if (withUser) base.user = this.apiUser(this.user(userId));
-    return base;
   }
 
   apiRole(role: RoleRecord): Json {
@@ -320,84 +307,6 @@ export class FakeState {
     };
   }
 
-  apiChannel(): Json {
-    const last = [...this.messages.values()].reverse().find((m) => m.channelId === this.channelId && !isEphemeral(m));
-    return {
-      id: this.channelId,
-      type: 0,
-      guild_id: this.guildId,
-      name: this.channelName,
-      position: 0,
-      permission_overwrites: [],
-      topic: null,
-      nsfw: false,
-      last_message_id: last?.id ?? null,
-      rate_limit_per_user: 0,
-      parent_id: null,
-      flags: 0,
-    };
-  }
-
-  apiGuild(): Json {
-    return {
-      id: this.guildId,
-      name: this.guildName,
-      icon: null,
-      icon_hash: null,
-      splash: null,
-      discovery_splash: null,
-      owner_id: this.ownerId,
-      afk_channel_id: null,
-      afk_timeout: 300,
-      widget_enabled: false,
-      verification_level: 0,
-      default_message_notifications: 0,
-      explicit_content_filter: 0,
-      roles: [...this.roles.values()].map((role) => this.apiRole(role)),
-      emojis: [],
-      features: [],
-      mfa_level: 0,
-      application_id: null,
-      system_channel_id: this.channelId,
-      system_channel_flags: 0,
-      rules_channel_id: null,
-      max_members: 500000,
-      vanity_url_code: null,
-      description: null,
-      banner: null,
-      premium_tier: 0,
-      premium_subscription_count: 0,
-      preferred_locale: 'en-US',
-      public_updates_channel_id: null,
-      max_video_channel_users: 25,
-      nsfw_level: 0,
-      stickers: [],
-      premium_progress_bar_enabled: false,
-      safety_alerts_channel_id: null,
-    };
-  }
-
-  /** The GUILD_CREATE payload: the guild plus the gateway-only fields. */
-  gatewayGuild(): Json {
-    const members = [...this.members.keys()].map((id) => this.apiMember(id));
-    return {
-      ...this.apiGuild(),
-      unavailable: false,
-      joined_at: this.createdAt,
-      large: false,
-      member_count: members.length,
-      members,
-      channels: [this.apiChannel()],
-      threads: [],
-      presences: [],
-      voice_states: [],
-      stage_instances: [],
-      guild_scheduled_events: [],
-      soundboard_sounds: [],
-      lazy: true,
-    };
-  }
-
   apiAttachment(file: StoredFile): Json {
     const url = `${this.baseUrl}/attachments/${file.id}/${encodeURIComponent(file.filename)}`;
     return {
@@ -415,7 +324,7 @@ export class FakeState {
     return {
       id: message.id,
       channel_id: message.channelId,
-      ...(isEphemeral(message) ? {} : { guild_id: this.guildId }),
+      ...(isEphemeral(message) ? {} : { guild_id: (this.guildOfChannel(message.channelId) ?? this.defaultGuild).id }),
       author: this.apiUser(this.user(message.authorId)),
       content: message.content,
       timestamp: message.createdAt,
@@ -498,6 +407,213 @@ export class FakeState {
   recordViolation(text: string): string {
     this.violations.push(text);
     return text;
+  }
+}
+
+const DEFAULT_GUILD_NAME = 'Sandbox Server';
+const CHANNEL_NAME = 'table';
+
+/**
+ * A guild's stable ids, derived from its name (case-insensitive) so a restarted sandbox finds what the bot stored.
+ * The default guild's role ids keep the form they had when the fake held one guild; other guilds' role ids carry
+ * the guild's name, since on Discord no two guilds share a role.
+ */
+function guildIds(name: string): { id: string; channelId: string; roleId: (roleName: string) => string } {
+  const isDefault = name.toLowerCase() === DEFAULT_GUILD_NAME.toLowerCase();
+  return {
+    id: stableSnowflake(`guild:${name}`),
+    channelId: stableSnowflake(`channel:${name}/${CHANNEL_NAME}`),
+    roleId: (roleName) => stableSnowflake(isDefault ? `role:${roleName}` : `role:${name}/${roleName}`),
+  };
+}
+
+/**
+ * One guild: its text channel, its roles (@everyone, whose id is the guild's, the bot's managed role, Dispatcher,
+ * and those requests name) and its members. A member's roles and permissions belong to one guild, as on Discord.
+ */
+export class FakeGuild {
+  readonly id: string;
+  readonly name: string;
+  readonly channelId: string;
+  readonly channelName = CHANNEL_NAME;
+  /** When the bot joined: every member's joined_at, and GUILD_CREATE's. */
+  readonly joinedAt: string;
+  readonly roles = new Map<string, RoleRecord>();
+  private readonly roleIdsByName = new Map<string, string>();
+  private readonly roleId: (roleName: string) => string;
+  /**
+   * Member state per user id: the roles and the extra permissions (bits, on top of @everyone and the roles) of
+   * their latest interaction in this guild.
+   */
+  readonly members = new Map<string, MemberRecord>();
+  /** False while the constructor seeds the roles: the bot hears of those in GUILD_CREATE, not one by one. */
+  private announced = false;
+
+  constructor(
+    private readonly state: FakeState,
+    name: string,
+    joinedAt: string,
+  ) {
+    const ids = guildIds(name);
+    this.id = ids.id;
+    this.name = name;
+    this.channelId = ids.channelId;
+    this.roleId = ids.roleId;
+    this.joinedAt = joinedAt;
+    this.roles.set(this.id, { id: this.id, name: '@everyone', permissions: EVERYONE_PERMISSIONS, position: 0, managed: false });
+    this.roleIdsByName.set('@everyone', this.id);
+    const botRole = this.role(state.botUser.username);
+    botRole.managed = true;
+    botRole.permissions = BOT_ROLE_PERMISSIONS;
+    botRole.tags = { bot_id: state.botUser.id };
+    this.role('Dispatcher');
+    this.members.set(state.botUser.id, { roles: [botRole.id], joinedAt, permissions: '0' });
+    this.announced = true;
+  }
+
+  /** A role by name (case-insensitive, created on first use, stable id) or by id. */
+  role(nameOrId: string): RoleRecord {
+    const key = nameOrId.trim();
+    if (!key) throw new Error('a role needs a name');
+    const found = this.findRole(key);
+    if (found) return found;
+    const role: RoleRecord = {
+      id: this.roleId(key.toLowerCase()),
+      name: key,
+      permissions: '0',
+      position: this.roles.size,
+      managed: false,
+    };
+    this.roles.set(role.id, role);
+    this.roleIdsByName.set(key.toLowerCase(), role.id);
+    if (this.announced) this.state.onRoleCreate?.(this, role);
+    return role;
+  }
+
+  /** A known role by name or id, without creating one. */
+  findRole(nameOrId: string): RoleRecord | undefined {
+    const key = nameOrId.trim();
+    const id = this.roles.has(key) ? key : this.roleIdsByName.get(key.toLowerCase());
+    return id ? this.roles.get(id) : undefined;
+  }
+
+  /** Makes the user a member (if not yet) and sets their roles and extra permissions; returns the member state. */
+  member(userId: string, roleIds?: string[], extraPermissions?: string): MemberRecord {
+    let member = this.members.get(userId);
+    if (!member) {
+      member = { roles: [], joinedAt: this.joinedAt, permissions: '0' };
+      this.members.set(userId, member);
+    }
+    if (roleIds) member.roles = roleIds;
+    if (extraPermissions !== undefined) member.permissions = extraPermissions;
+    return member;
+  }
+
+  /** The member's permissions: @everyone, plus their roles, plus what their latest request granted. */
+  permissionsOf(userId: string): string {
+    const member = this.members.get(userId);
+    let bits = BigInt(EVERYONE_PERMISSIONS) | BigInt(member?.permissions ?? '0');
+    for (const roleId of member?.roles ?? []) bits |= BigInt(this.roles.get(roleId)?.permissions ?? '0');
+    return bits.toString();
+  }
+
+  /** A member object; `withUser: false` for data.resolved.members, where Discord leaves the user out. */
+  apiMember(userId: string, withUser = true): Json {
+    const member = this.member(userId);
+    const base: Json = {
+      roles: [...member.roles],
+      nick: null,
+      avatar: null,
+      banner: null,
+      joined_at: member.joinedAt,
+      premium_since: null,
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      communication_disabled_until: null,
+      unusual_dm_activity_until: null,
+    };
+    if (withUser) base.user = this.state.apiUser(this.state.user(userId));
+    return base;
+  }
+
+  apiChannel(): Json {
+    const last = [...this.state.messages.values()].reverse().find((m) => m.channelId === this.channelId && !isEphemeral(m));
+    return {
+      id: this.channelId,
+      type: 0,
+      guild_id: this.id,
+      name: this.channelName,
+      position: 0,
+      permission_overwrites: [],
+      topic: null,
+      nsfw: false,
+      last_message_id: last?.id ?? null,
+      rate_limit_per_user: 0,
+      parent_id: null,
+      flags: 0,
+    };
+  }
+
+  apiGuild(): Json {
+    return {
+      id: this.id,
+      name: this.name,
+      icon: null,
+      icon_hash: null,
+      splash: null,
+      discovery_splash: null,
+      owner_id: this.state.ownerId,
+      afk_channel_id: null,
+      afk_timeout: 300,
+      widget_enabled: false,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      roles: [...this.roles.values()].map((role) => this.state.apiRole(role)),
+      emojis: [],
+      features: [],
+      mfa_level: 0,
+      application_id: null,
+      system_channel_id: this.channelId,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      max_members: 500000,
+      vanity_url_code: null,
+      description: null,
+      banner: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      preferred_locale: 'en-US',
+      public_updates_channel_id: null,
+      max_video_channel_users: 25,
+      nsfw_level: 0,
+      stickers: [],
+      premium_progress_bar_enabled: false,
+      safety_alerts_channel_id: null,
+    };
+  }
+
+  /** The GUILD_CREATE payload: the guild plus the gateway-only fields. */
+  gatewayGuild(): Json {
+    const members = [...this.members.keys()].map((id) => this.apiMember(id));
+    return {
+      ...this.apiGuild(),
+      unavailable: false,
+      joined_at: this.joinedAt,
+      large: false,
+      member_count: members.length,
+      members,
+      channels: [this.apiChannel()],
+      threads: [],
+      presences: [],
+      voice_states: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+      lazy: true,
+    };
   }
 }
 

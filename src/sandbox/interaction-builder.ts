@@ -3,7 +3,9 @@
 // option value is typed and resolved. Requests a real Discord client could not produce (unknown command or
 // option, a missing required option, a value outside the choices, a button that is not on the message) are
 // refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out.
-import type { FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
+// An interaction happens in one guild: the request's `guild` (the default one if absent), or for a component, and
+// a modal opened from a message, the message's guild. Roles, members, channels and permissions resolve there.
+import type { FakeGuild, FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
 import { EVERYONE_PERMISSIONS, PERMISSION_NAMES, permissionBits } from './fake-state.js';
 import type { SandboxAttachment, SandboxInteractionRequest } from './types.js';
 import { SandboxRequestError } from './types.js';
@@ -11,6 +13,7 @@ import { SandboxRequestError } from './types.js';
 export interface BuiltInteraction {
   type: number;
   data: Json;
+  guild: FakeGuild;
   channelId: string;
   userId: string;
   sourceMessage?: MessageRecord;
@@ -35,46 +38,76 @@ export function buildInteraction(
   if (request.roles !== undefined && (!Array.isArray(request.roles) || request.roles.some((r) => typeof r !== 'string'))) {
     throw new SandboxRequestError('"roles" must be a list of role names');
   }
-  const roleIds = (request.roles ?? []).map((name) => role(state, name).id);
   const permissions = Array.isArray(request.permissions ?? []) ? permissionBits(request.permissions ?? []) : undefined;
   if (permissions === undefined) {
     throw new SandboxRequestError(`"permissions" must be a list of permission names: ${PERMISSION_NAMES.join(', ')}`);
   }
-  state.member(user.id, roleIds, permissions);
-  const channelId = resolveChannel(state, request.channel);
-
   const kinds = ['command', 'button', 'select', 'modal'].filter((key) => request[key as keyof SandboxInteractionRequest] !== undefined);
   if (kinds.length !== 1) {
     throw new SandboxRequestError('give exactly one of "command", "button", "select" or "modal"');
   }
+  const isComponent = request.button !== undefined || request.select !== undefined;
+  const source = isComponent
+    ? sourceMessage(state, request.message, request.button !== undefined ? 'button press' : 'select')
+    : request.modal !== undefined && request.message !== undefined
+      ? sourceMessage(state, request.message, 'modal')
+      : undefined;
+  const guild = resolveGuild(state, request.guild, source);
+  const roleIds = (request.roles ?? []).map((name) => role(guild, name).id);
+  guild.member(user.id, roleIds, permissions);
+  const channelId = resolveChannel(guild, request.channel);
+
   if (request.command !== undefined) {
-    return { ...buildCommand(state, request), channelId, userId: user.id };
+    return { ...buildCommand(state, guild, request), guild, channelId, userId: user.id };
   }
   if (request.modal !== undefined) {
-    return { ...buildModalSubmit(state, request, findModal), channelId, userId: user.id };
+    return { ...buildModalSubmit(request, source, findModal), guild, channelId, userId: user.id };
   }
-  return { ...buildComponent(state, request), userId: user.id };
+  return { ...buildComponent(state, guild, request, source!), guild, userId: user.id };
 }
 
-function role(state: FakeState, name: string): RoleRecord {
+/**
+ * The guild the interaction happens in. A message's guild wins, since a component is pressed where its message
+ * is; naming another guild with it is a mistake worth reporting.
+ */
+function resolveGuild(state: FakeState, name: unknown, source: MessageRecord | undefined): FakeGuild {
+  if (name !== undefined && (typeof name !== 'string' || !name.trim())) throw new SandboxRequestError('"guild" must be a guild name');
+  if (source) {
+    const guild = state.guildOfChannel(source.channelId) ?? state.defaultGuild;
+    if (name !== undefined && state.findGuild(name) !== guild) {
+      throw new SandboxRequestError(`message ${source.id} is in the guild "${guild.name}", not "${name}"`);
+    }
+    return guild;
+  }
+  try {
+    return state.guild(name);
+  } catch (error) {
+    throw new SandboxRequestError(`"guild": ${(error as Error).message}`);
+  }
+}
+
+function role(guild: FakeGuild, name: string): RoleRecord {
   if (!name.trim()) throw new SandboxRequestError('a role name cannot be empty');
-  return state.role(name);
+  return guild.role(name);
 }
 
-function resolveChannel(state: FakeState, channel: string | undefined): string {
-  if (channel === undefined) return state.channelId;
+function resolveChannel(guild: FakeGuild, channel: string | undefined): string {
+  if (channel === undefined) return guild.channelId;
   const key = String(channel).replace(/^#/, '').toLowerCase();
-  if (key === state.channelId || key === state.channelName) return state.channelId;
-  throw new SandboxRequestError(`unknown channel "${channel}" (the sandbox has one channel: #${state.channelName})`);
+  if (key === guild.channelId || key === guild.channelName) return guild.channelId;
+  throw new SandboxRequestError(`unknown channel "${channel}" (the guild "${guild.name}" has one channel: #${guild.channelName})`);
 }
 
 // ---- slash commands and autocomplete ---------------------------------------------------------------------
 
-function buildCommand(state: FakeState, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'channelId' | 'userId'> {
+function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'guild' | 'channelId' | 'userId'> {
   if (typeof request.command !== 'string' || !request.command.trim()) throw new SandboxRequestError('"command" must be a non-empty string');
   const words = request.command.trim().replace(/^\//, '').split(/\s+/);
   const name = words[0]!.toLowerCase();
-  const record = state.commands.get(`${state.guildId}:1:${name}`) ?? state.commands.get(`global:1:${name}`);
+  // The sandbox registers the bot's commands in the default guild only; every other guild uses that registration
+  // too, as if the bot had registered the same commands there (or globally), so a new guild needs no deploy step.
+  const record =
+    state.commands.get(`${guild.id}:1:${name}`) ?? state.commands.get(`global:1:${name}`) ?? state.commands.get(`${state.guildId}:1:${name}`);
   if (!record) {
     const known = [...state.commands.values()].filter((c) => (c.definition.type ?? 1) === 1).map((c) => String(c.definition.name));
     throw new SandboxRequestError(`unknown command "/${name}"${known.length ? ` (registered: ${[...new Set(known)].sort().join(', ')})` : ' (the bot registered no commands)'}`);
@@ -131,7 +164,7 @@ function buildCommand(state: FakeState, request: SandboxInteractionRequest): Omi
       continue;
     }
     if (!values.has(def.name)) continue;
-    const value = convertOption(state, def, values.get(def.name), `/${fullName}`, resolved);
+    const value = convertOption(state, guild, def, values.get(def.name), `/${fullName}`, resolved);
     options.push({ name: def.name, type: def.type, value });
   }
 
@@ -143,14 +176,15 @@ function buildCommand(state: FakeState, request: SandboxInteractionRequest): Omi
     id: record.id,
     name: String(definition.name),
     type: 1,
-    ...(record.guildId ? { guild_id: record.guildId } : {}),
+    // A guild command is the interaction's guild's own, wherever the sandbox registered it.
+    ...(record.guildId ? { guild_id: guild.id } : {}),
     ...(nested.length ? { options: nested } : {}),
     ...(Object.keys(resolved).length ? { resolved } : {}),
   };
   return { type: autocomplete ? 4 : 2, data, commandName: fullName };
 }
 
-function convertOption(state: FakeState, def: OptionDef, raw: unknown, where: string, resolved: Record<string, Json>): unknown {
+function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: unknown, where: string, resolved: Record<string, Json>): unknown {
   const label = `option "${def.name}" of ${where}`;
   const add = (kind: string, id: string, value: Json): void => {
     resolved[kind] ??= {};
@@ -192,33 +226,33 @@ function convertOption(state: FakeState, def: OptionDef, raw: unknown, where: st
     case 6: {
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user name or id`);
       const user = state.user(raw);
-      state.member(user.id);
+      guild.member(user.id);
       add('users', user.id, state.apiUser(user));
-      add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+      add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
       return user.id;
     }
     case 7: {
       const key = String(raw).replace(/^#/, '').toLowerCase();
-      if (key !== state.channelId && key !== state.channelName) throw new SandboxRequestError(`${label}: unknown channel "${String(raw)}"`);
-      add('channels', state.channelId, { ...state.apiChannel(), permissions: EVERYONE_PERMISSIONS });
-      return state.channelId;
+      if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`${label}: unknown channel "${String(raw)}"`);
+      add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+      return guild.channelId;
     }
     case 8: {
       if (typeof raw !== 'string') throw new SandboxRequestError(`${label} takes a role name`);
-      const found = role(state, raw);
+      const found = role(guild, raw);
       add('roles', found.id, state.apiRole(found));
       return found.id;
     }
     case 9: {
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user or role name`);
-      const found = state.findRole(raw);
+      const found = guild.findRole(raw);
       if (found) {
         add('roles', found.id, state.apiRole(found));
         return found.id;
       }
       const user = state.user(raw);
       add('users', user.id, state.apiUser(user));
-      add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+      add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
       return user.id;
     }
     case 11: {
@@ -255,10 +289,14 @@ function sourceMessage(state: FakeState, id: unknown, what: string): MessageReco
   return message;
 }
 
-function buildComponent(state: FakeState, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'userId'> {
+function buildComponent(
+  state: FakeState,
+  guild: FakeGuild,
+  request: SandboxInteractionRequest,
+  message: MessageRecord,
+): Omit<BuiltInteraction, 'guild' | 'userId'> {
   const isButton = request.button !== undefined;
   const customId = String(isButton ? request.button : request.select);
-  const message = sourceMessage(state, request.message, isButton ? 'button press' : 'select');
   const component = [...walkComponents(message.components)].find((c) => c.custom_id === customId);
   const ids = [...walkComponents(message.components)].map((c) => c.custom_id).filter((c) => typeof c === 'string');
   if (!component) {
@@ -280,13 +318,13 @@ function buildComponent(state: FakeState, request: SandboxInteractionRequest): O
       throw new SandboxRequestError(`select "${customId}" takes ${min === max ? min : `${min} to ${max}`} value(s), got ${request.values.length}`);
     }
     const resolved: Record<string, Json> = {};
-    data.values = selectValues(state, component, request.values, resolved);
+    data.values = selectValues(state, guild, component, request.values, resolved);
     if (Object.keys(resolved).length) data.resolved = resolved;
   }
   return { type: 3, data, channelId: message.channelId, sourceMessage: message };
 }
 
-function selectValues(state: FakeState, select: Json, values: string[], resolved: Record<string, Json>): string[] {
+function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: string[], resolved: Record<string, Json>): string[] {
   const add = (kind: string, id: string, value: Json): void => {
     resolved[kind] ??= {};
     resolved[kind]![id] = value;
@@ -303,27 +341,27 @@ function selectValues(state: FakeState, select: Json, values: string[], resolved
     }
     case 6:
       return values.map((value) => {
-        const found = role(state, value);
+        const found = role(guild, value);
         add('roles', found.id, state.apiRole(found));
         return found.id;
       });
     case 8:
       return values.map((value) => {
         const key = value.replace(/^#/, '').toLowerCase();
-        if (key !== state.channelId && key !== state.channelName) throw new SandboxRequestError(`unknown channel "${value}"`);
-        add('channels', state.channelId, { ...state.apiChannel(), permissions: EVERYONE_PERMISSIONS });
-        return state.channelId;
+        if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`unknown channel "${value}"`);
+        add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+        return guild.channelId;
       });
     default: // 5 user select, 7 mentionable select
       return values.map((value) => {
-        const found = select.type === 7 ? state.findRole(value) : undefined;
+        const found = select.type === 7 ? guild.findRole(value) : undefined;
         if (found) {
           add('roles', found.id, state.apiRole(found));
           return found.id;
         }
         const user = state.user(value);
         add('users', user.id, state.apiUser(user));
-        add('members', user.id, { ...state.apiMember(user.id, false), permissions: state.permissionsOf(user.id) });
+        add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
         return user.id;
       });
   }
@@ -332,16 +370,15 @@ function selectValues(state: FakeState, select: Json, values: string[], resolved
 // ---- modal submits ---------------------------------------------------------------------------------------
 
 function buildModalSubmit(
-  state: FakeState,
   request: SandboxInteractionRequest,
+  message: MessageRecord | undefined,
   findModal: (customId: string) => Json | undefined,
-): Omit<BuiltInteraction, 'channelId' | 'userId'> {
+): Omit<BuiltInteraction, 'guild' | 'channelId' | 'userId'> {
   const customId = String(request.modal);
   const fields = request.fields ?? {};
   if (!isObject(fields) || Object.values(fields).some((v) => typeof v !== 'string')) {
     throw new SandboxRequestError('"fields" must be an object of text input custom_id → text');
   }
-  const message = request.message !== undefined ? sourceMessage(state, request.message, 'modal') : undefined;
   const modal = findModal(customId);
   let components: Json[];
   if (modal) {

@@ -20,6 +20,8 @@ export interface InteractionRecord {
   /** ms since the Unix epoch when the interaction was dispatched */
   createdAt: number;
   userId: string;
+  /** The guild the interaction happened in, and its channel: where its messages go. */
+  guildId: string;
   channelId: string;
   /** The message a component sits on / a modal was opened from. */
   sourceMessageId?: string;

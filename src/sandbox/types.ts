@@ -57,8 +57,15 @@ export interface SandboxInteractionRequest {
   /** A modal submit: custom_id + text input custom_id → value. */
   modal?: string;
   fields?: Record<string, string>;
-  /** Channel name or id; default the one text channel. */
+  /** Channel name or id, within the interaction's guild; default its one text channel, #table. */
   channel?: string;
+  /**
+   * The guild (server) the user acts in, by name (case-insensitive, created on first use with a stable id) or
+   * by a known guild's id; default the sandbox's own "Sandbox Server". A button, a select, or a modal given
+   * `message`, acts where that message is. Users are the same in every guild; `roles` and `permissions` apply in
+   * this one only.
+   */
+  guild?: string;
 }
 
 export interface SandboxResponse {
@@ -115,6 +122,15 @@ export interface FakeMessage {
   attachments: SandboxAttachment[];
   editedAt?: string;
   createdAt: string;
+}
+
+/** A guild of the fake Discord, for tests that act in more than one (`fake.guild('Other')`). */
+export interface FakeGuildInfo {
+  id: string;
+  name: string;
+  /** Its one text channel, #table. */
+  channelId: string;
+  channelName: string;
 }
 
 export interface FakeUser {
