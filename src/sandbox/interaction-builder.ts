@@ -3,10 +3,12 @@
 // option value is typed and resolved. Requests a real Discord client could not produce (unknown command or
 // option, a missing required option, a value outside the choices, a button that is not on the message) are
 // refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out.
-// An interaction happens in one guild: the request's `guild` (the default one if absent), or for a component, and
-// a modal opened from a message, the message's guild. Roles, members, channels and permissions resolve there.
+// An interaction happens in one guild: for a component, and a modal opened from a message, the message's guild;
+// otherwise the request's `guild`, or without one the guild the modal was opened in, or the default guild. Roles,
+// members, channels and permissions resolve there.
 import type { FakeGuild, FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
 import { EVERYONE_PERMISSIONS, PERMISSION_NAMES, permissionBits } from './fake-state.js';
+import type { OpenedModal } from './interaction-tracker.js';
 import type { SandboxAttachment, SandboxInteractionRequest } from './types.js';
 import { SandboxRequestError } from './types.js';
 
@@ -29,7 +31,7 @@ const optionsOf = (node: Json | undefined): OptionDef[] =>
 export function buildInteraction(
   state: FakeState,
   request: SandboxInteractionRequest,
-  findModal: (customId: string) => Json | undefined,
+  findModal: (customId: string) => OpenedModal | undefined,
 ): BuiltInteraction {
   if (!isObject(request)) throw new SandboxRequestError('the request must be a JSON object');
   if (typeof request.user !== 'string' || !request.user.trim()) throw new SandboxRequestError('"user" is required (a user name or id)');
@@ -52,7 +54,8 @@ export function buildInteraction(
     : request.modal !== undefined && request.message !== undefined
       ? sourceMessage(state, request.message, 'modal')
       : undefined;
-  const guild = resolveGuild(state, request.guild, source);
+  const opened = request.modal !== undefined ? findModal(String(request.modal)) : undefined;
+  const guild = resolveGuild(state, request.guild, source, opened?.guildId);
   const roleIds = (request.roles ?? []).map((name) => role(guild, name).id);
   guild.member(user.id, roleIds, permissions);
   const channelId = resolveChannel(guild, request.channel);
@@ -61,7 +64,7 @@ export function buildInteraction(
     return { ...buildCommand(state, guild, request), guild, channelId, userId: user.id };
   }
   if (request.modal !== undefined) {
-    return { ...buildModalSubmit(request, source, findModal), guild, channelId, userId: user.id };
+    return { ...buildModalSubmit(request, source, opened?.modal), guild, channelId, userId: user.id };
   }
   return { ...buildComponent(state, guild, request, source!), guild, userId: user.id };
 }
@@ -70,7 +73,7 @@ export function buildInteraction(
  * The guild the interaction happens in. A message's guild wins, since a component is pressed where its message
  * is; naming another guild with it is a mistake worth reporting.
  */
-function resolveGuild(state: FakeState, name: unknown, source: MessageRecord | undefined): FakeGuild {
+function resolveGuild(state: FakeState, name: unknown, source: MessageRecord | undefined, modalGuildId: string | undefined): FakeGuild {
   if (name !== undefined && (typeof name !== 'string' || !name.trim())) throw new SandboxRequestError('"guild" must be a guild name');
   if (source) {
     const guild = state.guildOfChannel(source.channelId) ?? state.defaultGuild;
@@ -79,6 +82,7 @@ function resolveGuild(state: FakeState, name: unknown, source: MessageRecord | u
     }
     return guild;
   }
+  if (name === undefined && modalGuildId !== undefined) return state.guilds.get(modalGuildId) ?? state.defaultGuild;
   try {
     return state.guild(name);
   } catch (error) {
@@ -372,14 +376,13 @@ function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: 
 function buildModalSubmit(
   request: SandboxInteractionRequest,
   message: MessageRecord | undefined,
-  findModal: (customId: string) => Json | undefined,
+  modal: Json | undefined,
 ): Omit<BuiltInteraction, 'guild' | 'channelId' | 'userId'> {
   const customId = String(request.modal);
   const fields = request.fields ?? {};
   if (!isObject(fields) || Object.values(fields).some((v) => typeof v !== 'string')) {
     throw new SandboxRequestError('"fields" must be an object of text input custom_id → text');
   }
-  const modal = findModal(customId);
   let components: Json[];
   if (modal) {
     components = shapeModalSubmit(modal, fields as Record<string, string>);

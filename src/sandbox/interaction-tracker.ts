@@ -47,6 +47,11 @@ export interface InteractionRecord {
   firstResponseAt?: number;
 }
 
+export interface OpenedModal {
+  modal: Json;
+  guildId: string;
+}
+
 /** How long past a faulted request's retry-after the fake waits for the retry before taking it that the bot gave up. */
 const RETRY_GRACE_MS = 1000;
 
@@ -98,10 +103,13 @@ export class InteractionTracker {
     return this.byToken.get(token);
   }
 
-  /** The newest modal the bot opened with this custom_id (to shape a modal submit like Discord would). */
-  findModal(customId: string): Json | undefined {
-    const records = [...this.byId.values()].reverse();
-    return records.find((record) => record.modal?.custom_id === customId)?.modal;
+  /**
+   * The newest modal the bot opened with this custom_id (to shape a modal submit like Discord would), and the
+   * guild it was opened in (where its submit happens).
+   */
+  findModal(customId: string): OpenedModal | undefined {
+    const record = [...this.byId.values()].reverse().find((r) => r.modal?.custom_id === customId);
+    return record?.modal ? { modal: record.modal, guildId: record.guildId } : undefined;
   }
 
   /** The interaction a request outside any interaction (e.g. POST /channels/:id/messages) is credited to. */

@@ -62,8 +62,8 @@ export interface SandboxInteractionRequest {
   /**
    * The guild (server) the user acts in, by name (case-insensitive, created on first use with a stable id) or
    * by a known guild's id; default the sandbox's own "Sandbox Server". A button, a select, or a modal given
-   * `message`, acts where that message is. Users are the same in every guild; `roles` and `permissions` apply in
-   * this one only.
+   * `message`, acts where that message is; a modal without both, where the bot opened it. Users are the same in
+   * every guild; `roles` and `permissions` apply in this one only.
    */
   guild?: string;
 }

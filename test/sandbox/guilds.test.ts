@@ -113,6 +113,34 @@ describe('a second guild', () => {
     expect(textOf(rolled)).toContain('Driving');
   });
 
+  it('plays a contest in its own channel; a modal is submitted in the guild where the bot opened it', async () => {
+    for (const [user, name] of [['sasha', 'Kat'], ['mike', 'Troy']] as const) {
+      await sandbox.one({ user, guild: 'Other', command: 'sheet create', options: { name } });
+      await sandbox.one({ user, guild: 'Other', command: 'sheet skill set', options: { name: 'CQC', level: 40 } });
+    }
+    const opening = await sandbox.one({
+      user: 'sasha',
+      guild: 'Other',
+      command: 'contest start',
+      options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' },
+    });
+    const message = opening.messageId!;
+    const id = /Contest #(\d+)/.exec(textOf(opening))![1];
+    const other = sandbox.fake.guild('Other');
+    expect(sandbox.fake.message(message)?.channelId).toBe(other.channelId);
+    expect(sandbox.fake.messages()).toEqual([]);
+
+    const form = await sandbox.one({ user: 'mike', button: `contest:accept:${id}`, message });
+    expect(form.kind).toBe('modal');
+    const seen = guildIdsSeen();
+    const countered = await sandbox.one({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat is thrown out', operator: 'Troy' }, message });
+    expect(textOf(countered)).toContain('Kat is thrown out');
+    // Without `message` nor `guild`, the submit still happens where the modal was opened.
+    await sandbox.fake.interact({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'again', operator: 'Troy' } }).catch(() => undefined);
+    expect(seen).toEqual([other.id, other.id]);
+    expect(sandbox.fake.messages(other.channelId).map((m) => m.id)).toEqual([message]);
+  });
+
   it('is listed by the JSON API, which takes `guild` for interactions and messages', async () => {
     const post = async (body: unknown) => {
       const res = await fetch(`${sandbox.fake.url}/api/interactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
