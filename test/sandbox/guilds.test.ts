@@ -20,6 +20,26 @@ afterEach(async () => {
   await sandbox.stop();
 });
 
+/** The first event of a live feed: its channel's messages. */
+async function snapshotOf(path: string): Promise<unknown[]> {
+  const controller = new AbortController();
+  const res = await fetch(`${sandbox.fake.url}${path}`, { signal: controller.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const snapshot = /event: snapshot\ndata: (.*)\n\n/.exec(text);
+      if (snapshot) return (JSON.parse(snapshot[1]!) as { messages: unknown[] }).messages;
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the feed ended before its snapshot: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    controller.abort();
+  }
+}
+
 /** The guild ids of the interactions the bot receives from now on. */
 function guildIdsSeen(): string[] {
   const seen: string[] = [];
@@ -159,6 +179,8 @@ describe('a second guild', () => {
     expect(other.messages).toHaveLength(1);
     expect(other.messages[0]!.channelId).toBe(sandbox.fake.guild('Other').channelId);
     expect(home.messages).toEqual([]);
+    expect(await snapshotOf('/api/events?guild=Other')).toEqual(other.messages);
+    expect(await snapshotOf('/api/events')).toEqual([]);
 
     const server = (await (await fetch(`${sandbox.fake.url}/api/server`)).json()) as { guild: { id: string }; guilds: Array<{ name: string; channel: { name: string } }> };
     expect(server.guild.id).toBe(SANDBOX_SERVER.id);
