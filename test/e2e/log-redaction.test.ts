@@ -1,0 +1,70 @@
+// Interaction tokens never reach the log: the real bot, with the logger `npm start` makes, against a fake Discord
+// that fails its interaction callbacks and webhook edits until discord.js gives up, so the errors it logs carry the
+// URLs (and request bodies) of those requests.
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Events } from 'discord.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const lines: string[] = [];
+const tokens = new Set<string>();
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim()));
+      done();
+    },
+  });
+  sandbox = await startTestSandbox({ log: createLogger('debug', { pretty: false, destination: sink }) });
+  sandbox.bot.client.on(Events.InteractionCreate, (interaction) => void tokens.add(interaction.token));
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+async function logged(message: string, count: number): Promise<void> {
+  for (let waited = 0; lines.filter((line) => line.includes(`"msg":"${message}"`)).length < count; waited += 50) {
+    if (waited > 15_000) throw new Error(`"${message}" was not logged ${count} times; the log:\n${lines.join('\n')}`);
+    await sleep(50);
+  }
+}
+
+it('logs failed Discord requests without the interaction tokens in their URLs', async () => {
+  const { fake } = sandbox;
+  // The first /roll dice defers while the dice library loads, then edits its answer in through the webhook.
+  const edits = fake.faults.add({ target: 'webhook-message', status: 500 });
+  await fake.interact({ user: 'mike', command: 'roll dice', options: { expression: '2d6' } });
+  await logged('could not tell the user about a failure', 1);
+  edits.remove();
+  fake.faults.add({ target: 'callback', status: 500 });
+  await fake.interact({ user: 'mike', command: 'roll dice', options: { expression: '3d6' } });
+  await logged('could not tell the user about a failure', 2);
+
+  expect(tokens.size).toBe(2);
+  const failures = lines.filter((line) => line.includes('"msg":"interaction failed"'));
+  expect(failures).toHaveLength(2);
+  for (const token of tokens) {
+    expect(lines.filter((line) => line.includes(token))).toEqual([]);
+  }
+  expect(failures[0]).toContain(`/webhooks/${fake.applicationId}/[REDACTED]/messages/`);
+  expect(failures[1]).toMatch(/\/interactions\/\d+\/\[REDACTED\]\/callback/);
+});
+
+it('scrubs tokens from messages, token fields and any depth, and logs attached files by name and size', () => {
+  const written: string[] = [];
+  const logger = createLogger('info', { pretty: false, destination: { write: (line: string) => void written.push(line) } });
+  const interactionToken = `aW50ZXJhY3Rpb246${'x'.repeat(80)}`;
+  const botToken = `MTE4MDAwMDAwMDAwMDAwMDAwMQ.${'G'.repeat(6)}.${'s'.repeat(38)}`;
+  const error = Object.assign(new Error(`bad token ${interactionToken}`), { requestBody: { files: [{ name: 'notes.txt', data: Buffer.alloc(5000) }], json: { content: 'hi' } } });
+  logger.error({ err: error, nested: { discordToken: 'sandbox-token', header: `Bot ${botToken}` } }, `retrying with ${interactionToken}`);
+  const line = written.join('');
+  expect(line).not.toContain(interactionToken);
+  expect(line).not.toContain(botToken);
+  expect(line).not.toContain('sandbox-token');
+  expect(JSON.parse(line)).toMatchObject({ err: { requestBody: { files: [{ name: 'notes.txt', bytes: 5000 }], json: { content: 'hi' } } }, nested: { discordToken: '[REDACTED]' } });
+});
