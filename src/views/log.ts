@@ -71,7 +71,8 @@ function at(value: unknown, ...path: Array<string | number>): unknown {
   return current;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value) : '?');
+// One line per roll: a row's line breaks are read as spaces.
+const text = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?');
 const skillOf = (value: unknown): string => `${text(at(value, 'skill', 'name'))}${typeof at(value, 'skill', 'level') === 'number' ? ` ${String(at(value, 'skill', 'level'))}` : ''}`;
 
 /** What a roll was and what came of it, read from what the roll log stored for its kind. */
@@ -98,7 +99,8 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
     }
     case 'outcome':
       return {
-        what: `outcome on ${text(at(roll.result, 'input', 'table', 'name'))}`,
+        // The table is stored with the inputs (as it was when rolled); the result holds the roll and the row.
+        what: `outcome on ${text(at(roll.inputs, 'table', 'name'))}`,
         outcome: `**${String(at(roll.result, 'result'))}**: ${text(at(roll.result, 'row', 'text'))}`,
       };
     case 'dice': {

@@ -82,8 +82,13 @@ describe('a roll as a line of the log', () => {
     });
     expect(describeRoll(contest)).toEqual({ what: 'contest #3, round 1: CQC 37 vs Shotgun Handling 35', outcome: '**the opponent wins**' });
     expect(describeRoll({ ...contest, result: { winner: 'tie' } }).outcome).toBe('**tie**');
-    const outcome = stored({ kind: 'outcome', result: { input: { table: { name: 'Reload' } }, result: 84, row: { text: 'Jammed*' } } });
-    expect(describeRoll(outcome)).toEqual({ what: 'outcome on Reload', outcome: '**84**: Jammed\\*' });
+    // As /roll outcome stores it: the table with the inputs, the roll and the row in the result.
+    const outcome = stored({
+      kind: 'outcome',
+      inputs: { table: { name: 'Reload', die: 'd100', asks: '', skill: null, rows: [] }, modifiers: [] },
+      result: { roll: { dice: [], total: 48 }, result: 84, rowIndex: 2, row: { text: 'Jammed*\n# again' }, clamped: null },
+    });
+    expect(describeRoll(outcome)).toEqual({ what: 'outcome on Reload', outcome: '**84**: Jammed\\* # again' });
     expect(describeRoll(stored({ kind: 'mystery', total: 12 }))).toEqual({ what: 'mystery', outcome: '**12**' });
     const dice = stored({ kind: 'dice', inputs: { expression: '3#1d20+5', label: 'Attacks*' }, result: { rolls: [{ total: 23 }, { total: 13 }, { total: 18 }] } });
     expect(describeRoll(dice)).toEqual({ what: 'dice 3#1d20+5 (Attacks\\*)', outcome: '**23**, **13**, **18**' });
