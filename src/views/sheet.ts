@@ -2,7 +2,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { isConditionActive, isNpc, type OperatorSheet } from '../engine/sheet.js';
 import { systemName } from '../engine/systems/index.js';
-import { escapeMarkdown, plural, signedCompact } from './format.js';
+import { authorMarkdownWithin, escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 
@@ -58,7 +58,7 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
     const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} **${attribute.value}**`);
     embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });
   }
-  if (sheet.notes) embed.addFields({ name: 'Notes', value: truncate(sheet.notes, 900) });
+  if (sheet.notes) embed.addFields({ name: 'Notes', value: authorMarkdownWithin(sheet.notes, 900) });
   return embed;
 }
 

@@ -2,7 +2,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { TABLE_LIMITS, parseTableDie, type OutcomeRollResult, type OutcomeTable, type TableDieRoll, type TableRow } from '../engine/tables.js';
 import { rollFooter } from './challenge.js';
-import { escapeMarkdown, formatD100, formatTerms, plural } from './format.js';
+import { authorMarkdown, escapeMarkdown, formatD100, formatTerms, plural } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 
@@ -42,7 +42,7 @@ function revealsText(reveals: TableRow['reveals']): string | null {
 
 function rowLine(row: TableRow, textMax: number): string {
   const extras = [row.next ? `→ roll **${escapeMarkdown(row.next)}**` : null, revealsText(row.reveals) ? `🔎 ${revealsText(row.reveals)}` : null].filter(Boolean);
-  return `**${rangeText(row)}** · ${truncate(row.text.replace(/\s*\n\s*/g, ' '), textMax)}${extras.length ? ` (${extras.join('; ')})` : ''}`;
+  return `**${rangeText(row)}** · ${authorMarkdown(truncate(row.text.replace(/\s*\n\s*/g, ' '), textMax))}${extras.length ? ` (${extras.join('; ')})` : ''}`;
 }
 
 function tableFacts(table: OutcomeTable): string {
@@ -121,7 +121,7 @@ export function outcomeLines(result: OutcomeRollResult): string[] {
   } else if (result.clamped === 'above') {
     lines.push(`${result.result} is above the last row (${rangeText(table.rows.at(-1)!)}), so the last row applies.`);
   }
-  lines.push(`**${rangeText(result.row)}** · ${result.row.text}`);
+  lines.push(`**${rangeText(result.row)}** · ${authorMarkdown(result.row.text)}`);
   const reveals = revealsText(result.row.reveals);
   if (reveals) lines.push(`🔎 This row ${reveals}.`);
   return lines;
