@@ -11,7 +11,7 @@ import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/di
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError } from '../src/errors.js';
 import { SHEET_LIMITS, validName } from '../src/engine/sheet.js';
-import { parseSheetFile, toSheetFile } from '../src/engine/sheet-file.js';
+import { parseSheetFile, SHEET_FILE_MAX_BYTES, sheetFileText } from '../src/engine/sheet-file.js';
 import type { SheetOwner } from '../src/store/operators.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
@@ -163,14 +163,14 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     }
     case 'export': {
       const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name'));
-      const file = Buffer.from(`${JSON.stringify(toSheetFile(sheet, context.now()), null, 2)}\n`, 'utf8');
+      const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
       const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
       await interaction.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
       return;
     }
     case 'import': {
       const attachment = interaction.options.getAttachment('file', true);
-      const text = await readAttachmentText(attachment, SHEET_LIMITS.importFileBytes);
+      const text = await readAttachmentText(attachment, SHEET_FILE_MAX_BYTES);
       const imported = parseSheetFile(text);
       const { sheet, replaced } = await store.operators.import(owner, imported, interaction.options.getBoolean('replace') ?? false);
       await reply(

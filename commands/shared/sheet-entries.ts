@@ -13,11 +13,11 @@ import {
 } from 'discord.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
+import { cleanName } from '../../src/engine/names.js';
 import {
   SHEET_LIMITS,
-  findSkill,
+  conditionSkills,
   isConditionActive,
-  splitNameList,
   validAttributeValue,
   validModifier,
   validName,
@@ -162,7 +162,8 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
   const { store } = context;
   const sub = interaction.options.getSubcommand(true);
   const reply = (text: string) => interaction.reply(privateNote(text));
-  const name = validName(group, interaction.options.getString('name', true));
+  // Only a new name is checked: one stored before a rule existed can still be removed by the name it has.
+  const name = sub === 'remove' ? cleanName(interaction.options.getString('name', true)) : validName(group, interaction.options.getString('name', true));
   const sheetName = escapeMarkdown(sheet.name);
   if (sub === 'remove') {
     const removed = await store.operators.remove(group, sheet, name);
@@ -190,8 +191,7 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
     return;
   }
   const modifier = validModifier('A condition modifier', interaction.options.getInteger('modifier', true));
-  const skillNames = splitNameList(interaction.options.getString('skills'));
-  const skills = skillNames.length === 0 ? null : skillNames.map((skill) => findSkill(sheet, skill).name);
+  const skills = conditionSkills(sheet, interaction.options.getString('skills'));
   const minutes = interaction.options.getInteger('minutes');
   if (minutes !== null && (minutes < 1 || minutes > SHEET_LIMITS.conditionMinutesMax)) {
     throw new UserError(`\`minutes\` must be from 1 to ${SHEET_LIMITS.conditionMinutesMax} (30 days); leave it out for a condition that lasts until removed.`);

@@ -9,7 +9,7 @@ export async function readAttachmentText(
   formatHint = 'Export a sheet with `/sheet export` to see the expected format.',
 ): Promise<string> {
   if (attachment.size > maxBytes) {
-    throw new UserError(`The file **${attachment.name}** is ${Math.ceil(attachment.size / 1000)} kB; the most accepted is ${maxBytes / 1000} kB. Nothing was changed.`);
+    throw new UserError(`The file **${attachment.name}** is ${Math.ceil(attachment.size / 1000)} kB; the most accepted is ${Math.floor(maxBytes / 1000)} kB. Nothing was changed.`);
   }
   let response: Response;
   try {
@@ -19,7 +19,7 @@ export async function readAttachmentText(
   }
   if (!response.ok) throw new UserError(`Discord could not give the attached file (HTTP ${response.status}). Please try again. Nothing was changed.`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new UserError(`The file is larger than ${maxBytes / 1000} kB. Nothing was changed.`);
+  if (bytes.byteLength > maxBytes) throw new UserError(`The file is larger than ${Math.floor(maxBytes / 1000)} kB. Nothing was changed.`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -3,13 +3,12 @@
  * written, and names the first problem with its path in the file (e.g. `skills[2].level`).
  */
 import { UserError } from '../errors.js';
-import { nameKey } from './names.js';
+import { nameKey, nameProblem, visibleName } from './names.js';
 import { DEFAULT_SYSTEM, isSystemId, SYSTEM_IDS } from './systems/index.js';
 import {
   SHEET_LIMITS,
   validAttributeValue,
   validModifier,
-  validName,
   validSkillLevel,
   type ArchetypeEntry,
   type AttributeEntry,
@@ -33,22 +32,73 @@ export interface SheetFile {
   attributes: AttributeEntry[];
 }
 
-/** The sheet's contents, ready to be written to a file; expired conditions are left behind. */
+/** A condition added before repeats were folded may name a skill twice; once means the same. */
+function onceEach(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => !seen.has(nameKey(name)) && seen.add(nameKey(name)));
+}
+
+/**
+ * The sheet's contents, ready to be written to a file; expired conditions are left behind. Names are written as
+ * they look: one stored before invisible characters were refused is written without them, so the file imports.
+ */
 export function toSheetFile(sheet: OperatorSheet, now: Date): SheetFile {
   return {
     format: SHEET_FILE_FORMAT,
     version: SHEET_FILE_VERSION,
-    name: sheet.name,
+    name: visibleName(sheet.name),
     system: sheet.system,
     notes: sheet.notes,
-    skills: sheet.skills.map(({ name, level }) => ({ name, level })),
-    archetypes: sheet.archetypes.map(({ name, modifier }) => ({ name, modifier })),
+    skills: sheet.skills.map(({ name, level }) => ({ name: visibleName(name), level })),
+    archetypes: sheet.archetypes.map(({ name, modifier }) => ({ name: visibleName(name), modifier })),
     conditions: sheet.conditions
       .filter((condition) => condition.expiresAt === null || condition.expiresAt > now)
-      .map(({ name, modifier, skills, expiresAt }) => ({ name, modifier, skills, expiresAt: expiresAt?.toISOString() ?? null })),
-    attributes: sheet.attributes.map(({ name, value }) => ({ name, value })),
+      .map(({ name, modifier, skills, expiresAt }) => ({
+        name: visibleName(name),
+        modifier,
+        skills: skills === null ? null : onceEach(skills.map(visibleName)),
+        expiresAt: expiresAt?.toISOString() ?? null,
+      })),
+    attributes: sheet.attributes.map(({ name, value }) => ({ name: visibleName(name), value })),
   };
 }
+
+/** The text of the file `/sheet export` attaches: indented, for players who read or edit it. */
+export function sheetFileText(sheet: OperatorSheet, now: Date): string {
+  return `${JSON.stringify(toSheetFile(sheet, now), null, 2)}\n`;
+}
+
+/**
+ * The largest file the sheet limits allow: every list full, every name at its longest in characters of three UTF-8
+ * bytes, notes of characters JSON writes as six (`\u0001`), every number at its widest. Its size is the import
+ * limit, measured rather than guessed, so a new field or limit moves it too.
+ */
+function largestSheetFile(): SheetFile {
+  const name = '\u4e00'.repeat(SHEET_LIMITS.nameLength);
+  const latest = new Date(8.64e15).toISOString();
+  return {
+    format: SHEET_FILE_FORMAT,
+    version: SHEET_FILE_VERSION,
+    name,
+    system: [...SYSTEM_IDS].sort((a, b) => b.length - a.length)[0]!,
+    notes: '\u0001'.repeat(SHEET_LIMITS.notesLength),
+    skills: Array.from({ length: SHEET_LIMITS.skills }, () => ({ name, level: 100 })),
+    archetypes: Array.from({ length: SHEET_LIMITS.archetypes }, () => ({ name, modifier: -SHEET_LIMITS.modifierMagnitude })),
+    conditions: Array.from({ length: SHEET_LIMITS.conditions }, () => ({
+      name,
+      modifier: -SHEET_LIMITS.modifierMagnitude,
+      skills: Array.from({ length: SHEET_LIMITS.skillsPerCondition }, () => name),
+      expiresAt: latest,
+    })),
+    attributes: Array.from({ length: SHEET_LIMITS.attributes }, () => ({ name, value: -SHEET_LIMITS.attributeMagnitude })),
+  };
+}
+
+/**
+ * The most bytes `/sheet import` reads: the largest sheet's file, with room for an editor that saved it again
+ * with wider indentation and Windows line ends.
+ */
+export const SHEET_FILE_MAX_BYTES = Buffer.byteLength(JSON.stringify(largestSheetFile(), null, 4).replace(/\n/g, '\r\n'), 'utf8');
 
 export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions' | 'attributes'>;
 
@@ -63,11 +113,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function readName(value: unknown, path: string): string {
   if (typeof value !== 'string') problem(path, 'must be a text');
-  try {
-    return validName('', value);
-  } catch (error) {
-    return problem(path, (error as Error).message.replace(/^The\s+name/, 'the name').replace(/\.$/, ''));
-  }
+  const checked = nameProblem(value, SHEET_LIMITS.nameLength);
+  return 'problem' in checked ? problem(path, checked.problem) : checked.name;
 }
 
 function readInteger(value: unknown, path: string, check: (n: number) => number): number {
@@ -95,8 +142,11 @@ function readList<T>(value: unknown, path: string, limit: number, readEntry: (en
 
 /** Parses and checks a sheet file; throws a UserError naming the first problem. */
 export function parseSheetFile(text: string): ImportedSheet {
-  if (Buffer.byteLength(text, 'utf8') > SHEET_LIMITS.importFileBytes) {
-    throw new UserError(`The sheet file is larger than ${SHEET_LIMITS.importFileBytes / 1000} kB. Nothing was changed.`);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > SHEET_FILE_MAX_BYTES) {
+    throw new UserError(
+      `The sheet file is ${Math.ceil(bytes / 1000)} kB; the largest sheet the limits allow is ${Math.floor(SHEET_FILE_MAX_BYTES / 1000)} kB. Nothing was changed.`,
+    );
   }
   let data: unknown;
   try {
@@ -130,7 +180,16 @@ export function parseSheetFile(text: string): ImportedSheet {
     let skillsOfCondition: string[] | null = null;
     if (entry.skills !== undefined && entry.skills !== null) {
       if (!Array.isArray(entry.skills)) problem(`${path}.skills`, 'must be a list of skill names, or null for every skill');
-      skillsOfCondition = entry.skills.map((skill, index) => readName(skill, `${path}.skills[${index}]`));
+      if (entry.skills.length > SHEET_LIMITS.skillsPerCondition) {
+        problem(`${path}.skills`, `names ${entry.skills.length} skills; a condition names at most ${SHEET_LIMITS.skillsPerCondition} (null: every skill)`);
+      }
+      const seen = new Set<string>();
+      skillsOfCondition = entry.skills.map((skill, index) => {
+        const name = readName(skill, `${path}.skills[${index}]`);
+        if (seen.has(nameKey(name))) problem(`${path}.skills[${index}]`, `repeats the skill "${name}"; name each skill once`);
+        seen.add(nameKey(name));
+        return name;
+      });
     }
     let expiresAt: Date | null = null;
     if (entry.expiresAt !== undefined && entry.expiresAt !== null) {

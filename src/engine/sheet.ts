@@ -3,11 +3,15 @@
  * (which conditions apply to a skill, which archetypes a roll names, what an import file must look like).
  */
 import { UserError } from '../errors.js';
-import { cleanName, closestNames, nameKey } from './names.js';
+import { checkName, cleanName, closestNames, NAME_LENGTH_MAX, nameKey } from './names.js';
 import { SKILL_LEVEL_MAX, SKILL_LEVEL_MIN, type Modifier } from './systems/tactalk/challenge.js';
 
+/**
+ * What a sheet may hold, whether built with slash commands or imported from a file: one set of limits for both, so
+ * whatever `/sheet export` writes `/sheet import` reads back (the file size follows from these, in sheet-file.ts).
+ */
 export const SHEET_LIMITS = {
-  nameLength: 64,
+  nameLength: NAME_LENGTH_MAX,
   notesLength: 1000,
   sheetsPerUser: 10,
   npcsPerServer: 100,
@@ -19,8 +23,9 @@ export const SHEET_LIMITS = {
   attributeMagnitude: 1000,
   /** Archetype and condition modifiers are small numbers; past this is a typo. */
   modifierMagnitude: 100,
+  /** A condition names each skill at most once, and only skills on its sheet: at most as many as a sheet holds. */
+  skillsPerCondition: 100,
   conditionMinutesMax: 60 * 24 * 30,
-  importFileBytes: 100_000,
 } as const;
 
 export interface SkillEntry {
@@ -69,15 +74,9 @@ export function isNpc(sheet: Pick<OperatorSheet, 'ownerId'>): boolean {
   return sheet.ownerId === NPC_OWNER_ID;
 }
 
-/** Checks a name for a sheet, skill, archetype or condition and returns it cleaned. */
+/** Checks a new name for a sheet, skill, archetype, condition or attribute and returns it cleaned (names.ts). */
 export function validName(what: string, raw: string): string {
-  const name = cleanName(raw);
-  if (name.length === 0) throw new UserError(`The ${what} name cannot be empty.`);
-  if (name.length > SHEET_LIMITS.nameLength) {
-    throw new UserError(`The ${what} name may be at most ${SHEET_LIMITS.nameLength} characters; yours has ${name.length}.`);
-  }
-  if (/[\u0000-\u001f]/.test(name)) throw new UserError(`The ${what} name cannot contain control characters.`);
-  return name;
+  return checkName(what, raw, SHEET_LIMITS.nameLength);
 }
 
 export function validSkillLevel(level: number): number {
@@ -151,6 +150,21 @@ export function archetypeModifiers(sheet: OperatorSheet, typedNames: string[]): 
 
 export function splitNameList(list: string | null | undefined): string[] {
   return (list ?? '').split(',').map(cleanName).filter((name) => name.length > 0);
+}
+
+/**
+ * The skills a new condition applies to, from the list the user typed: each must be on the sheet, and one named
+ * twice counts once, so a condition never names more than the sheet's skills. None listed: every skill (null).
+ */
+export function conditionSkills(sheet: OperatorSheet, list: string | null | undefined): string[] | null {
+  const typed = splitNameList(list);
+  if (typed.length === 0) return null;
+  const skills = new Map<string, string>();
+  for (const name of typed) {
+    const skill = findSkill(sheet, name).name;
+    skills.set(nameKey(skill), skill);
+  }
+  return [...skills.values()];
 }
 
 export function isConditionActive(condition: ConditionEntry, now: Date): boolean {

@@ -4,14 +4,14 @@
  */
 import { UserError } from '../errors.js';
 import { d100FromDice, type D100 } from './dice.js';
-import { cleanName } from './names.js';
+import { NAME_LENGTH_MAX, nameProblem } from './names.js';
 import type { Rng } from './rng.js';
 import type { Modifier } from './systems/tactalk/challenge.js';
 
 export const TABLE_LIMITS = {
   rows: 100,
   tablesPerServer: 50,
-  nameLength: 64,
+  nameLength: NAME_LENGTH_MAX,
   asksLength: 200,
   textLength: 1000,
   fileBytes: 200_000,
@@ -127,6 +127,14 @@ function checkText(where: string, what: string, value: unknown, max: number, req
   return text;
 }
 
+/** A table's name, or the name of the next table or the skill it adds: checked as every name is (names.ts). */
+function checkName(where: string, what: string, value: unknown, required: boolean): string | null {
+  const text = checkText(where, what, value, Number.MAX_SAFE_INTEGER, required);
+  if (!text) return null;
+  const checked = nameProblem(text, TABLE_LIMITS.nameLength);
+  return 'problem' in checked ? bad(where, `the ${what} ${checked.problem}`) : checked.name;
+}
+
 function checkInteger(where: string, what: string, value: unknown): number {
   const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || Math.abs(number) > 1_000_000) {
@@ -150,10 +158,10 @@ function checkRows(rows: Array<{ where: string; min: unknown; max: unknown; text
     if (previous && min <= previous.max) bad(row.where, `the range ${min}–${max} overlaps the row before (${previous.min}–${previous.max}); rows must be ascending without overlap`);
     if (previous && min > previous.max + 1) bad(row.where, `the range starts at ${min} but the row before ends at ${previous.max}, leaving ${previous.max + 1}–${min - 1} uncovered`);
     const text = checkText(row.where, 'text', row.text, TABLE_LIMITS.textLength, true);
-    const next = checkText(row.where, 'next table name', row.next, TABLE_LIMITS.nameLength, false);
+    const next = checkName(row.where, 'next table name', row.next, false);
     const revealsText = checkText(row.where, '`reveals`', row.reveals, 10, false).toLowerCase();
     if (!(revealsText in REVEALS)) bad(row.where, '`reveals` must be `cl` (the exact CL), `band` (a band of 20) or empty');
-    checked.push({ min, max, text, next: next ? cleanName(next) : null, reveals: REVEALS[revealsText] ?? null });
+    checked.push({ min, max, text, next, reveals: REVEALS[revealsText] ?? null });
   }
   return checked;
 }
@@ -167,7 +175,7 @@ export interface TableFileDefaults {
 }
 
 function finish(fields: { name: unknown; die: unknown; asks: unknown; skill: unknown }, rows: TableRow[]): OutcomeTable {
-  const name = cleanName(checkText('name', 'table name', fields.name, TABLE_LIMITS.nameLength, true));
+  const name = checkName('name', 'table name', fields.name, true)!;
   const die = checkText('die', 'die', fields.die ?? 'd100', 20, false) || 'd100';
   try {
     parseTableDie(die);
@@ -175,8 +183,8 @@ function finish(fields: { name: unknown; die: unknown; asks: unknown; skill: unk
     bad('die', (error as Error).message.replace(/\.$/, ''));
   }
   const asks = checkText('asks', '"asks" line', fields.asks, TABLE_LIMITS.asksLength, false);
-  const skill = checkText('skill', 'skill name', fields.skill, TABLE_LIMITS.nameLength, false);
-  return { name, die, asks, skill: skill ? cleanName(skill) : null, rows };
+  const skill = checkName('skill', 'skill name', fields.skill, false);
+  return { name, die, asks, skill, rows };
 }
 
 export function parseTableJson(text: string, defaults: TableFileDefaults = {}): OutcomeTable {
