@@ -52,7 +52,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await store.close();
     throw error;
   }
-  log.info({ user: client.user?.tag }, 'logged in to Discord');
+  // Only the real Discord is called Discord here: a log that says so while the bot plays in the sandbox (or behind a
+  // proxy) would mislead whoever checks which one it runs against.
+  if (options.restApi) log.info({ user: client.user?.tag }, `logged in to the Discord API at ${options.restApi} (not discord.com)`);
+  else log.info({ user: client.user?.tag }, 'logged in to Discord');
   const stopBackground = commands.flatMap((command) => (command.start ? [command.start(client, services)] : []));
   let stopped = false;
   return {

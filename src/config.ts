@@ -1,5 +1,6 @@
 /** The environment, read once, checked, typed, with defaults. A bad value stops start-up with a clear message. */
-import 'dotenv/config';
+import path from 'node:path';
+import { config as loadDotenv } from 'dotenv';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -40,24 +41,98 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** The variables the bot reads whose silent absence would do harm: the sandbox instead of Discord, another database. */
+const GUARDED_NAMES = ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID', 'DISCORD_GUILD_ID', 'DISCORD_API', 'DATABASE_URL'];
+
+/** Edits (insertions, deletions, substitutions, swaps of neighbours) between two names. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known name a set variable was probably meant to be: DISCORD_TOKNE, discord_token, DISCORD_BOT_TOKEN (as other
+ * bots call it). A misspelt DISCORD_TOKEN is worse than a missing one: the bot starts the sandbox on the real database.
+ */
+function meantName(name: string): string | null {
+  if (GUARDED_NAMES.includes(name)) return null;
+  const upper = name.toUpperCase();
+  if (upper.includes('DISCORD') && upper.includes('TOKEN')) return 'DISCORD_TOKEN';
+  let best: { known: string; distance: number } | null = null;
+  for (const known of GUARDED_NAMES) {
+    const distance = editDistance(upper, known);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { known, distance };
+  }
+  return best?.known ?? null;
+}
+
+function refuseMisspeltNames(env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!value?.trim()) continue;
+    const meant = meantName(name);
+    if (meant) throw new ConfigError(`${name} is set, but the bot reads ${meant}: rename it to ${meant} (in .env or the environment).`);
+  }
+}
+
+/**
+ * The SQLite file a `file:` URL names, as an absolute path (relative ones from the working directory). Options after
+ * "?" are refused rather than taken as part of the file name: the bot opens the file itself, and a read-only one
+ * (mode=ro, immutable=1) cannot run it, since every roll is written.
+ */
+export function sqliteFileOf(databaseUrl: string): string {
+  if (!databaseUrl.startsWith('file:')) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db, not "${databaseUrl}".`);
+  }
+  const [file = '', query] = databaseUrl.slice('file:'.length).split(/\?(.*)/s);
+  if (query !== undefined) {
+    const options = new URLSearchParams(query);
+    const readOnly = options.get('mode') === 'ro' || ['1', 'true', 'yes', 'on'].includes(options.get('immutable') ?? '');
+    const example = `file:${file || './data/bot.db'}`;
+    if (readOnly) {
+      throw new ConfigError(`DATABASE_URL asks for a read-only database ("?${query}"), but the bot writes every roll, sheet and contest, so it cannot run on one. Use ${example} on a file the bot may write.`);
+    }
+    throw new ConfigError(`DATABASE_URL takes the file only, without options after "?" ("?${query}" is not supported). Use ${example}.`);
+  }
+  if (!file) throw new ConfigError('DATABASE_URL names no file: write it as file:./data/bot.db or file:/absolute/path/bot.db.');
+  return path.resolve(file);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Only the real environment takes .env, so that a test's own env is all the test sees.
+  if (env === process.env) loadDotenv({ quiet: true });
+  refuseMisspeltNames(env);
   const discordToken = optional(env, 'DISCORD_TOKEN');
   const applicationId = optional(env, 'DISCORD_APPLICATION_ID');
   const deployGuildId = optional(env, 'DISCORD_GUILD_ID');
+  const discordApi = optional(env, 'DISCORD_API');
+  if (!discordToken) {
+    // Any of these says the bot is meant for a Discord; without a token it would quietly run the sandbox instead.
+    const meantForDiscord = (['DISCORD_APPLICATION_ID', 'DISCORD_GUILD_ID', 'DISCORD_API'] as const).filter((name) => optional(env, name));
+    if (meantForDiscord.length > 0) {
+      const state = env.DISCORD_TOKEN === undefined ? 'missing' : 'empty';
+      throw new ConfigError(
+        `DISCORD_TOKEN is ${state}, but ${meantForDiscord.join(' and ')} ${meantForDiscord.length > 1 ? 'are' : 'is'} set, so the bot is meant to log in to Discord. ` +
+          `Set DISCORD_TOKEN (Developer Portal → your application → Bot → Reset Token), or unset ${meantForDiscord.join(' and ')} to run the sandbox.`,
+      );
+    }
+  }
   if (discordToken && !applicationId) {
     throw new ConfigError('DISCORD_APPLICATION_ID is missing: with DISCORD_TOKEN set, the bot needs its application id (Developer Portal → General Information).');
   }
   for (const [name, value] of [['DISCORD_APPLICATION_ID', applicationId], ['DISCORD_GUILD_ID', deployGuildId]] as const) {
     if (value && !SNOWFLAKE.test(value)) throw new ConfigError(`${name} must be a Discord id (15–21 digits), not "${value}".`);
   }
-  const discordApi = optional(env, 'DISCORD_API');
   if (discordApi && !isHttpUrl(discordApi)) {
     throw new ConfigError(`DISCORD_API must be an http(s) URL such as http://127.0.0.1:8787/api, not "${discordApi}". Leave it unset for the real Discord.`);
   }
   const databaseUrl = optional(env, 'DATABASE_URL') ?? 'file:./data/bot.db';
-  if (!databaseUrl.startsWith('file:')) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db, not "${databaseUrl}".`);
-  }
+  sqliteFileOf(databaseUrl);
   const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
   const portText = optional(env, 'SANDBOX_PORT') ?? '8787';

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
+import { sqliteFileOf } from '../config.js';
 import { UserError } from '../errors.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -36,10 +37,12 @@ function findProjectRoot(): string {
 
 const projectRoot = findProjectRoot();
 
-/** `file:./data/bot.db` → the absolute file path (relative paths are taken from the working directory). */
+/**
+ * `file:./data/bot.db` → the absolute file path (relative paths are taken from the working directory). Options after
+ * "?" are refused with a clear message (see sqliteFileOf), not made part of the file name.
+ */
 export function databaseFile(databaseUrl: string): string {
-  const file = databaseUrl.replace(/^file:/, '');
-  return path.resolve(file);
+  return sqliteFileOf(databaseUrl);
 }
 
 // ---- waiting for a locked database without freezing the process ------------------------------------------------

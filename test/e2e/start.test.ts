@@ -1,17 +1,21 @@
 // `npm start` with no token: the sandbox comes up on 127.0.0.1, migrates a new database file, answers the JSON
-// API, and stops cleanly on SIGTERM.
+// API, and stops cleanly on SIGTERM. With a configuration meant for Discord but no usable token, it does not start.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 
+const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+// Blank, not absent: the bot also reads a developer's .env, which must not decide these tests.
+const NO_DISCORD = { DISCORD_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_GUILD_ID: '', DISCORD_API: '' };
+
 it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shuts down on SIGTERM', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-start-'));
   const databaseFile = path.join(folder, 'nested', 'bot.db');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '..', '..'),
-    env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: `file:${databaseFile}`, SANDBOX_PORT: '0', LOG_LEVEL: 'warn' },
+    cwd: projectRoot,
+    env: { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${databaseFile}`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -30,6 +34,9 @@ it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shu
   });
   try {
     expect(fs.existsSync(databaseFile)).toBe(true);
+    // The sandbox's bot logs in too, but not to Discord: a log saying so would mislead whoever checks where it runs.
+    expect(output).toContain('logged in to the Discord API at http://127.0.0.1:');
+    expect(output).not.toContain('logged in to Discord');
     const post = (body: unknown) =>
       fetch(`${url}/api/interactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
         async (response) => ({ status: response.status, body: (await response.json()) as { responses: Array<{ content?: string }> } }),
@@ -52,3 +59,33 @@ it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shu
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }, 90_000);
+
+it.each([
+  [{ DISCORD_TOKEN: '', DISCORD_APPLICATION_ID: '1180000000000000001' }, 'Configuration error: DISCORD_TOKEN is empty, but DISCORD_APPLICATION_ID is set'],
+  [{ DISCORD_TOKNE: 'a-token', DISCORD_GUILD_ID: '1180000000000000002' }, 'Configuration error: DISCORD_TOKNE is set, but the bot reads DISCORD_TOKEN: rename it to DISCORD_TOKEN'],
+  [{ DATABASE_URL: 'file:{folder}/bot.db?mode=ro' }, 'Configuration error: DATABASE_URL asks for a read-only database'],
+])('refuses to start with %o, saying why, and touches no database', async (variables, message) => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-refuse-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${folder}/bot.db`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' };
+  for (const [name, value] of Object.entries(variables)) env[name] = value.replace('{folder}', folder);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      // Started anyway (the behaviour this test forbids): stop it rather than wait for the test's time limit.
+      if (output.includes('Sandbox ready')) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('exit', (code) => resolve(code));
+  });
+  try {
+    expect(output).toContain(message);
+    expect(output).not.toContain('Sandbox ready');
+    expect(exitCode).toBe(1);
+    expect(fs.readdirSync(folder)).toEqual([]);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}, 60_000);
