@@ -6,7 +6,7 @@ import { createClient, loginAndWaitUntilReady } from './discord/client.js';
 import { Router } from './discord/router.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
-import { migrateDatabase } from './store/database.js';
+import { databaseFile, migrateDatabase, watchDatabaseFile } from './store/database.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface BotOptions {
@@ -39,6 +39,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log.info('database migrations applied');
   }
   const store = await openStore(options.databaseUrl);
+  const unwatchFile = watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem));
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
   const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs });
   const client = createClient(options.restApi);
@@ -49,6 +50,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await loginAndWaitUntilReady(client, options.token);
   } catch (error) {
     await client.destroy();
+    unwatchFile();
     await store.close();
     throw error;
   }
@@ -66,6 +68,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       stopped = true;
       for (const stopOne of stopBackground) stopOne();
       await client.destroy();
+      unwatchFile();
       await store.close();
     },
   };

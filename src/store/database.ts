@@ -45,6 +45,91 @@ export function databaseFile(databaseUrl: string): string {
   return sqliteFileOf(databaseUrl);
 }
 
+// ---- the file deleted or replaced under the running bot ---------------------------------------------------------
+//
+// SQLite keeps writing to the file it opened, even once its name is gone: a deleted database goes on taking writes
+// that vanish when the process ends, and the bot would confirm every one of them. So the name is checked to still
+// point at the file that was opened (device and inode) before every write, about two microseconds of stat(2); a
+// write on a file that is gone is refused, and whoever watches the database (the bot's log) hears of it once.
+
+/** The database file is no longer where the bot opened it: shown to the user as is, and nothing is saved. */
+export class DatabaseFileGoneError extends UserError {
+  constructor(readonly file: string) {
+    super('The bot’s database file has disappeared (deleted or replaced while the bot was running), so this was not saved. Please tell whoever runs the bot.');
+  }
+}
+
+export function isDatabaseFileGoneError(error: unknown): error is DatabaseFileGoneError {
+  return error instanceof DatabaseFileGoneError;
+}
+
+function identityOf(file: string): string | null {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}` : null;
+}
+
+class DatabaseFileGuard {
+  readonly listeners = new Set<(problem: string) => void>();
+  users = 0;
+  private readonly opened: string | null;
+  private reported = false;
+
+  constructor(readonly file: string) {
+    this.opened = identityOf(file);
+  }
+
+  /** Throws DatabaseFileGoneError when the name no longer leads to the opened file. */
+  check(): void {
+    if (identityOf(this.file) === this.opened) {
+      // Moved back where it was: the same file again, so writes are safe again (and a new loss is reported anew).
+      this.reported = false;
+      return;
+    }
+    if (!this.reported) {
+      this.reported = true;
+      const problem = `the database file ${this.file} was deleted or replaced while the bot was running: writes are refused from now on, since they would be lost when the bot stops. Restore the file at that path (or stop the bot; a restart starts on whatever file is there then).`;
+      for (const listener of this.listeners) listener(problem);
+    }
+    throw new DatabaseFileGoneError(this.file);
+  }
+}
+
+/** One guard per file, shared by the Prisma connections and DirectWrites of every open store on it. */
+const guards = new Map<string, DatabaseFileGuard>();
+
+function acquireGuard(file: string): { guard: DatabaseFileGuard; release: () => void } {
+  let guard = guards.get(file);
+  if (!guard) {
+    guard = new DatabaseFileGuard(file);
+    guards.set(file, guard);
+  }
+  guard.users++;
+  const held = guard;
+  let released = false;
+  return {
+    guard: held,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--held.users === 0 && guards.get(file) === held) guards.delete(file);
+    },
+  };
+}
+
+/**
+ * Calls `onGone` (once per loss) when a write finds the database file of an open store deleted or replaced. Returns
+ * the unsubscribe. The file must be open (openStore) first.
+ */
+export function watchDatabaseFile(databaseUrl: string, onGone: (problem: string) => void): () => void {
+  const guard = guards.get(databaseFile(databaseUrl));
+  if (!guard) throw new Error(`no open database on ${databaseFile(databaseUrl)} to watch`);
+  guard.listeners.add(onGone);
+  return () => guard.listeners.delete(onGone);
+}
+
+/** Reads cannot lose anything (they see the file as it was); everything else may write. */
+const READ_ONLY_STATEMENT = /^\s*(SELECT|PRAGMA)\b/i;
+
 // ---- waiting for a locked database without freezing the process ------------------------------------------------
 //
 // better-sqlite3 is synchronous: with SQLite's own busy timeout, a statement that meets another process's write lock
@@ -208,17 +293,25 @@ class LockAwareAdapter implements SqlDriverAdapter {
   constructor(
     private readonly statements: SqlDriverAdapter,
     private readonly transactions: SqlDriverAdapter,
+    private readonly file: { guard: DatabaseFileGuard; release: () => void },
   ) {
     this.provider = statements.provider;
     this.adapterName = statements.adapterName;
   }
 
   queryRaw(query: SqlQuery) {
-    return whileLocked(() => this.statements.queryRaw(query), performance.now() + BUSY_WAIT_BUDGET_MS);
+    return whileLocked(async () => {
+      // Prisma writes with RETURNING through queryRaw too.
+      if (!READ_ONLY_STATEMENT.test(query.sql)) this.file.guard.check();
+      return this.statements.queryRaw(query);
+    }, performance.now() + BUSY_WAIT_BUDGET_MS);
   }
 
   executeRaw(query: SqlQuery) {
-    return whileLocked(() => this.statements.executeRaw(query), performance.now() + BUSY_WAIT_BUDGET_MS);
+    return whileLocked(async () => {
+      if (!READ_ONLY_STATEMENT.test(query.sql)) this.file.guard.check();
+      return this.statements.executeRaw(query);
+    }, performance.now() + BUSY_WAIT_BUDGET_MS);
   }
 
   /** Not retried: a script that met the lock halfway has run its first statements. (Prisma uses it for migrations.) */
@@ -233,7 +326,15 @@ class LockAwareAdapter implements SqlDriverAdapter {
     const deadline = started + BUSY_WAIT_BUDGET_MS;
     const release = await this.turns.take(deadline, started);
     try {
-      await whileLocked(() => this.transactions.executeRaw(statement('BEGIN IMMEDIATE')), deadline, started);
+      await whileLocked(
+        async () => {
+          // Checked once per transaction, at its start: whatever it writes is committed a moment later.
+          this.file.guard.check();
+          return this.transactions.executeRaw(statement('BEGIN IMMEDIATE'));
+        },
+        deadline,
+        started,
+      );
     } catch (error) {
       release();
       throw error;
@@ -242,6 +343,7 @@ class LockAwareAdapter implements SqlDriverAdapter {
   }
 
   async dispose(): Promise<void> {
+    this.file.release();
     try {
       await this.statements.dispose();
     } finally {
@@ -255,7 +357,7 @@ class LockAwareAdapterFactory {
   readonly adapterName: string;
   private readonly base: PrismaBetterSQLite3;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.base = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
     this.adapterName = this.base.adapterName;
   }
@@ -266,7 +368,8 @@ class LockAwareAdapterFactory {
       await statements.dispose();
       throw error;
     });
-    const adapter = new LockAwareAdapter(statements, transactions);
+    // After connecting: the file exists now (SQLite creates a missing one), and its identity is the one to keep.
+    const adapter = new LockAwareAdapter(statements, transactions, acquireGuard(this.file));
     try {
       // WAL lets readers go on while one writer writes (and is kept in the file); the rest is per connection.
       await adapter.queryRaw(statement('PRAGMA journal_mode = WAL'));
@@ -292,10 +395,12 @@ class LockAwareAdapterFactory {
 export class DirectWrites {
   private readonly connection: BetterSqlite3.Database;
   private readonly prepared = new Map<string, BetterSqlite3.Statement>();
+  private readonly file: { guard: DatabaseFileGuard; release: () => void };
 
   constructor(file: string) {
     this.connection = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     for (const pragma of CONNECTION_PRAGMAS) this.connection.pragma(pragma);
+    this.file = acquireGuard(file);
   }
 
   /** Runs one statement; SQLite's errors come as better-sqlite3's SqliteError (with `code`). */
@@ -307,11 +412,13 @@ export class DirectWrites {
     }
     const ready = statement;
     return whileLocked(async () => {
+      this.file.guard.check();
       ready.run(...values);
     }, performance.now() + BUSY_WAIT_BUDGET_MS);
   }
 
   close(): void {
+    this.file.release();
     this.connection.close();
   }
 }
