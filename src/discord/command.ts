@@ -46,6 +46,11 @@ export interface BotCommand {
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
   /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
   component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
+  /**
+   * Whether this command runs heavy work (reads or writes a whole file, runs the notation library): one at a time per
+   * member (src/discord/turns.ts). Absent: the list in src/discord/heavy-work.ts decides.
+   */
+  heavyWork?(interaction: ChatInputCommandInteraction): boolean;
   /** Whether a press with this custom_id may answer with a form (which must be its first answer, never deferred). */
   mayOpenForm?(customId: string): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */

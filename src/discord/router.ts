@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
 import { guardDeadline } from './deadline.js';
 import { answerFailure } from './errors.js';
+import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
@@ -17,7 +18,10 @@ export interface RouterOptions {
   deferAfterMs?: number;
 }
 
-/** Handlers running at once (src/discord/turns.ts): enough to overlap one's reply in flight with others' work. */
+/**
+ * Handlers running at once (src/discord/turns.ts): enough to overlap one's reply in flight with others' work. Who
+ * waits goes in a fair order between servers and members, and heavy work runs one at a time per member.
+ */
 const HANDLERS_AT_ONCE = 8;
 /** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the 2 s guard catches the rest). */
 const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2500;
@@ -81,9 +85,10 @@ export class Router {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
       const command = this.commandFor(interaction);
       if (!this.skipsTheQueue(interaction, command)) {
-        const waitMs = this.turns.expectedWaitMs();
+        const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) };
+        const waitMs = this.turns.expectedWaitMs(claim);
         if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) guard.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
-        endTurn = await this.turns.take();
+        endTurn = await this.turns.take(claim);
       }
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);

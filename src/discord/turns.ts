@@ -1,16 +1,35 @@
 /**
- * Interactions take turns: at most `size` handlers run at once, the others wait in arrival order.
+ * Interactions take turns: at most `size` handlers run at once, the others wait in a fair order (fair-order.ts):
+ * servers take turns, and inside a server members do, so a member with nothing queued goes ahead of a flooder's
+ * backlog. Heavy work (heavy-work.ts) runs one at a time per member: a member's second import waits behind the
+ * first without holding a turn, so a flood of imports holds at most one of the `size` turns.
  *
  * The whole bot runs on one thread, and Prisma over better-sqlite3 is synchronous underneath, so a burst of
  * handlers started together runs as one long chain of promises that serves no socket until the burst is through:
  * no reply leaves, no gateway frame is read, no timer fires. Measured with 400 presses at once: 3.9 s without a
- * single timer. Taking turns, with a pause for the event loop before each, keeps replies leaving in arrival order,
- * and tells how long a newcomer would wait, so the router can acknowledge it at once instead of letting Discord's
- * 3 s run out while it queues.
+ * single timer. Taking turns, with a pause for the event loop before each, keeps replies leaving, and tells how
+ * long a newcomer would wait, so the router can acknowledge it at once instead of letting Discord's 3 s run out
+ * while it queues.
  */
+import { FairOrder } from './fair-order.js';
+
+/** Who asks for a turn, and whether for heavy work. */
+export interface TurnClaim {
+  server: string;
+  member: string;
+  heavy?: boolean;
+}
+
+const pauseForTheEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class HandlerTurns {
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting = new FairOrder<() => void>();
+  /**
+   * Members with a heavy handler running or waiting for its turn, each with the heavy ones waiting behind it (they
+   * hold no turn and are in no fair line until it is done).
+   */
+  private readonly heavyLines = new Map<string, Array<() => void>>();
   /**
    * The time between two handlers finishing while others waited (ms), averaged: how fast the queue drains. Each
    * handler's own time says less, since the 8 overlap. It starts at what a roll costs when the bot is busy.
@@ -19,23 +38,40 @@ export class HandlerTurns {
   private lastDoneAt = -Infinity;
   /** When the queue last went from empty to waiting: the idle time before it is no handler's. */
   private busySince = 0;
+  /**
+   * How long a heavy handler holds its member's heavy line, from joining the fair line to done (ms), averaged: how
+   * long each heavy one ahead in that line delays the next. It starts at what an 88 kB sheet import costs.
+   */
+  private heavyMs = 50;
 
   constructor(private readonly size: number) {}
 
-  /** How long an interaction arriving now would wait for its turn (ms). */
-  expectedWaitMs(): number {
-    if (this.running < this.size) return 0;
-    return (this.waiting.length + 1) * this.drainMs;
+  /** How long an interaction arriving now would wait for its turn (ms): its place in the fair order. */
+  expectedWaitMs(claim: TurnClaim): number {
+    const heavyAhead = claim.heavy ? this.heavyAhead(claim.member) : 0;
+    if (this.running < this.size && this.waiting.size === 0) return heavyAhead * this.heavyMs;
+    return heavyAhead * this.heavyMs + (this.waiting.placeOfNewcomer(claim.server, claim.member) + 1) * this.drainMs;
   }
 
   /** Waits for a turn; call the returned function when the handler is done. */
-  async take(): Promise<() => void> {
-    if (this.running < this.size && this.waiting.length === 0) this.running++;
-    else {
-      if (this.waiting.length === 0) this.busySince = performance.now();
-      await new Promise<void>((resolve) => this.waiting.push(resolve)); // the finishing handler hands its turn over
+  async take(claim: TurnClaim): Promise<() => void> {
+    const heavy = claim.heavy === true;
+    if (heavy) {
+      const line = this.heavyLines.get(claim.member);
+      if (line) {
+        await new Promise<void>((resolve) => line.push(resolve)); // the member's previous heavy one hands its place over
+        await pauseForTheEventLoop();
+      } else this.heavyLines.set(claim.member, []);
+    }
+    const joined = performance.now();
+    if (this.running < this.size && this.waiting.size === 0) {
+      this.running++;
+      this.waiting.countTurn(claim.server, claim.member);
+    } else {
+      if (this.waiting.size === 0) this.busySince = performance.now();
+      await new Promise<void>((resolve) => this.waiting.push(claim.server, claim.member, resolve)); // the finishing handler hands its turn over
       // Handed over inside the last handler's chain of promises: let sockets and timers be served first.
-      await new Promise((resolve) => setImmediate(resolve));
+      await pauseForTheEventLoop();
     }
     let done = false;
     return () => {
@@ -43,11 +79,28 @@ export class HandlerTurns {
       done = true;
       const now = performance.now();
       // Only a busy stretch tells the drain rate: time while nobody waited is idle time.
-      if (this.waiting.length > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - Math.max(this.lastDoneAt, this.busySince));
+      if (this.waiting.size > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - Math.max(this.lastDoneAt, this.busySince));
       this.lastDoneAt = now;
+      if (heavy) {
+        this.heavyMs = 0.8 * this.heavyMs + 0.2 * (now - joined);
+        this.passHeavyLine(claim.member);
+      }
       const next = this.waiting.shift();
       if (next) next();
-      else this.running--;
+      else if (--this.running === 0) this.waiting.forget();
     };
+  }
+
+  /** Heavy handlers of `member` that a new one would wait behind: the one in flight and those queued after it. */
+  private heavyAhead(member: string): number {
+    const line = this.heavyLines.get(member);
+    return line ? 1 + line.length : 0;
+  }
+
+  private passHeavyLine(member: string): void {
+    const line = this.heavyLines.get(member);
+    const next = line?.shift();
+    if (next) next();
+    else this.heavyLines.delete(member);
   }
 }
