@@ -21,6 +21,7 @@ import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
 import type { GatewayCounts } from './fake-gateway.js';
 import { FakeFaults } from './fake-faults.js';
 import { FakeRest } from './fake-rest.js';
+import { refuseForeignRequest, refuseForeignUpgrade } from './http-guard.js';
 import { InteractionTracker } from './interaction-tracker.js';
 import type { InteractionRecord } from './interaction-tracker.js';
 import { buildInteraction } from './interaction-builder.js';
@@ -141,6 +142,7 @@ export class FakeDiscord {
     if (this.server) return;
     const server = http.createServer((req, res) => void this.onRequest(req, res));
     server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (refuseForeignUpgrade(req, socket, this.listeningPort)) return;
       if (!this.gateway.handleUpgrade(req, socket, head)) socket.destroy();
     });
     await new Promise<void>((resolve, reject) => {
@@ -328,6 +330,8 @@ export class FakeDiscord {
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const receivedAt = performance.now();
+    // Cross-site pages and DNS rebinding (http-guard.ts): before anything is read or done.
+    if (refuseForeignRequest(req, res, this.listeningPort)) return;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     const path = url.pathname;
