@@ -15,6 +15,12 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const ZERO_WIDTH = /[\u034f\u180e\u200b-\u200d\u2060\ufeff]/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
 const EMOJI_SKIN_TONE = /[\u{1f3fb}-\u{1f3ff}]/u;
+/**
+ * Scripts whose letters a zero-width joiner or non-joiner visibly reshapes (Persian می‌خواهم, a Devanagari half
+ * form): there the joiner is part of the spelling and shows; between other letters it shows nothing and is refused.
+ */
+const JOINING_SCRIPT =
+  /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}]/u;
 /** Tabs, line breaks and the other spaces are read as one space, not refused (U+FEFF is zero-width, not a space). */
 const SPACES = /[^\S\ufeff]+/g;
 
@@ -24,6 +30,7 @@ const SPACES = /[^\S\ufeff]+/g;
  */
 function invisibleKind(char: string, before: string | undefined, after: string | undefined): string | null {
   if (!MAYBE_INVISIBLE.test(char) || (char !== '\ufeff' && /^\s$/.test(char))) return null;
+  if ((char === '\u200c' || char === '\u200d') && before !== undefined && after !== undefined && JOINING_SCRIPT.test(before) && JOINING_SCRIPT.test(after)) return null;
   if (char === '\u200d' && before !== undefined && after !== undefined && (EMOJI.test(before) || before === '\ufe0f' || EMOJI_SKIN_TONE.test(before)) && EMOJI.test(after)) return null;
   if ((char === '\ufe0f' || char === '\ufe0e') && before !== undefined && (EMOJI.test(before) || (/[#*0-9]/.test(before) && after === '\u20e3'))) return null;
   if (BIDI_CONTROLS.test(char)) return 'a text-direction control';

@@ -49,6 +49,11 @@ describe('a name that cannot be told apart from another is refused', () => {
     expect(checkName('sheet', 'Team 👨‍👩‍👧 ❤️ 1️⃣ 👍🏽')).toBe('Team 👨‍👩‍👧 ❤️ 1️⃣ 👍🏽');
   });
 
+  it('keeps the joiners that spell words in scripts they visibly reshape (Persian, Devanagari)', () => {
+    expect(checkName('skill', 'می\u200cخواهم')).toBe('می\u200cخواهم');
+    expect(checkName('skill', 'क्\u200dष')).toBe('क्\u200dष');
+  });
+
   it('reads tabs and line breaks as spaces, as before', () => {
     expect(validName('skill', ' Handgun\t\nHandling ')).toBe('Handgun Handling');
   });
