@@ -28,7 +28,7 @@ import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { privateNote } from '../src/views/messages.js';
-import { requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
+import { investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
 
 const data = new SlashCommandBuilder()
   .setName('dispatch')
@@ -170,12 +170,7 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
     success: null,
   });
   const next = recordInvestigation(state, context.userId, { rollId, rowText: outcome.row.text, revealed });
-  const note = [
-    `🔎 **${table.name}**: ${outcome.roll.total} + ${skill.level} ${skill.name} = **${outcome.result}**`,
-    `> ${outcome.row.text}`,
-    revealed ?? 'Nothing about the Challenge Level is revealed.',
-    `(roll ${rollId}; only you see this)`,
-  ].join('\n');
+  const note = investigationNote({ table: table.name, dice: outcome.roll.total, skill, result: outcome.result, rowText: outcome.row.text, revealed, rollId });
   return { state: next, note, roll };
 }
 

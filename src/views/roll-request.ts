@@ -5,7 +5,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { mayInvestigate, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import { challengeLines, rollFooter } from './challenge.js';
-import { escapeMarkdown, signedCompact } from './format.js';
+import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
 
@@ -88,10 +88,32 @@ export function requestDetails(view: RollRequestView): ReplyPayload {
   const { state } = view;
   const lines = state.parts.map((part, index) => `${state.parts.length > 1 ? `${index + 1}. ` : ''}${escapeMarkdown(part.skill)} vs CL **${part.challengeLevel}**`);
   const embed = new EmbedBuilder().setTitle(`🔒 Request #${view.id}: the numbers`).setColor(0x34495e).setDescription(lines.join('\n'));
-  if (state.investigation) embed.addFields({ name: 'Investigation', value: truncate(`${state.investigation.rowText}\n${state.investigation.revealed ?? 'Nothing revealed.'}`, DISCORD_LIMITS.fieldValue) });
+  if (state.investigation) {
+    const revealed = state.investigation.revealed ?? 'Nothing revealed.';
+    embed.addFields({ name: 'Investigation', value: `${authorMarkdownWithin(state.investigation.rowText, DISCORD_LIMITS.fieldValue - revealed.length - 1)}\n${revealed}` });
+  }
   (state.result?.results ?? []).forEach((result, index) => {
     embed.addFields({ name: truncate(`${index + 1}. ${result.input.skill.name}`, DISCORD_LIMITS.fieldName), value: truncate(challengeLines(result).join('\n'), DISCORD_LIMITS.fieldValue) });
   });
   if (state.result?.rollId) embed.setFooter({ text: rollFooter(state.result.rollId) });
   return { embeds: [embed.toJSON()], flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS };
+}
+
+/** What an investigation showed the player, privately: the roll on the table, its row, and what it revealed. */
+export function investigationNote(investigation: {
+  table: string;
+  dice: number;
+  skill: { name: string; level: number };
+  result: number;
+  rowText: string;
+  revealed: string | null;
+  rollId: string;
+}): string {
+  const { table, dice, skill, result, rowText, revealed, rollId } = investigation;
+  return [
+    `🔎 **${escapeMarkdown(table)}**: ${dice} + ${skill.level} ${escapeMarkdown(skill.name)} = **${result}**`,
+    ...authorMarkdown(rowText).split('\n').map((line) => `> ${line}`),
+    revealed ?? 'Nothing about the Challenge Level is revealed.',
+    `(roll ${rollId}; only you see this)`,
+  ].join('\n');
 }
