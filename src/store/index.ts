@@ -6,6 +6,8 @@
  */
 import { ContestStore } from './contests.js';
 import { databaseFile, DirectWrites, openDatabase, type Database } from './database.js';
+import type { Logger } from '../log.js';
+import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
@@ -23,8 +25,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function openStore(databaseUrl: string): Promise<Store> {
+export async function openStore(databaseUrl: string, log?: Logger): Promise<Store> {
   const db = await openDatabase(databaseUrl);
+  await rekeyNames(db, log);
   const direct = new DirectWrites(databaseFile(databaseUrl));
   return {
     db,
