@@ -76,7 +76,8 @@ function refuseMisspeltNames(env: NodeJS.ProcessEnv): void {
   for (const [name, value] of Object.entries(env)) {
     if (!value?.trim()) continue;
     const meant = meantName(name);
-    if (meant) throw new ConfigError(`${name} is set, but the bot reads ${meant}: rename it to ${meant} (in .env or the environment).`);
+    // Beside the right name (a host that sets both DISCORD_TOKEN and DISCORD_BOT_TOKEN) the other one changes nothing.
+    if (meant && !optional(env, meant)) throw new ConfigError(`${name} is set, but the bot reads ${meant}: rename it to ${meant} (in .env or the environment).`);
   }
 }
 

@@ -44,12 +44,14 @@ describe('the configuration', () => {
     ['DISCORD_GUILDID', 'DISCORD_GUILD_ID'],
     ['DATABSE_URL', 'DATABASE_URL'],
   ])('names the variable %s was meant to be (%s) instead of ignoring it', (name, meant) => {
-    const env = { [name]: name.includes('URL') ? 'file:/srv/bot.db' : 'value', DISCORD_APPLICATION_ID: '1180000000000000001' };
+    const env = { [name]: name.includes('URL') ? 'file:/srv/bot.db' : 'value' };
     expect(() => loadConfig(env)).toThrow(`${name} is set, but the bot reads ${meant}: rename it to ${meant}`);
   });
 
-  it('leaves other variables alone, even empty misspellings', () => {
+  it('leaves other variables alone, even empty misspellings and near names beside the right one', () => {
     expect(loadConfig({ DISCORD_TOKNE: '', PATH: '/usr/bin', DISCORD_WEBHOOK_URL: 'https://example.com', LOGLEVEL: 'debug' }).discordToken).toBeNull();
+    const both = { DISCORD_TOKEN: 'right', DISCORD_BOT_TOKEN: 'also set by the host', DISCORD_APPLICATION_ID: '1180000000000000001' };
+    expect(loadConfig(both).discordToken).toBe('right');
   });
 
   it.each([
