@@ -197,7 +197,8 @@ class KillingProxy {
       res.destroy();
       return;
     }
-    const upstream = http.request(`${this.target()}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+    // A proxy in front of the fake names the fake as the host, as a real one would (the sandbox refuses other hosts).
+    const upstream = http.request(`${this.target()}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(this.target()).host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
