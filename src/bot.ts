@@ -38,7 +38,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await migrateDatabase(options.databaseUrl);
     log.info('database migrations applied');
   }
-  const store = await openStore(options.databaseUrl);
+  const store = await openStore(options.databaseUrl, log);
   const unwatchFile = watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem));
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
   const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs });
