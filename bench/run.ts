@@ -3,6 +3,8 @@
  * bot against a bare discord.js bot replying with a static embed, the engine against raw seeded draws — with the
  * goal and whether it was met. Prints the table (Markdown, as in docs/performance.md), writes every figure to
  * bench/results/latest.json, asserts nothing. BENCH_QUICK=1 runs smaller counts (for trying the script).
+ * `npm run bench -- fair` runs only the fair-turns rows (another player's roll during a flood of imports) and writes
+ * bench/results/fair-turns.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,10 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { closedLoop, crowdBurst, DEADLINE_MS, sequential, startBare, startOurs, type CrowdFigures, type Target } from './challenge-latency.js';
 import { contestThroughput, prepareContests, STEPS_PER_CONTEST } from './contest-throughput.js';
 import { engineThroughput } from './engine-throughput.js';
+import { fairTurns, fairTurnsDetails, fairTurnsRows, sheetFlood, summarizeFairTurns, tableFlood, type FairTurnsSummary } from './fair-turns.js';
 import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
 import { median, round, roundSummary, summarize } from './stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const ONLY_FAIR_TURNS = process.argv.slice(2).includes('fair');
 const SETTLE_MS = 2;
 const WARM_UP = QUICK ? 30 : 100;
 const BLOCKS = QUICK ? 2 : 16;
@@ -26,6 +30,10 @@ const CONTESTS = QUICK ? 10 : 40;
 const COLD_STARTS = QUICK ? 1 : 3;
 const SHEETS = QUICK ? 1000 : 10_000;
 const ENGINE_MS = 1000;
+/** Blocks of rolls beside a flood, alternately without and with it (ABBA): half of them during the flood. */
+const FAIR_BLOCKS = QUICK ? 2 : 8;
+const FAIR_PER_BLOCK = QUICK ? 20 : 50;
+const FAIR_HEAVY_ALONE = QUICK ? 5 : 40;
 const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200 };
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
@@ -54,6 +62,66 @@ function crowdSummary(rounds: CrowdFigures[]) {
     reply: summarize(replyMs),
     allAnsweredMs: median(rounds.map((round) => round.allAnsweredMs)),
   };
+}
+
+/** Another player's roll during each flood of imports, against the same with no flood. */
+async function measureFairTurns(ours: Target): Promise<FairTurnsSummary[]> {
+  const summaries: FairTurnsSummary[] = [];
+  for (const flood of [sheetFlood(), tableFlood()]) {
+    console.log(`fair turns: mike's /roll challenge beside ${flood.label} kept in flight by one player (${FAIR_BLOCKS} blocks of ${FAIR_PER_BLOCK}, half during the flood)`);
+    const figures = await fairTurns(ours, flood, { blocks: FAIR_BLOCKS, perBlock: FAIR_PER_BLOCK, heavyCount: FAIR_HEAVY_ALONE });
+    summaries.push(summarizeFairTurns(flood, figures));
+  }
+  return summaries;
+}
+
+const TABLE_HEADER = ['Figure', 'Tac Talk bot', 'Floor (bare bot / raw draws)', 'Ratio', 'Goal', 'Met'];
+
+function printTable(rows: string[][]): void {
+  console.log('');
+  console.log(`| ${TABLE_HEADER.join(' | ')} |`);
+  console.log(`|${TABLE_HEADER.map(() => '---').join('|')}|`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('');
+}
+
+function writeResults(name: string, results: object): void {
+  const folder = fileURLToPath(new URL('./results/', import.meta.url));
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, name);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
+}
+
+const fairTurnsJson = (summaries: FairTurnsSummary[]) =>
+  summaries.map((summary) => ({
+    ...summary,
+    alone: roundSummary(summary.alone),
+    during: roundSummary(summary.during),
+    heavy: roundSummary(summary.heavy),
+    bound: { p50: round(summary.bound.p50), p95: round(summary.bound.p95) },
+    floodPerSecond: round(summary.floodPerSecond, 1),
+  }));
+
+/** `npm run bench -- fair`: only the fair-turns rows, on our bot. */
+async function fairTurnsOnly(): Promise<void> {
+  const cpus = os.cpus();
+  console.log(`Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${os.platform()} ${os.release()}${QUICK ? ' (BENCH_QUICK)' : ''}`);
+  console.log('starting our bot (a temporary SQLite file, 51 players with sheets), in this process…');
+  const ours = await startOurs(SETTLE_MS);
+  try {
+    console.log(`warm-up: ${WARM_UP} /roll challenge`);
+    await sequential(ours, WARM_UP);
+    ours.problems.length = 0;
+    const summaries = await measureFairTurns(ours);
+    printTable(summaries.flatMap(fairTurnsRows));
+    for (const summary of summaries) console.log(`details: ${fairTurnsDetails(summary)}`);
+    if (ours.problems.length > 0) console.log(`warning: ${ours.problems.length} interactions failed or were left out, first: ${ours.problems[0]}`);
+    if (ours.rateLimited > 0) console.log(`warning: @discordjs/rest rate-limited ${ours.rateLimited} requests`);
+    writeResults('fair-turns.json', { date: new Date().toISOString(), node: process.version, cpus: cpus.length, quick: QUICK, fairTurns: fairTurnsJson(summaries), problems: ours.problems.length });
+  } finally {
+    await ours.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -96,6 +164,8 @@ async function main(): Promise<void> {
     const contests = await contestThroughput(ours, CONTESTS);
     const steps = summarize(contests.stepMs);
 
+    const fair = await measureFairTurns(ours);
+
     for (const target of targets.splice(0)) await target.stop();
 
     console.log(`cold start: ${COLD_STARTS} × each bot as a new process (node --import tsx), ours on a new database it migrates`);
@@ -133,13 +203,9 @@ async function main(): Promise<void> {
       ['RSS when ready', mb(readyRss('ours')), mb(readyRss('bare')), `${fixed(readyRss('ours') / readyRss('bare'))}×`, '–', '–'],
       [`RSS after loading ${thousands(SHEETS)} sheets`, mb(memory.loadedRssKb), '–', '–', `< ${GOALS.rssMb} MB`, met(memory.loadedRssKb !== null && memory.loadedRssKb / 1024 < GOALS.rssMb)],
       ['Engine: challenge rolls (new seed each) vs raw seeded draws', `${thousands(engine.newSeedPerRoll)}/s`, `${thousands(engine.rawDraws)}/s`, `${fixed(engine.newSeedPerRoll / engine.rawDraws, 3)}×`, '–', '–'],
+      ...fair.flatMap(fairTurnsRows),
     ];
-    const header = ['Figure', 'Tac Talk bot', 'Floor (bare bot / raw draws)', 'Ratio', 'Goal', 'Met'];
-    console.log('');
-    console.log(`| ${header.join(' | ')} |`);
-    console.log(`|${header.map(() => '---').join('|')}|`);
-    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-    console.log('');
+    printTable(rows);
     console.log(
       `details: latency n=${oursLatency.n} each, ours p95 ${fixed(oursLatency.p95)} ms / bare ${fixed(bareLatency.p95)} ms; ` +
         `contest step median ${fixed(steps.median)} ms, p99 ${fixed(steps.p99)} ms; ` +
@@ -151,6 +217,7 @@ async function main(): Promise<void> {
       if (target.problems.length > 0) console.log(`warning: ${target.name}: ${target.problems.length} interactions failed or were left out, first: ${target.problems[0]}`);
       if (target.rateLimited > 0) console.log(`warning: ${target.name}: @discordjs/rest rate-limited ${target.rateLimited} requests`);
     }
+    for (const summary of fair) console.log(`details: ${fairTurnsDetails(summary)}`);
     if (memory.problems.length > 0) console.log(`warning: memory run: ${memory.problems.length} problems, first: ${memory.problems[0]}`);
 
     const results = {
@@ -160,7 +227,19 @@ async function main(): Promise<void> {
       cpuModel: cpus[0]?.model ?? null,
       platform: `${os.platform()} ${os.release()}`,
       quick: QUICK,
-      settings: { settleMs: SETTLE_MS, warmUp: WARM_UP, blocks: BLOCKS, blockSize: BLOCK_SIZE, throughputCount: THROUGHPUT_COUNT, crowdRounds: CROWD_ROUNDS, contests: CONTESTS, coldStarts: COLD_STARTS, sheets: SHEETS, engineMs: ENGINE_MS },
+      settings: {
+        settleMs: SETTLE_MS,
+        warmUp: WARM_UP,
+        blocks: BLOCKS,
+        blockSize: BLOCK_SIZE,
+        throughputCount: THROUGHPUT_COUNT,
+        crowdRounds: CROWD_ROUNDS,
+        contests: CONTESTS,
+        coldStarts: COLD_STARTS,
+        sheets: SHEETS,
+        engineMs: ENGINE_MS,
+        fairTurns: { blocks: FAIR_BLOCKS, perBlock: FAIR_PER_BLOCK, heavyAlone: FAIR_HEAVY_ALONE },
+      },
       goals: GOALS,
       latencyMs: { ours: roundSummary(oursLatency), bare: roundSummary(bareLatency) },
       ratio: { p50: round(ratio.p50), p99: round(ratio.p99), throughput: round(ratio.throughput) },
@@ -178,22 +257,20 @@ async function main(): Promise<void> {
       coldStart: Object.fromEntries([...starts].map(([kind, runs]) => [kind, runs.map((run) => ({ readyMs: round(run.readyMs), firstAnswerMs: round(run.firstAnswerMs), rssKb: run.rssKb }))])),
       memory: { ...memory, rollsPerSecond: round(memory.rollsPerSecond, 1), problems: memory.problems.length },
       engine: Object.fromEntries(Object.entries(engine).map(([key, value]) => [key, Math.round(value)])),
+      fairTurns: fairTurnsJson(fair),
       problems: { ours: ours.problems.length, bare: bare.problems.length },
       rateLimited: { ours: ours.rateLimited, bare: bare.rateLimited },
       totalSeconds: 0,
     };
     results.totalSeconds = round((performance.now() - started) / 1000, 1);
-    const folder = fileURLToPath(new URL('./results/', import.meta.url));
-    fs.mkdirSync(folder, { recursive: true });
-    const file = path.join(folder, 'latest.json');
-    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\nwritten to ${path.relative(process.cwd(), file)} (${results.totalSeconds} s in all)`);
+    writeResults('latest.json', results);
+    console.log(`${results.totalSeconds} s in all`);
   } finally {
     for (const target of targets) await target.stop().catch((error: unknown) => console.error(`stopping ${target.name}: ${String(error)}`));
   }
 }
 
-main().catch((error: unknown) => {
+(ONLY_FAIR_TURNS ? fairTurnsOnly() : main()).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
