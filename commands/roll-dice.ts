@@ -4,7 +4,8 @@
  */
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from 'discord.js';
 import { rolledBy, type HandlerContext } from '../src/discord/command.js';
-import { DICE_NOTATION_LIMITS, diceNotationLoaded, loadDiceNotation, notationDice, notationEngine, notationTotal, rollDiceNotation, type DiceNotationInput } from '../src/engine/dice-notation.js';
+import { DICE_NOTATION_LIMITS, notationDice, notationTotal, type DiceNotationInput } from '../src/engine/dice-notation.js';
+import { diceNotationThreadReady, rollDiceNotationOffThread, startDiceNotationThread } from '../src/engine/dice-notation-thread.js';
 import { diceReply } from '../src/views/dice.js';
 import type { ReplyPayload } from '../src/views/messages.js';
 
@@ -20,14 +21,16 @@ export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommand
 }
 
 /**
- * Loads the notation library if this is its first use. Loading holds the whole process for a second or two
- * (mathjs), long enough to miss Discord's 3 s, so the interaction is acknowledged first. Returns how to send the
- * answer: a reply, or the edit of the acknowledgement (whose visibility `ephemeral` fixed).
+ * Before a notation roll: on its first use the notation thread still has to start and load the library, a second
+ * or more before the roll comes back, so the interaction is acknowledged at once rather than left silent until the
+ * deadline guard steps in. The bot's thread stays free meanwhile. Returns how to send the answer: a reply, or the
+ * edit of the acknowledgement (whose visibility `ephemeral` fixed).
  */
 export async function readyDiceNotation(interaction: ChatInputCommandInteraction, ephemeral = false): Promise<(answer: ReplyPayload) => Promise<unknown>> {
-  if (diceNotationLoaded()) return (answer) => interaction.reply(answer);
+  if (diceNotationThreadReady()) return (answer) => interaction.reply(answer);
+  // The thread loads while the acknowledgement travels.
+  void startDiceNotationThread();
   await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
-  await loadDiceNotation();
   return ({ flags: _flags, ...edit }) => interaction.editReply(edit);
 }
 
@@ -37,7 +40,7 @@ export async function rollDice(interaction: ChatInputCommandInteraction, context
   const send = await readyDiceNotation(interaction);
   const seed = context.newSeed();
   // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
-  const result = rollDiceNotation(input, notationEngine(seed));
+  const result = await rollDiceNotationOffThread(input, seed);
   const rollId = await context.store.rolls.record({
     ...rolledBy(context),
     kind: 'dice',

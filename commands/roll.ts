@@ -3,7 +3,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder, type Autocom
 import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
-import { challengeDice, linkedDice, prepareRederive, rederive } from '../src/engine/replay.js';
+import { challengeDice, linkedDice, replayRoll } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, splitNameList, validName } from '../src/engine/sheet.js';
 import {
@@ -166,8 +166,7 @@ async function replay(interaction: ChatInputCommandInteraction, context: Handler
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
   const privately = stored.secret || stored.hiddenChallengeLevel;
   const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);
-  await prepareRederive(stored.kind);
-  const rederived = rederive(stored.kind, stored.inputs, stored.seed);
+  const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
   const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {

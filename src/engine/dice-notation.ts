@@ -5,6 +5,9 @@
  * The library's random engine is a global: `rollDiceNotation` sets it, rolls and puts the previous one back, all
  * synchronously, so no other roll can run in between. Every problem with an expression, the library's errors
  * included, becomes a UserError that says what is wrong and shows a valid example.
+ *
+ * The bot never loads the library on its own thread: it rolls through `dice-notation-thread.ts`, which runs this
+ * module on a worker thread. Tests call it here directly, after `loadDiceNotation()`.
  */
 import type * as DiceRoller from '@dice-roller/rpg-dice-roller';
 import seedrandom from 'seedrandom';
@@ -190,16 +193,12 @@ class TooManyDiceRolled extends Error {}
 let diceRoller: typeof DiceRoller | null = null;
 
 /**
- * Loads the library before the first expression is checked or rolled. It brings mathjs along: about 100 MB of
- * memory and over a second of start-up, for a command many servers never use, so it is not loaded at start.
+ * Loads the library before the first expression is checked or rolled, on the thread that will roll. It brings mathjs
+ * along: about 100 MB and a second or more of synchronous module evaluation, so the bot does this only on its
+ * notation thread (`dice-notation-thread.ts`), and only once a notation roll asks for it.
  */
 export async function loadDiceNotation(): Promise<void> {
   diceRoller ??= await import('@dice-roller/rpg-dice-roller');
-}
-
-/** Whether the library is loaded: the first use takes the process a second or two, and can acknowledge first. */
-export function diceNotationLoaded(): boolean {
-  return diceRoller !== null;
 }
 
 function lib(): typeof DiceRoller {

@@ -12,7 +12,8 @@ import {
 } from './systems/tactalk/challenge.js';
 import { resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
 import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } from './tables.js';
-import { loadDiceNotation, notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
+import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
+import { rollDiceNotationOffThread } from './dice-notation-thread.js';
 import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
 import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
@@ -62,12 +63,19 @@ export function contestDice(result: ContestRollResult): Array<{ tens: number; on
   return [result.challenger, result.opponent].map((side) => ({ tens: side.d100.tens, ones: side.d100.ones }));
 }
 
-/** Loads what `rederive` needs for a kind of roll: only generic notation has a library loaded on first use. */
-export async function prepareRederive(kind: string): Promise<void> {
-  if (kind === 'dice') await loadDiceNotation();
+/**
+ * Rolls a stored roll again, as the bot does: generic notation on the notation thread (its library never loads on
+ * the bot's thread), every other kind here with `rederive`.
+ */
+export async function replayRoll(kind: string, inputs: unknown, seed: string): Promise<Rederived> {
+  if (kind === 'dice') {
+    const result = await rollDiceNotationOffThread(inputs as DiceNotationInput, seed);
+    return { kind, result, dice: notationDice(result) };
+  }
+  return rederive(kind, inputs, seed);
 }
 
-/** Rolls a stored roll again from its inputs and seed (after `prepareRederive(kind)`). */
+/** Rolls a stored roll again from its inputs and seed; generic notation needs `loadDiceNotation()` on this thread. */
 export function rederive(kind: string, inputs: unknown, seed: string): Rederived {
   if (kind === 'dice') {
     // Generic notation rolls on the library's engine, built from the same seed.

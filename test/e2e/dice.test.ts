@@ -1,10 +1,12 @@
 // /roll dice (generic notation, RULES 6.2) through the real bot and the fake Discord, and its replay (RULES 6.3).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDiceNotation, notationEngine, rollDiceNotation, type RollPart, type RolledDie } from '../../src/engine/dice-notation.js';
+import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
-// The library is loaded on first use (src/engine/dice-notation.ts); these tests call it directly.
-beforeAll(loadDiceNotation);
+// The expectations are rolled here with the pure function. The bot rolls on its notation thread, started first so
+// that its first roll here is answered like any other (the first use is tested in dice-load.test.ts).
+beforeAll(() => Promise.all([loadDiceNotation(), startDiceNotationThread()]));
 
 const NO_PINGS = { parse: [] };
 
