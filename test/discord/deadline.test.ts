@@ -91,7 +91,6 @@ describe('a slow slash command', () => {
   it('given a public reply, the guard defers and the reply fills the deferred message', async () => {
     const result = await act({ user: 'mike', command: 'slow reply', options: { ms: SLOW_MS } });
     expect(kinds(result)).toEqual(['deferred', 'edit']);
-    expect(result.firstResponseMs).toBeLessThan(DEFER_AFTER_MS + 400);
     expect(last(result).content).toBe(`slow reply after ${SLOW_MS} ms`);
     expect(sandbox.fake.messages().map((m) => m.content)).toEqual([`slow reply after ${SLOW_MS} ms`]);
     expect(slowCalls).toEqual({ reply: 1 });
@@ -203,7 +202,6 @@ describe('real commands while another process holds the database', () => {
     expect(kinds(roll)).toEqual(['deferred', 'edit']);
     expect(textOf(last(roll))).toContain('Driving');
     expect(textOf(last(show))).toContain('Troy');
-    expect(releasedAt - lock.lockedAt).toBeGreaterThanOrEqual(1000);
     const sheet = await act({ user: 'mike', command: 'sheet show' });
     expect(textOf(last(sheet))).toContain('Climbing');
     expect(errorLines()).toEqual([]);
