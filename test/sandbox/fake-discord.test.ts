@@ -443,12 +443,15 @@ describe('fake Discord rules that need their own instance', () => {
     const ws = new WebSocket(`ws://127.0.0.1:${fake.port}/gateway?v=10&encoding=json&compress=zlib-stream`);
     const inflate = zlib.createInflate();
     const received: { op: number; t?: string }[] = [];
+    let threeReceived!: () => void;
+    const three = new Promise<void>((resolve) => (threeReceived = resolve));
     let pending = Buffer.alloc(0);
     inflate.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       try {
         received.push(JSON.parse(pending.toString('utf8')) as { op: number; t?: string });
         pending = Buffer.alloc(0);
+        if (received.length === 3) threeReceived();
       } catch {
         // incomplete: wait for more
       }
@@ -457,7 +460,7 @@ describe('fake Discord rules that need their own instance', () => {
       ws.on('message', (data: Buffer) => inflate.write(data));
       await new Promise((resolve) => ws.once('open', resolve));
       ws.send(JSON.stringify({ op: 2, d: { token: fake.token, intents: 1, properties: {} } }));
-      for (let i = 0; i < 50 && received.length < 3; i++) await sleep(10);
+      await three;
       expect(received.map((p) => p.t ?? p.op)).toEqual([10, 'READY', 'GUILD_CREATE']);
     } finally {
       ws.close();

@@ -98,8 +98,10 @@ describe('REST faults against a bare discord.js client', () => {
     fake.faults.add({ target: 'callback', status: 429, retryAfterMs: 250, times: 1 });
     const result = await fake.interact({ user: 'mike', command: 'ping' });
     expect(result.responses.map((r) => r.content)).toEqual(['pong']);
+    // The one duration here is a wait the client owes: it can only grow on a busy machine. "Within the deadline"
+    // is Discord's 3 s rule, which the fake enforces as a violation (checked below).
     expect(result.firstResponseMs).toBeGreaterThanOrEqual(250);
-    expect(result.firstResponseMs).toBeLessThan(3000);
+    expect(result.errors).toEqual([]);
     expect(result.faults?.[0]).toMatch(/429 rate limited, retry after 250 ms/);
     expect(statuses).toEqual([429, 204]);
     expect(fake.violations).toEqual([]);
@@ -126,11 +128,10 @@ describe('REST faults against a bare discord.js client', () => {
     expect(fake.violations).toEqual([]);
   });
 
-  it('lets a client that gives up after its retries fail cleanly, and resolves interact() without waiting 5 s', async () => {
+  it('lets a client that gives up after its retries fail cleanly, and resolves interact() with the faults', async () => {
     fake.faults.add({ target: 'callback', status: 500 });
-    const started = performance.now();
+    // Had interact() waited for an answer that never comes, it would throw "the bot did not answer" instead.
     const result = await fake.interact({ user: 'mike', command: 'ping' });
-    expect(performance.now() - started).toBeLessThan(4000);
     expect(result.responses).toEqual([]);
     expect(result.faults).toHaveLength(4); // the first try and @discordjs/rest's 3 retries
     expect(result.errors).toEqual([]);
