@@ -42,7 +42,7 @@ class NotationThread {
   private readonly worker = startWorker();
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
-  private stopped: Error | null = null;
+  private stopped = false;
   private markReady!: () => void;
   private markFailed!: (error: Error) => void;
 
@@ -59,7 +59,6 @@ class NotationThread {
   }
 
   roll(input: DiceNotationInput, seed: string): Promise<DiceNotationResult> {
-    if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise<DiceNotationResult>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -97,7 +96,7 @@ class NotationThread {
   /** The thread died or could not load the library: what waits on it fails, and the next roll starts a new one. */
   private stop(error: Error): void {
     if (this.stopped) return;
-    this.stopped = error;
+    this.stopped = true;
     this.markFailed(error);
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
