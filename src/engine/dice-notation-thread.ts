@@ -17,6 +17,9 @@ import { UserError } from '../errors.js';
 import type { DiceNotationInput, DiceNotationResult } from './dice-notation.js';
 import type { NotationReply, NotationRequest } from './dice-notation-worker.js';
 
+/** Loading included: far beyond the second or two a load takes, well inside an interaction's 15 minutes. */
+const ROLL_TIME_LIMIT_MS = 30_000;
+
 interface Waiting {
   resolve(result: DiceNotationResult): void;
   reject(error: Error): void;
@@ -60,11 +63,15 @@ class NotationThread {
 
   roll(input: DiceNotationInput, seed: string): Promise<DiceNotationResult> {
     const id = this.nextId++;
+    // A thread that hangs (it loads a large library on a machine that may be starved) must not leave rolls waiting
+    // for ever: past the limit it is stopped, what waits on it fails, and the next roll starts a new one.
+    const limit = setTimeout(() => this.stop(new Error(`the dice-notation thread did not answer within ${ROLL_TIME_LIMIT_MS / 1000} s`)), ROLL_TIME_LIMIT_MS);
+    limit.unref();
     return new Promise<DiceNotationResult>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.ref();
       this.worker.postMessage({ id, input, seed } satisfies NotationRequest);
-    });
+    }).finally(() => clearTimeout(limit));
   }
 
   private answer(reply: NotationReply): void {
