@@ -44,7 +44,11 @@ export class HandlerTurns {
    */
   private heavyMs = 50;
 
-  constructor(private readonly size: number) {}
+  /** `now` is the clock the drain rate is learned from (tests pass their own, so no test depends on real time). */
+  constructor(
+    private readonly size: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** How long an interaction arriving now would wait for its turn (ms): its place in the fair order. */
   expectedWaitMs(claim: TurnClaim): number {
@@ -63,12 +67,12 @@ export class HandlerTurns {
         await pauseForTheEventLoop();
       } else this.heavyLines.set(claim.member, []);
     }
-    const joined = performance.now();
+    const joined = this.now();
     if (this.running < this.size && this.waiting.size === 0) {
       this.running++;
       this.waiting.countTurn(claim.server, claim.member);
     } else {
-      if (this.waiting.size === 0) this.busySince = performance.now();
+      if (this.waiting.size === 0) this.busySince = this.now();
       await new Promise<void>((resolve) => this.waiting.push(claim.server, claim.member, resolve)); // the finishing handler hands its turn over
       // Handed over inside the last handler's chain of promises: let sockets and timers be served first.
       await pauseForTheEventLoop();
@@ -77,7 +81,7 @@ export class HandlerTurns {
     return () => {
       if (done) return;
       done = true;
-      const now = performance.now();
+      const now = this.now();
       // Only a busy stretch tells the drain rate: time while nobody waited is idle time.
       if (this.waiting.size > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - Math.max(this.lastDoneAt, this.busySince));
       this.lastDoneAt = now;

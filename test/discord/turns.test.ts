@@ -87,13 +87,14 @@ describe('interactions taking turns', () => {
   });
 
   it('learns how fast the queue drains: slow handlers make a longer expected wait', async () => {
-    const turns = new HandlerTurns(1);
+    let clock = 0;
+    const turns = new HandlerTurns(1, () => clock);
     const hold = await turns.take(anna);
     const before = turns.expectedWaitMs(anna);
-    // Eight slow handlers queued behind one another: each finishes ~40 ms after the last.
+    // Eight slow handlers queued behind one another: each finishes 40 ms (of the test's clock) after the last.
     const queued = Array.from({ length: 8 }, async () => {
       const done = await turns.take(anna);
-      await later(40);
+      clock += 40;
       done();
     });
     hold();
@@ -104,9 +105,10 @@ describe('interactions taking turns', () => {
   });
 
   it('does not count the idle time before a busy stretch as slowness', async () => {
-    const turns = new HandlerTurns(1);
+    let clock = 0;
+    const turns = new HandlerTurns(1, () => clock);
     (await turns.take(anna))();
-    await later(500); // idle
+    clock += 500; // idle
     const first = await turns.take(anna);
     const queued = Array.from({ length: 3 }, async () => (await turns.take(anna))());
     first();
@@ -117,11 +119,12 @@ describe('interactions taking turns', () => {
   });
 
   it('does not count idle time between handlers as slowness', async () => {
-    const turns = new HandlerTurns(1);
+    let clock = 0;
+    const turns = new HandlerTurns(1, () => clock);
     for (let i = 0; i < 3; i++) {
       const done = await turns.take(anna);
       done();
-      await later(50); // nobody waiting: an idle gap
+      clock += 50; // nobody waiting: an idle gap
     }
     const busy = await turns.take(anna);
     expect(turns.expectedWaitMs(anna)).toBeLessThan(10);

@@ -18,7 +18,7 @@ import { beforeAll, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { sweepContestsNow } from '../../commands/contest.js';
 import { OPEN_PHASES, CONTEST_LIMITS, type ContestPhase, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
-import { loadDiceNotation } from '../../src/engine/dice-notation.js';
+import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { SandboxRequestError, type SandboxInteractionRequest, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { captureBotLog } from '../helpers/bot-log.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -839,9 +839,10 @@ async function endChecks(sandbox: TestSandbox, botId: string, summary: Summary, 
 
 // ---- the tests ----------------------------------------------------------------------------------------------------
 
-// The dice-notation library loads on its first use in the process, and that first /roll dice acknowledges before
-// answering; both runs below share this process, so it is loaded once beforehand and they meet the same bot.
-beforeAll(loadDiceNotation);
+// The dice-notation thread starts on its first use in the process, and a /roll dice meeting it still loading
+// acknowledges before answering; both runs below share this process, so it is started beforehand and they meet the
+// same bot.
+beforeAll(startDiceNotationThread);
 
 it.skipIf(REPRO_STEPS <= 0)(`is reproducible: seed ${SEED} gives the same ${REPRO_STEPS} interactions and answers twice`, async () => {
   const first = await runFuzz({ seed: SEED, steps: REPRO_STEPS, timeLimitMs: TIME_LIMIT_MS, keepLines: true, endChecks: false });
