@@ -211,4 +211,6 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   }
 }
 
-export const rollCommand: BotCommand = { data, execute, autocomplete };
+// The dice-notation library (on its own thread, loaded on first use); a replay may be of a notation roll.
+const heavyWork = ['dice', 'replay'];
+export const rollCommand: BotCommand = { data, execute, autocomplete, heavyWork };

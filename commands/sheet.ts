@@ -210,4 +210,6 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   });
 }
 
-export const sheetCommand: BotCommand = { data, execute, autocomplete, component };
+// A sheet file: up to the largest sheet the limits allow, fetched, checked and written in one transaction, or read and sent.
+const heavyWork = ['import', 'export'];
+export const sheetCommand: BotCommand = { data, execute, autocomplete, component, heavyWork };

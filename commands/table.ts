@@ -371,4 +371,6 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   });
 }
 
-export const tableCommand: BotCommand = { data, execute, autocomplete, component };
+// A table file: fetched, parsed (JSON or CSV) and written in one transaction, or read and sent.
+const heavyWork = ['import', 'export'];
+export const tableCommand: BotCommand = { data, execute, autocomplete, component, heavyWork };

@@ -47,10 +47,10 @@ export interface BotCommand {
   /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
   component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
   /**
-   * Whether this command runs heavy work (reads or writes a whole file, runs the notation library): one at a time per
-   * member (src/discord/turns.ts). Absent: the list in src/discord/heavy-work.ts decides.
+   * The subcommands that run heavy work (`import`, `skill set`): a whole file read or written, the notation library.
+   * A member runs one of them at a time (src/discord/heavy-work.ts, src/discord/turns.ts).
    */
-  heavyWork?(interaction: ChatInputCommandInteraction): boolean;
+  heavyWork?: readonly string[];
   /** Whether a press with this custom_id may answer with a form (which must be its first answer, never deferred). */
   mayOpenForm?(customId: string): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */

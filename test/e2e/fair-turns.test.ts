@@ -26,7 +26,7 @@ const holdData = new SlashCommandBuilder()
 
 const holdCommand: BotCommand = {
   data: holdData,
-  heavyWork: (interaction) => interaction.options.getSubcommand(true) === 'heavy',
+  heavyWork: ['heavy'],
   async execute(interaction) {
     const label = interaction.options.getString('label', true);
     started.push(label);
