@@ -142,8 +142,9 @@ describe('/roll dice in a fresh process', () => {
     sandbox = await startTestSandbox({ seeds: ['seed-dice'] });
   });
 
-  // The notation library is loaded on first use, not at start (it weighs ~100 MB); nothing in this file loaded it.
-  it('acknowledges at once on first use (loading the notation library holds the process), then rolls and replays', async () => {
+  // The notation library is loaded on first use, on a thread of its own, not at start (it weighs ~100 MB); nothing in
+  // this file started that thread.
+  it('acknowledges at once on first use (the notation thread is still loading), then rolls and replays', async () => {
     const first = await sandbox.act({ user: 'mike', command: 'roll dice', options: { expression: '4d6kh3+2' } });
     expect(first.responses.map((response) => response.kind)).toEqual(['deferred', 'edit']);
     const reply = first.responses[1]!;
