@@ -7,6 +7,7 @@ import { SHEET_LIMITS } from '../../src/engine/sheet.js';
 import { tableToJson, type OutcomeTable } from '../../src/engine/tables.js';
 import type { SandboxResponse } from '../../src/sandbox/types.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { liveMarkdown } from '../helpers/text.js';
 
 /** A seed whose first D100 shows `value`, as the bot rolls it. */
 function seedFor(value: number): string {
@@ -22,18 +23,6 @@ const DISPATCHER = { user: 'dora', roles: ['dispatcher'] };
 
 function importTable(table: OutcomeTable): Promise<SandboxResponse> {
   return sandbox().one({ ...DISPATCHER, command: 'table import', options: { file: { filename: 'table.json', content: tableToJson(table) } } });
-}
-
-/** The Markdown Discord would still read in `text` once its escapes (a backslash and the character after) are set aside. */
-function liveMarkdown(text: string): string[] {
-  const bare = text.replace(/\\[\s\S]/g, '');
-  const found: string[] = [];
-  if (bare.includes('`')) found.push('code');
-  if (/^\s*#/m.test(bare)) found.push('heading');
-  if (/^\s*>/m.test(bare)) found.push('quote');
-  if (/^\s*([-+*]|\d+\.)\s/m.test(bare)) found.push('list');
-  if (bare.includes('](')) found.push('link');
-  return found;
 }
 
 describe('names', () => {

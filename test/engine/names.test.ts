@@ -4,23 +4,12 @@ import { checkName, nameKey, visibleName } from '../../src/engine/names.js';
 import { findSkill, validName, type OperatorSheet } from '../../src/engine/sheet.js';
 import { parseSheetFile, toSheetFile } from '../../src/engine/sheet-file.js';
 import { parseTableCsv, parseTableJson } from '../../src/engine/tables.js';
+import { troySheet } from '../helpers/text.js';
 
 const now = new Date('2026-11-22T20:00:00Z');
 
 function sheetWith(skills: string[]): OperatorSheet {
-  return {
-    id: 1,
-    guildId: 'g',
-    ownerId: 'mike',
-    name: 'Troy',
-    system: 'tactalk',
-    active: true,
-    notes: '',
-    skills: skills.map((name) => ({ name, level: 40 })),
-    archetypes: [],
-    conditions: [],
-    attributes: [],
-  };
+  return troySheet({ skills: skills.map((name) => ({ name, level: 40 })) });
 }
 
 describe('a name that cannot be told apart from another is refused', () => {

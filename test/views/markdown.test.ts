@@ -1,23 +1,11 @@
 // User text in embeds (issue 11, "Text and files"): a table's rows and a sheet's notes may use inline emphasis;
 // nothing a user writes can open a code block, a heading, a quote, a list or a masked link.
 import { describe, expect, it } from 'vitest';
-import type { OperatorSheet } from '../../src/engine/sheet.js';
 import type { OutcomeRollResult, OutcomeTable } from '../../src/engine/tables.js';
 import { authorMarkdown, authorMarkdownWithin, escapeMarkdown } from '../../src/views/format.js';
 import { sheetReply } from '../../src/views/sheet.js';
 import { outcomeReply, tableShowReply } from '../../src/views/tables.js';
-
-/** The Markdown Discord would still read in `text` once its escapes (a backslash and the character after) are set aside. */
-function liveMarkdown(text: string): string[] {
-  const bare = text.replace(/\\[\s\S]/g, '');
-  const found: string[] = [];
-  if (bare.includes('`')) found.push('code');
-  if (/^\s*#/m.test(bare)) found.push('heading');
-  if (/^\s*>/m.test(bare)) found.push('quote');
-  if (/^\s*([-+*]|\d+\.)\s/m.test(bare)) found.push('list');
-  if (bare.includes('](')) found.push('link');
-  return found;
-}
+import { liveMarkdown, troySheet } from '../helpers/text.js';
 
 /** Every text the embeds of a reply show. */
 function embedTexts(reply: { embeds?: unknown[] }): string[] {
@@ -103,19 +91,7 @@ describe('names, labels and stakes', () => {
 
 describe("a sheet's notes", () => {
   it('shown to the channel cannot open a code block or a heading, and keep their emphasis', () => {
-    const sheet: OperatorSheet = {
-      id: 1,
-      guildId: 'g',
-      ownerId: 'mike',
-      name: 'Troy',
-      system: 'tactalk',
-      active: true,
-      notes: `**Owes** the Dispatcher a favour.\n${BREAKING}`,
-      skills: [{ name: '`Climbing', level: 40 }],
-      archetypes: [],
-      conditions: [],
-      attributes: [],
-    };
+    const sheet = troySheet({ notes: `**Owes** the Dispatcher a favour.\n${BREAKING}`, skills: [{ name: '`Climbing', level: 40 }] });
     const texts = embedTexts(sheetReply(sheet, 'Mike', new Date(), false));
     for (const text of texts) expect(liveMarkdown(text), text).toEqual([]);
     expect(texts.join('\n')).toContain('**Owes** the Dispatcher a favour.');
