@@ -1,5 +1,6 @@
 // Discord's message markdown, the part bots use: bold, italics, underline, strike, spoilers, code, code blocks,
-// headings, subtext, quotes, lists, masked links, mentions and timestamps. Text is escaped before anything else.
+// headings, subtext, quotes, lists, masked links, mentions and timestamps, and backslash escapes. Text is escaped
+// (as HTML) before anything else.
 
 export interface Names {
   user(id: string): string;
@@ -49,6 +50,9 @@ export function markdown(source: string, names: Names): string {
   const codes: string[] = [];
   const hold = (html: string): string => `\u0000${codes.push(html) - 1}\u0000`;
   let text = escapeHtml(source)
+    // A backslash before a punctuation mark shows the mark as it is (how the bot escapes user text), so it can
+    // open nothing: held out, like code, until the end.
+    .replace(/\\(&gt;|&lt;|&amp;|&quot;|&#39;|[!-/:-@[-`{-~])/g, (_, mark: string) => hold(mark))
     .replace(/```(?:[\w+-]*\n)?([\s\S]*?)```/g, (_, code: string) => hold(`<pre class="codeblock"><code>${code.replace(/\n$/, '')}</code></pre>`))
     .replace(/``([^`]+?)``|`([^`\n]+?)`/g, (_, a?: string, b?: string) => hold(`<code class="inline">${a ?? b}</code>`));
 
