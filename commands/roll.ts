@@ -3,7 +3,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder, type Autocom
 import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
-import { challengeDice, linkedDice, replayRoll } from '../src/engine/replay.js';
+import { challengeDice, diceMatch, linkedDice, replayRoll } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, splitNameList, validName } from '../src/engine/sheet.js';
 import {
@@ -167,7 +167,7 @@ async function replay(interaction: ChatInputCommandInteraction, context: Handler
   const privately = stored.secret || stored.hiddenChallengeLevel;
   const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);
   const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
-  const matches = JSON.stringify(rederived.dice) === JSON.stringify(stored.dice);
+  const matches = diceMatch(rederived, stored.dice);
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
     await send(hiddenReplayReply(facts));

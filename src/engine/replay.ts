@@ -21,7 +21,31 @@ import { d6Faces, resolveD6Pool, resolvePush, type D6PoolInput, type D6PoolResul
 import { attackDice, checkDice, resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput, type AttackResult, type CheckInput, type CheckResult, type DamageInput, type DamageRoll, type PsiInput, type PsiResult } from './systems/d100-tactics/tactics.js';
 import { resolveReaction, resolveSocial, type ReactionInput, type ReactionResult, type SocialInput, type SocialResult } from './systems/d100-tactics/tactics.js';
 
-export type RollKind = 'dice' | 'challenge' | 'linked' | 'contest' | 'outcome' | 'code' | 'd10' | 'd10-advanced' | 'd10-extended';
+/** Every kind of roll the bot stores, each of which `rederive` (or `replayRoll`) can roll again. */
+export const ROLL_KINDS = [
+  'dice',
+  'challenge',
+  'linked',
+  'contest',
+  'outcome',
+  'code',
+  'd10',
+  'd10-advanced',
+  'd10-extended',
+  'pool',
+  'pool-opposed',
+  'pool-push',
+  'pool-condition',
+  'check',
+  'attack',
+  'attack-applied',
+  'damage',
+  'psi',
+  'social',
+  'reaction',
+] as const;
+
+export type RollKind = (typeof ROLL_KINDS)[number];
 
 /** The dice a challenge showed, as stored: null when no roll was needed. */
 export function challengeDice(result: ChallengeResult): { tens: number; ones: number } | null {
@@ -61,6 +85,16 @@ export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; on
 /** A contest round's two dice, challenger first. */
 export function contestDice(result: ContestRollResult): Array<{ tens: number; ones: number }> {
   return [result.challenger, result.opponent].map((side) => ({ tens: side.d100.tens, ones: side.d100.ones }));
+}
+
+/**
+ * Whether a replay gave the dice the roll log holds. Investigations stored before their dice took the outcome shape
+ * hold the table's die rolls as the engine returns them (`{ value, d100 }`): the same dice, in a longer shape.
+ */
+export function diceMatch(rederived: Rederived, storedDice: unknown): boolean {
+  const stored = JSON.stringify(storedDice);
+  if (JSON.stringify(rederived.dice) === stored) return true;
+  return rederived.kind === 'outcome' && JSON.stringify(rederived.result.roll.dice) === stored;
 }
 
 /**
