@@ -7,7 +7,7 @@ import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteracti
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
-import { challengeDice, linkedDice } from '../src/engine/replay.js';
+import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
 import { findSkill, splitNameList, validName } from '../src/engine/sheet.js';
 import { resolveChallenge, resolveLinkedChallenge, validateChallengeInput, type ChallengeInput } from '../src/engine/systems/tactalk/challenge.js';
@@ -163,14 +163,14 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
     kind: 'outcome',
     inputs: outcome.input,
     seed,
-    dice: outcome.roll.dice,
+    dice: outcomeDice(outcome),
     result: outcome,
     total: outcome.result,
     challengeLevel: null,
     success: null,
   });
   const next = recordInvestigation(state, context.userId, { rollId, rowText: outcome.row.text, revealed });
-  const note = investigationNote({ table: table.name, dice: outcome.roll.total, skill, result: outcome.result, rowText: outcome.row.text, revealed, rollId });
+  const note = investigationNote({ table: table.name, roll: outcome.roll, skill, result: outcome.result, rowText: outcome.row.text, revealed, rollId });
   return { state: next, note, roll };
 }
 

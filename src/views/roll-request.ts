@@ -4,10 +4,12 @@
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { mayInvestigate, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import type { TableDieRoll } from '../engine/tables.js';
 import { challengeLines, rollFooter } from './challenge.js';
 import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import { formatTableDice } from './tables.js';
 
 export interface RollRequestView {
   id: number;
@@ -102,16 +104,17 @@ export function requestDetails(view: RollRequestView): ReplyPayload {
 /** What an investigation showed the player, privately: the roll on the table, its row, and what it revealed. */
 export function investigationNote(investigation: {
   table: string;
-  dice: number;
+  roll: TableDieRoll;
   skill: { name: string; level: number };
   result: number;
   rowText: string;
   revealed: string | null;
   rollId: string;
 }): string {
-  const { table, dice, skill, result, rowText, revealed, rollId } = investigation;
+  const { table, roll, skill, result, rowText, revealed, rollId } = investigation;
   return [
-    `🔎 **${escapeMarkdown(table)}**: ${dice} + ${skill.level} ${escapeMarkdown(skill.name)} = **${result}**`,
+    `🔎 **${escapeMarkdown(table)}**: 🎲 \`${formatTableDice(roll)}\``,
+    `${roll.total} + ${skill.level} ${escapeMarkdown(skill.name)} = **${result}**`,
     ...authorMarkdown(rowText).split('\n').map((line) => `> ${line}`),
     revealed ?? 'Nothing about the Challenge Level is revealed.',
     `(roll ${rollId}; only you see this)`,

@@ -1,0 +1,136 @@
+// Every kind of roll the bot stores replays as "the dice match" (RULES 6.3). One run makes a roll of each kind
+// through the real bot, then replays everything in the roll log; a kind that replay.ts knows and this run did not
+// make fails the test, so a new kind cannot be left out of it.
+import { expect, it } from 'vitest';
+import { ROLL_KINDS } from '../../src/engine/replay.js';
+import type { OutcomeTable } from '../../src/engine/tables.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+
+const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
+const sandbox = useTestSandbox();
+
+const rollIdOf = (text: string) => /Roll (\w{8})/.exec(text)![1]!;
+
+function customIdsOf(response: SandboxResponse): string[] {
+  return (response.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id));
+}
+
+/** The bot's last answer: the notation library may first defer while it loads on its thread. */
+async function finalAnswer(request: Parameters<ReturnType<typeof sandbox>['act']>[0]): Promise<SandboxResponse> {
+  return (await sandbox().act(request)).responses.at(-1)!;
+}
+
+async function storedRolls(): Promise<Array<{ id: string; kind: string; dice: unknown }>> {
+  const response = await fetch(`${sandbox().url}/api/rolls?limit=100`);
+  return ((await response.json()) as { rolls: Array<{ id: string; kind: string; dice: unknown }> }).rolls;
+}
+
+async function sheets(): Promise<void> {
+  const box = sandbox();
+  await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+  for (const [name, level] of [['Lock Picking', 60], ['Driving', 30], ['CQC', 40], ['Force', 2]] as const) {
+    await box.one({ user: 'mike', command: 'sheet skill set', options: { name, level } });
+  }
+  await box.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } });
+  for (const [name, value] of [['STR', 3], ['Aim', 200], ['Psi', 80], ['Will', 70], ['Dodge', 20]] as const) {
+    await box.one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
+  }
+  await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
+  for (const [name, level] of [['CQC', 37], ['Insight', 2]] as const) {
+    await box.one({ user: 'sasha', command: 'sheet skill set', options: { name, level } });
+  }
+  for (const [name, value] of [['EMP', 3], ['Health', 12], ['Armor', 1], ['Will', 60]] as const) {
+    await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name, value } });
+  }
+}
+
+async function investigationTable(): Promise<void> {
+  const table: OutcomeTable = {
+    name: 'Investigation: Lock Picking',
+    die: 'd100',
+    asks: 'Add your Lock Picking aptitude',
+    skill: null,
+    rows: [
+      { min: 1, max: 100, text: 'You learn nothing.', next: null, reveals: null },
+      { min: 101, max: 200, text: 'You judge the lock roughly.', next: null, reveals: 'band' },
+    ],
+  };
+  await sandbox().bot.store.tables.save(sandbox().fake.guildId, table);
+}
+
+async function tactalkRolls(): Promise<void> {
+  const box = sandbox();
+  await box.one({ user: 'mike', command: 'roll challenge', options: { skill: 'Driving', cl: 80, archetypes: 'Acuity' } });
+  await box.one({ user: 'mike', command: 'roll linked', options: { rolls: 'Driving vs 80; Lock Picking vs 120' } });
+  await box.one({ user: 'mike', command: 'roll outcome', options: { table: 'Investigation: Lock Picking', skill: 'lock picking' } });
+
+  const asked = await box.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Lock Picking', cl: 150, hidden: true } });
+  const post = asked.responses.find((response) => !response.ephemeral)!;
+  const requestId = /#(\d+)/.exec(textOf(post))![1];
+  const investigated = await box.act({ user: 'mike', button: `dispatch:investigate:${requestId}`, message: post.messageId! });
+  // The player sees the two dice of the investigation, as /roll outcome shows them.
+  expect(investigated.responses[1]!.content).toMatch(/`\[\d\]\[\d\] → \d+`/);
+}
+
+async function contestRoll(): Promise<void> {
+  const box = sandbox();
+  const opening = await box.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' } });
+  const message = opening.messageId!;
+  const id = /Contest #(\d+)/.exec(textOf(opening))![1];
+  await box.one({ user: 'mike', button: `contest:accept:${id}`, message });
+  await box.one({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat falls', operator: 'Troy' }, message });
+  await box.one({ user: 'sasha', button: `contest:agree:${id}`, message });
+  await box.one({ user: 'sasha', button: `contest:role:${id}:attacker`, message });
+  await box.one({ user: 'mike', button: `contest:role:${id}:defender`, message });
+  await box.one({ user: 'sasha', select: `contest:skill:${id}:challenger`, values: ['CQC'], message });
+  await box.one({ user: 'mike', select: `contest:skill:${id}:opponent`, values: ['CQC'], message });
+  await box.one({ user: 'sasha', button: `contest:ready:${id}`, message });
+  const rolled = await box.one({ user: 'mike', button: `contest:ready:${id}`, message });
+  expect(textOf(rolled)).toMatch(/rolls \w{8}/);
+}
+
+async function otherSystemsRolls(): Promise<void> {
+  const box = sandbox();
+  await finalAnswer({ user: 'mike', command: 'roll dice', options: { expression: '4d6kh3+2' } });
+  await box.one({ user: 'mike', command: 'code roll', options: { code: '3D+2', difficulty: 'moderate' } });
+  await box.one({ user: 'mike', command: 'd10 roll', options: { dice: 4, tn: 8, modifier: 1 } });
+  await box.one({ user: 'mike', command: 'd10 advanced', options: { primary: 3, secondary: 7, mode: 'additive', halve: true, tn: 10 } });
+  await box.one({ user: 'mike', command: 'd10 extended', options: { dice: 2, tn: 8, target: 1000, rolls: 4 } });
+
+  const pool = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', gear: 1 } });
+  const poolId = rollIdOf(textOf(pool));
+  const pushed = await box.one({ user: 'mike', button: `pool:push:${poolId}`, message: pool.messageId! });
+  expect(customIdsOf(pushed)).toContain(`pool:condition:${poolId}`);
+  await box.one({ user: 'mike', select: `pool:condition:${poolId}`, values: ['Angry'], message: pool.messageId! });
+  const opposed = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'insight' } });
+  await box.one({ user: 'sasha', button: `pool:oppose:${/Roll (\w{8}) ·/.exec(textOf(opposed))![1]!}`, message: opposed.messageId! });
+
+  await box.one({ user: 'mike', command: 'tactics check', options: { attribute: 'aim', modifier: -10 } });
+  await box.one({ user: 'mike', command: 'tactics damage', options: { base: 5, range: 4 } });
+  const attack = await box.one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
+  await box.one({ user: 'mike', button: `tactics:apply:${rollIdOf(textOf(attack))}`, message: attack.messageId! });
+  await box.one({ user: 'mike', command: 'tactics psi', options: { difficulty: -10, target: 'sasha' } });
+  await box.one({ user: 'mike', command: 'tactics social', options: { species_distance: 25 } });
+  await box.one({ user: 'mike', command: 'tactics reaction', options: { kind: 'dodge', modifier: -15 } });
+}
+
+it('a roll of every stored kind, investigations included, replays with "the dice match"', async () => {
+  await sheets();
+  await investigationTable();
+  await tactalkRolls();
+  await contestRoll();
+  await otherSystemsRolls();
+
+  const rolls = await storedRolls();
+  expect(new Set(rolls.map((roll) => roll.kind))).toEqual(new Set(ROLL_KINDS));
+  // Both outcome rolls, the investigation's too, store their d100 as its two dice.
+  expect(rolls.filter((roll) => roll.kind === 'outcome').map((roll) => roll.dice)).toEqual([[{ tens: expect.any(Number), ones: expect.any(Number) }], [{ tens: expect.any(Number), ones: expect.any(Number) }]]);
+  const mismatches: string[] = [];
+  for (const roll of rolls) {
+    // The Dispatcher may replay every roll, secret or against a hidden CL.
+    const replay = textOf(await finalAnswer({ ...DISPATCHER, command: 'roll replay', options: { id: roll.id } }));
+    if (!replay.includes(`Roll ${roll.id}: the dice match`)) mismatches.push(`${roll.kind} ${roll.id}`);
+  }
+  expect(mismatches).toEqual([]);
+});
