@@ -99,9 +99,10 @@ describe('/dispatch challenge', () => {
     expect(update!.kind).toBe('update');
     expect(textOf(update!)).toContain('investigated the difficulty');
     expect(note).toMatchObject({ kind: 'followup', ephemeral: true });
-    const investigationDie = rollD100(seededRng('dispatch-0')).value;
-    const investigationTotal = investigationDie + 60;
-    expect(note!.content).toContain(`= **${investigationTotal}**`);
+    const investigationDice = rollD100(seededRng('dispatch-0'));
+    const investigationTotal = investigationDice.value + 60;
+    expect(note!.content).toContain(`🎲 \`[${investigationDice.tens}][${investigationDice.ones}] → ${investigationDice.value}\``);
+    expect(note!.content).toContain(`${investigationDice.value} + 60 Lock Picking = **${investigationTotal}**`);
     if (investigationTotal > 140) expect(note!.content).toContain(`The Challenge Level is **${HIDDEN_CL}**`);
     else if (investigationTotal > 100) expect(note!.content).toContain('between **160 and 179**');
     else expect(note!.content).toContain('Nothing about the Challenge Level is revealed');
@@ -160,6 +161,37 @@ describe('/dispatch challenge', () => {
 });
 
 describe('/dispatch linked', () => {
+  it('hidden, with an investigation table for its first skill: offers no Investigate, and a forged press is refused', async () => {
+    await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
+    await sandbox.bot.store.tables.save(sandbox.fake.guildId, {
+      name: 'Investigation: Climbing',
+      die: 'd100',
+      asks: 'Add your Climbing aptitude',
+      skill: null,
+      rows: [{ min: 1, max: 200, text: 'You know this wall exactly.', next: null, reveals: 'cl' }],
+    });
+    const { ack, post, message } = await request({ rolls: 'Climbing vs 90; Driving vs 110', hidden: true }, 'linked');
+    expect(ack.content).not.toMatch(/investigat/i);
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+
+    // A button the bot never put there, pushed onto its message as a modified client could send it.
+    const stored = (sandbox.fake as unknown as { state: { messages: Map<string, { components: unknown[] }> } }).state.messages.get(message)!;
+    const original = stored.components;
+    stored.components = [...original, { type: 1, components: [{ type: 2, style: 2, custom_id: `dispatch:investigate:${id}`, label: 'Investigate' }] }];
+    const forged = await sandbox.one({ user: 'mike', button: `dispatch:investigate:${id}`, message });
+    stored.components = original;
+    expect(forged).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(forged.content).toContain('A linked roll allows no investigation.');
+    expect(textOf(forged)).not.toMatch(/\b(90|110)\b/);
+
+    // Nothing was rolled or revealed: the player still rolls both parts.
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
+    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    expect(textOf(rolled)).toMatch(/\d of 2 succeeded/);
+    expect(textOf(rolled)).not.toContain('investigated');
+  });
+
   it('rolls every part from the player’s sheet, hidden CLs stay hidden, and no investigation is offered', async () => {
     const { post, message } = await request({ rolls: 'Lock Picking +Acuity vs 150; Driving vs 60', hidden: true }, 'linked');
     const id = /#(\d+)/.exec(textOf(post))![1];
