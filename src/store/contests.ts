@@ -4,7 +4,7 @@
  */
 import { OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { isRowId, type Database } from './database.js';
-import { writeRollEntry, type RollEntry } from './rolls.js';
+import { compareAndSet, type RollEntry } from './rolls.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
 const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
@@ -81,17 +81,8 @@ export class ContestStore {
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
     const where = { id: contest.id, version: contest.version };
     const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, expiresAt };
-    const saved = { ...contest, state, expiresAt, version: contest.version + 1 };
-    if (!roll) {
-      const { count } = await this.db.contest.updateMany({ where, data });
-      return count === 1 ? saved : null;
-    }
-    return this.db.$transaction(async (tx) => {
-      const { count } = await tx.contest.updateMany({ where, data });
-      if (count !== 1) return null;
-      await writeRollEntry(tx, roll);
-      return saved;
-    });
+    const won = await compareAndSet(this.db, (writer) => writer.contest.updateMany({ where, data }), roll);
+    return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 
   /** How many contests a user takes part in that are still open, on this server. */

@@ -1,7 +1,7 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import type { RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import { isRowId, type Database } from './database.js';
-import { writeRollEntry, type RollEntry } from './rolls.js';
+import { compareAndSet, type RollEntry } from './rolls.js';
 
 export interface StoredRollRequest {
   id: number;
@@ -41,16 +41,7 @@ export class RollRequestStore {
   async save(request: StoredRollRequest, state: RollRequestState, roll?: RollEntry): Promise<StoredRollRequest | null> {
     const where = { id: request.id, version: request.version };
     const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 } };
-    const saved = { ...request, state, version: request.version + 1 };
-    if (!roll) {
-      const { count } = await this.db.rollRequest.updateMany({ where, data });
-      return count === 1 ? saved : null;
-    }
-    return this.db.$transaction(async (tx) => {
-      const { count } = await tx.rollRequest.updateMany({ where, data });
-      if (count !== 1) return null;
-      await writeRollEntry(tx, roll);
-      return saved;
-    });
+    const won = await compareAndSet(this.db, (writer) => writer.rollRequest.updateMany({ where, data }), roll);
+    return won ? { ...request, state, version: request.version + 1 } : null;
   }
 }

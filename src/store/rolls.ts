@@ -106,6 +106,24 @@ export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row:
     VALUES (${row.id}, ${row.guildId}, ${row.channelId}, ${row.userId}, ${row.kind}, ${row.system}, ${row.inputs}, ${row.seed}, ${row.dice}, ${row.result}, ${row.total}, ${row.challengeLevel}, ${row.success}, ${row.createdAt})`;
 }
 
+/** A client that runs one change: the database itself, or the transaction a change runs in. */
+type Writer = Pick<Database, 'contest' | 'rollRequest' | '$executeRaw'>;
+
+/**
+ * A compare-and-set (`change`: an updateMany that matches its row only if nobody saved since it was read) and, with
+ * `roll`, the roll the new state shows, in one transaction: never a state showing a roll that is not stored, nor a
+ * roll of a change that lost the race. True when the change won; a failed insert (its id is taken) throws and
+ * changes nothing.
+ */
+export async function compareAndSet(db: Database, change: (writer: Writer) => Promise<{ count: number }>, roll?: RollEntry): Promise<boolean> {
+  if (!roll) return (await change(db)).count === 1;
+  return db.$transaction(async (tx) => {
+    if ((await change(tx)).count !== 1) return false;
+    await writeRollEntry(tx, roll);
+    return true;
+  });
+}
+
 /** The same INSERT for the roll log's own connection (DirectWrites), with values as Prisma stores them. */
 const INSERT_ROLL = `INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -143,8 +161,8 @@ export class RollLog {
   }
 
   /**
-   * A roll as the log stores it, for a write that must land with another change or not at all: pass it to
-   * `writeRollEntry` inside that change's transaction (ContestStore.save does, for a contest's round).
+   * A roll as the log stores it, for a write that must land with another change or not at all: pass it to the
+   * store's change that writes it in its transaction (a contest's or roll request's `save`, `changeAttribute`).
    */
   entry(id: string, roll: RollRecordInput): RollEntry {
     return {
