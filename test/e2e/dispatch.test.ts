@@ -3,9 +3,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import type { OutcomeTable } from '../../src/engine/tables.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { LOCK_PICKING_INVESTIGATION } from '../helpers/tables.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
 const HIDDEN_CL = 173;
@@ -37,18 +37,7 @@ async function request(options: Record<string, unknown>, subcommand = 'challenge
 }
 
 async function investigationTable(): Promise<void> {
-  const table: OutcomeTable = {
-    name: 'Investigation: Lock Picking',
-    die: 'd100',
-    asks: 'Add your Lock Picking aptitude',
-    skill: null,
-    rows: [
-      { min: 1, max: 100, text: 'You learn nothing.', next: null, reveals: null },
-      { min: 101, max: 140, text: 'You judge the lock roughly.', next: null, reveals: 'band' },
-      { min: 141, max: 200, text: 'You know this lock exactly.', next: null, reveals: 'cl' },
-    ],
-  };
-  await sandbox.bot.store.tables.save(sandbox.fake.guildId, table);
+  await sandbox.bot.store.tables.save(sandbox.fake.guildId, LOCK_PICKING_INVESTIGATION);
 }
 
 describe('/dispatch challenge', () => {

@@ -3,9 +3,9 @@
 // make fails the test, so a new kind cannot be left out of it.
 import { expect, it } from 'vitest';
 import { ROLL_KINDS } from '../../src/engine/replay.js';
-import type { OutcomeTable } from '../../src/engine/tables.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { LOCK_PICKING_INVESTIGATION } from '../helpers/tables.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
 const sandbox = useTestSandbox();
@@ -46,17 +46,7 @@ async function sheets(): Promise<void> {
 }
 
 async function investigationTable(): Promise<void> {
-  const table: OutcomeTable = {
-    name: 'Investigation: Lock Picking',
-    die: 'd100',
-    asks: 'Add your Lock Picking aptitude',
-    skill: null,
-    rows: [
-      { min: 1, max: 100, text: 'You learn nothing.', next: null, reveals: null },
-      { min: 101, max: 200, text: 'You judge the lock roughly.', next: null, reveals: 'band' },
-    ],
-  };
-  await sandbox().bot.store.tables.save(sandbox().fake.guildId, table);
+  await sandbox().bot.store.tables.save(sandbox().fake.guildId, LOCK_PICKING_INVESTIGATION);
 }
 
 async function tactalkRolls(): Promise<void> {
