@@ -8,6 +8,8 @@ export interface ServerSettings {
   contestTimeoutMinutes: number;
   contestAddsOwnSkill: boolean;
   defaultSystem: string;
+  /** Whether players may make their own `/roll challenge` with a CL they choose. */
+  playerChallengeRolls: boolean;
 }
 
 /** Read on every Dispatcher check and contest step, changed by hand now and then: worth keeping in memory. */
@@ -21,7 +23,7 @@ export class ServerStore {
   async settings(guildId: string): Promise<ServerSettings> {
     const settings = await this.cache.read(guildId, async () => {
       const row = await this.db.server.findUnique({ where: { guildId } });
-      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk' };
+      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk', playerChallengeRolls: true };
     });
     return { ...settings };
   }
