@@ -5,7 +5,7 @@
  */
 import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
-import { resolvePoolRoll, validatePoolInput, type PoolResult } from './pool.js';
+import { resolvePoolRoll, validatePoolInput, type PoolInput, type PoolResult } from './pool.js';
 
 export const CUMULATIVE_TARGET_MAX = 1000;
 export const CUMULATIVE_COUNT_MAX = 20;
@@ -28,6 +28,8 @@ export interface CumulativeSettings {
   targetNumber: number | null;
   modifier: number;
   calm: boolean;
+  /** Situations that take one die from every roll (the seed's conditional modifiers); absent in older rolls. */
+  situations?: string[];
   /** The running total to reach (the "very high TN"), or null. */
   target: number | null;
   /** The successes to reach, or null. At least one of target and count. */
@@ -61,7 +63,7 @@ function checkInteger(value: number, min: number, max: number, what: string): vo
 }
 
 export function validateCumulativeSettings(settings: CumulativeSettings): void {
-  validatePoolInput({ dice: settings.dice, targetNumber: settings.targetNumber, modifier: settings.modifier, calm: settings.calm });
+  validatePoolInput(poolInputOf(settings));
   if (settings.target === null && settings.count === null) {
     throw new UserError('A cumulative roll needs a goal: `target` (a total the results add up to) or `count` (successes needed, with `tn`), or both.');
   }
@@ -71,6 +73,12 @@ export function validateCumulativeSettings(settings: CumulativeSettings): void {
     if (settings.targetNumber === null) throw new UserError('Counting successes needs each roll’s target number: add `tn`.');
   }
   checkInteger(settings.maxRolls, 1, CUMULATIVE_ROLLS_MAX, 'The number of rolls');
+}
+
+/** One roll of the cumulative roll, as a basic roll's inputs. */
+export function poolInputOf(settings: CumulativeSettings): PoolInput {
+  const input: PoolInput = { dice: settings.dice, targetNumber: settings.targetNumber, modifier: settings.modifier, calm: settings.calm };
+  return settings.situations && settings.situations.length > 0 ? { ...input, situations: settings.situations } : input;
 }
 
 /** The successes a roll counts: a solid success two, a success one. */
@@ -87,7 +95,7 @@ export function successesOf(roll: PoolResult): number {
 export function resolveCumulativeStep(input: CumulativeStepInput, rng: Rng): CumulativeStepResult {
   validateCumulativeSettings(input);
   checkInteger(input.step, 1, input.maxRolls, 'The step');
-  const roll = resolvePoolRoll({ dice: input.dice, targetNumber: input.targetNumber, modifier: input.modifier, calm: input.calm }, rng);
+  const roll = resolvePoolRoll(poolInputOf(input), rng);
   const gained: CumulativeProgress = roll.reading.mishap ? { total: 0, successes: 0 } : { total: Math.max(0, roll.result), successes: successesOf(roll) };
   const after: CumulativeProgress = { total: input.before.total + gained.total, successes: input.before.successes + gained.successes };
   let end: CumulativeEnd | null = null;

@@ -5,6 +5,7 @@
 import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 import type { Modifier } from '../tactalk/challenge.js';
+import { aimingTerm, validateAimPhases } from './actions.js';
 
 export const POOL_DICE_MIN = -20;
 export const POOL_DICE_MAX = 30;
@@ -12,6 +13,8 @@ export const TARGET_NUMBER_MIN = 1;
 export const TARGET_NUMBER_MAX = 100;
 export const POOL_MODIFIER_LIMIT = 50;
 export const SECONDARY_LEVEL_MAX = 50;
+export const SITUATIONS_MAX = 10;
+export const SITUATION_NAME_MAX = 60;
 
 /** What went wrong before the TN is even looked at (only under stress). */
 export type Mishap =
@@ -49,6 +52,17 @@ export interface PoolInput {
   modifier: number;
   /** Not a stressful situation: no automatic failure, no botch, no critical failure on zero dice. */
   calm: boolean;
+  /**
+   * The seed's conditional modifiers: situations that each take one die away, named as the table names them (the
+   * seed's list of them is cut off). Absent in rolls stored before they existed: none.
+   */
+  situations?: string[];
+  /** Phases spent aiming before this roll: +1 each, at most 3 add. Absent in older rolls: 0. */
+  aimPhases?: number;
+  /** Trying and missing is not safe (a chasm, not a sand pit): no partial success, a near miss fails. */
+  unsafe?: boolean;
+  /** The sample action this roll is: a fastdraw (success or failure only). */
+  action?: 'fastdraw';
 }
 
 export interface AdvancedInput extends PoolInput {
@@ -81,6 +95,57 @@ export function validatePoolInput(input: PoolInput): void {
   checkInteger(input.dice, POOL_DICE_MIN, POOL_DICE_MAX, 'The number of dice');
   if (input.targetNumber !== null) checkInteger(input.targetNumber, TARGET_NUMBER_MIN, TARGET_NUMBER_MAX, 'The target number (TN)');
   checkInteger(input.modifier, -POOL_MODIFIER_LIMIT, POOL_MODIFIER_LIMIT, 'The modifier');
+  validateSituations(input.situations ?? []);
+  validateAimPhases(input.aimPhases ?? 0);
+  if (input.action !== undefined && input.action !== 'fastdraw') throw new UserError('The only action rolled this way is `fastdraw`.');
+  if (input.action === 'fastdraw' && input.targetNumber === null) throw new UserError('A fastdraw is rolled against a target number: add `tn`.');
+}
+
+// ---- conditional modifiers: situations that take a die away -----------------------------------------------------
+
+function situationKey(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+export function validateSituations(situations: string[]): void {
+  if (situations.length > SITUATIONS_MAX) {
+    throw new UserError(`At most ${SITUATIONS_MAX} situations can take dice away from one roll; ${situations.length} were named.`);
+  }
+  const seen = new Set<string>();
+  for (const name of situations) {
+    const key = situationKey(name);
+    if (key.length === 0) throw new UserError('A situation needs a name.');
+    if (name.length > SITUATION_NAME_MAX) {
+      throw new UserError(`A situation's name is at most ${SITUATION_NAME_MAX} characters; "${name.slice(0, 20)}…" has ${name.length}.`);
+    }
+    if (/^[+-]?\d+$/.test(key)) {
+      throw new UserError(`Name each situation that takes a die away (e.g. \`in the dark, wounded\`), not a number ("${name}"). To roll fewer dice, lower \`dice\`.`);
+    }
+    // The same situation twice is still one situation: it takes one die, so naming it twice is a slip.
+    if (seen.has(key)) throw new UserError(`"${name.trim()}" is named twice; each situation takes one die away once.`);
+    seen.add(key);
+  }
+}
+
+/** `in the dark, wounded` (or `;`-separated) → the names, trimmed; empty text → none. */
+export function parseSituations(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const names = text
+    .split(/[,;]/)
+    .map((name) => name.trim().replace(/\s+/g, ' '))
+    .filter((name) => name.length > 0);
+  validateSituations(names);
+  return names;
+}
+
+/** The dice a roll asks for once each situation has taken one away; zero or fewer is the zero-dice rule. */
+export function poolSize(input: Pick<PoolInput, 'dice' | 'situations'>): number {
+  return input.dice - (input.situations?.length ?? 0);
+}
+
+/** Whether a near miss may be a partial success: not when missing is unsafe, nor on a fastdraw. */
+export function partialAllowed(input: Pick<PoolInput, 'unsafe' | 'action'>): boolean {
+  return !input.unsafe && input.action !== 'fastdraw';
 }
 
 export function validateAdvancedInput(input: AdvancedInput): void {
@@ -88,6 +153,7 @@ export function validateAdvancedInput(input: AdvancedInput): void {
   checkInteger(input.secondary, 0, SECONDARY_LEVEL_MAX, 'The secondary skill level');
   if (input.mode !== 'additive' && input.mode !== 'subtractive') throw new UserError('The mode is `additive` or `subtractive`.');
   if (input.halve && input.mode !== 'additive') throw new UserError('Only an additive roll halves the secondary skill; leave `halve` out of a subtractive roll.');
+  if (input.action !== undefined) throw new UserError('A fastdraw is a basic roll, not an advanced one.');
 }
 
 /** How many dice are actually thrown: zero or fewer still throws one. */
@@ -131,29 +197,36 @@ export function rollPoolDice(dice: number, rng: Rng): number[] {
  * Against a TN: ≥ TN succeeds; > 1.5·TN is a solid success; short of the TN by at most 25 % of it
  * (TN − result ≤ 0.25·TN) is a partial success; below that, a failure. Integer arithmetic, no rounding.
  */
-export function verdictOf(result: number, targetNumber: number): Verdict {
+export function verdictOf(result: number, targetNumber: number, partial = true): Verdict {
   if (2 * result > 3 * targetNumber) return 'solid success';
   if (result >= targetNumber) return 'success';
-  if (4 * (targetNumber - result) <= targetNumber) return 'partial success';
+  if (partial && 4 * (targetNumber - result) <= targetNumber) return 'partial success';
   return 'failure';
 }
 
 function judged(input: PoolInput, reading: PoolReading, terms: Modifier[]): PoolResult {
   const result = reading.natural + terms.reduce((sum, term) => sum + term.value, 0);
   if (input.targetNumber === null) return { input, reading, terms, result, verdict: null, success: null };
-  const verdict: Verdict = reading.mishap ? 'failure' : verdictOf(result, input.targetNumber);
+  const verdict: Verdict = reading.mishap ? 'failure' : verdictOf(result, input.targetNumber, partialAllowed(input));
   return { input, reading, terms, result, verdict, success: verdict === 'success' || verdict === 'solid success' };
 }
 
-function modifierTerms(modifier: number): Modifier[] {
-  return modifier === 0 ? [] : [{ name: 'modifier', value: modifier }];
+/** Aiming, then the modifier: the terms every pool roll may add to its reading. */
+function modifierTerms(input: PoolInput): Modifier[] {
+  const aiming = aimingTerm(input.aimPhases ?? 0);
+  return [...(aiming ? [aiming] : []), ...(input.modifier === 0 ? [] : [{ name: 'modifier', value: input.modifier }])];
 }
 
-/** A basic skill roll: Result = highest die + matches + modifier, against the TN. */
+/** Rolls the pool left after the situations, and reads it. */
+function rolledReading(input: PoolInput, rng: Rng): PoolReading {
+  const size = poolSize(input);
+  return readPool(rollPoolDice(size, rng), { zeroDice: size < 1, calm: input.calm });
+}
+
+/** A basic skill roll: Result = highest die + matches + aiming + modifier, against the TN. */
 export function resolvePoolRoll(input: PoolInput, rng: Rng): PoolResult {
   validatePoolInput(input);
-  const reading = readPool(rollPoolDice(input.dice, rng), { zeroDice: input.dice < 1, calm: input.calm });
-  return judged(input, reading, modifierTerms(input.modifier));
+  return judged(input, rolledReading(input, rng), modifierTerms(input));
 }
 
 /** The secondary skill's term: + level, + ⌊level / 2⌋ when halved, or − level when subtractive. */
@@ -165,8 +238,7 @@ export function secondaryTerm(input: Pick<AdvancedInput, 'secondary' | 'mode' | 
 /** An advanced roll: the primary pool rolled as a basic roll, the secondary level added or subtracted. */
 export function resolveAdvancedRoll(input: AdvancedInput, rng: Rng): PoolResult {
   validateAdvancedInput(input);
-  const reading = readPool(rollPoolDice(input.dice, rng), { zeroDice: input.dice < 1, calm: input.calm });
-  return judged(input, reading, [secondaryTerm(input), ...modifierTerms(input.modifier)]);
+  return judged(input, rolledReading(input, rng), [secondaryTerm(input), ...modifierTerms(input)]);
 }
 
 // ---- exact odds ------------------------------------------------------------------------------------------------
@@ -189,10 +261,11 @@ function binomial(n: number, k: number): bigint {
 
 /**
  * Exact odds of a pool against a TN, with `bonus` added to the natural reading (the modifier and any secondary
- * term). Counts outcomes by the highest face h, how many dice show it (c) and how many of the rest show 1 (k):
- * C(n, c) · C(n − c, k) · (h − 2)^(n − c − k) outcomes read h + c − 1 with k ones (c + k when h is 1).
+ * term). `dice` is the pool after the situations. Counts outcomes by the highest face h, how many dice show it (c)
+ * and how many of the rest show 1 (k): C(n, c) · C(n − c, k) · (h − 2)^(n − c − k) outcomes read h + c − 1 with k
+ * ones (c + k when h is 1). Without `partial` a near miss counts as a failure.
  */
-export function poolOdds(dice: number, targetNumber: number, bonus: number, calm: boolean): PoolOdds {
+export function poolOdds(dice: number, targetNumber: number, bonus: number, calm: boolean, partial = true): PoolOdds {
   const odds: PoolOdds = { outcomes: 0n, solid: 0n, success: 0n, partial: 0n, failure: 0n, mishap: 0n };
   const n = diceThrown(dice);
   const zeroDice = dice < 1;
@@ -202,7 +275,7 @@ export function poolOdds(dice: number, targetNumber: number, bonus: number, calm
       odds.mishap += count;
       return;
     }
-    const verdict = verdictOf(natural + bonus, targetNumber);
+    const verdict = verdictOf(natural + bonus, targetNumber, partial);
     if (verdict === 'solid success') odds.solid += count;
     else if (verdict === 'success') odds.success += count;
     else if (verdict === 'partial success') odds.partial += count;

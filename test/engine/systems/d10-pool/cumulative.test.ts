@@ -111,3 +111,24 @@ describe('cumulative rolls (RULES 5, advanced: cumulative)', () => {
     expect(replayed.result).toEqual(two);
   });
 });
+
+describe('situations in a cumulative roll', () => {
+  it('take one die from every roll: 3 dice, one situation, each roll throws 2', () => {
+    const steps = run({ dice: 3, situations: ['in the dark'], target: 100 }, [4, 6], [9, 9]);
+    expect(steps.map((step) => step.roll.reading.faces)).toEqual([[4, 6], [9, 9]]);
+    expect(steps[1]!.after.total).toBe(6 + 10);
+    expect(steps[1]!.input.situations).toEqual(['in the dark']);
+  });
+
+  it('a step stored before situations existed replays as it was rolled', () => {
+    const stored = JSON.parse(JSON.stringify(first({ target: 100 }))) as CumulativeStepInput;
+    expect('situations' in stored).toBe(false);
+    const step = resolveCumulativeStep(stored, seededRng('old-step'));
+    expect(rederive('d10-extended', stored, 'old-step')).toMatchObject({ dice: step.roll.reading.faces, result: step });
+    expect(step.roll.reading.faces).toHaveLength(2);
+  });
+
+  it('refuses a situation named twice before anything is rolled', () => {
+    expect(() => validateCumulativeSettings({ ...first({ target: 10 }), situations: ['dark', 'dark'] })).toThrow(/named twice/);
+  });
+});

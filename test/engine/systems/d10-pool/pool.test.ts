@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { rederive } from '../../../../src/engine/replay.js';
 import { seededRng } from '../../../../src/engine/rng.js';
 import {
+  parseSituations,
   poolDice,
   poolOdds,
+  poolSize,
   readPool,
   resolveAdvancedRoll,
   resolvePoolRoll,
@@ -153,6 +155,59 @@ describe('advanced rolls', () => {
   });
 });
 
+describe('success and failure: a near miss is a partial success only when missing is safe', () => {
+  it('the long jump into a sand pit is a partial success; over a chasm (unsafe) the same 7 vs TN 8 fails', () => {
+    expect(resolvePoolRoll(pool(), scriptedFaces(2, 7, 3))).toMatchObject({ result: 7, verdict: 'partial success' });
+    expect(resolvePoolRoll(pool({ unsafe: true }), scriptedFaces(2, 7, 3))).toMatchObject({ result: 7, verdict: 'failure', success: false });
+    expect(resolvePoolRoll(pool({ unsafe: true }), scriptedFaces(2, 6, 3))).toMatchObject({ result: 6, verdict: 'failure' });
+  });
+
+  it('unsafe changes nothing else: success and solid success stay', () => {
+    expect(resolvePoolRoll(pool({ unsafe: true }), scriptedFaces(2, 8, 8))).toMatchObject({ verdict: 'success' });
+    expect(resolvePoolRoll(pool({ unsafe: true, targetNumber: 5 }), scriptedFaces(2, 8, 8))).toMatchObject({ verdict: 'solid success' });
+    expect(verdictOf(7, 8, false)).toBe('failure');
+    expect(verdictOf(13, 8, false)).toBe('solid success');
+  });
+});
+
+describe('conditional modifiers: situations that each take one die away', () => {
+  it('each situation named takes one die: 3 dice in the dark and wounded roll 1 die', () => {
+    const rng = scriptedFaces(6);
+    const result = resolvePoolRoll(pool({ situations: ['in the dark', 'wounded'], targetNumber: 6 }), rng);
+    expect(rng.remaining()).toBe(0);
+    expect(result.reading).toMatchObject({ faces: [6], zeroDice: false });
+    expect(result).toMatchObject({ result: 6, verdict: 'success' });
+    expect(poolSize({ dice: 3, situations: ['in the dark', 'wounded'] })).toBe(1);
+  });
+
+  it('penalties down to zero dice roll one die under the zero-dice rule (the seed: “due to penalties”): a 2 is a critical failure', () => {
+    const result = resolvePoolRoll(pool({ dice: 2, situations: ['in the dark', 'wounded'] }), scriptedFaces(2));
+    expect(result.reading).toMatchObject({ faces: [2], zeroDice: true, mishap: 'critical failure' });
+    const below = resolvePoolRoll(pool({ dice: 1, situations: ['a', 'b', 'c'] }), scriptedFaces(1));
+    expect(below.reading).toMatchObject({ zeroDice: true, worseThanBotch: true });
+  });
+
+  it('the majority-of-1s rule counts the dice actually rolled', () => {
+    // 4 dice, one situation: 3 dice, two of them 1s is a majority (it would not be of 4).
+    expect(resolvePoolRoll(pool({ dice: 4, situations: ['prone'] }), scriptedFaces(1, 1, 9)).reading.mishap).toBe('automatic failure');
+  });
+
+  it('reads the names from the option: commas or semicolons, trimmed, blanks dropped', () => {
+    expect(parseSituations('in the dark,  wounded ; prone')).toEqual(['in the dark', 'wounded', 'prone']);
+    expect(parseSituations(' , ;')).toEqual([]);
+    expect(parseSituations(null)).toEqual([]);
+    expect(parseSituations('under   fire')).toEqual(['under fire']);
+  });
+
+  it('refuses a situation named twice, a bare number, a name over 60 characters and more than 10 situations', () => {
+    expect(() => parseSituations('wounded, Wounded')).toThrow(/"Wounded" is named twice; each situation takes one die away once/);
+    expect(() => parseSituations('2')).toThrow(/Name each situation that takes a die away .* not a number \("2"\)\. To roll fewer dice, lower `dice`/);
+    expect(() => parseSituations('x'.repeat(61))).toThrow(/at most 60 characters/);
+    expect(() => parseSituations(Array.from({ length: 11 }, (_, i) => `s${i}`).join(','))).toThrow(/At most 10 situations can take dice away from one roll; 11 were named/);
+    expect(() => resolvePoolRoll(pool({ situations: ['  '] }), scriptedFaces(5, 5, 5))).toThrow(/A situation needs a name/);
+  });
+});
+
 describe('range checks', () => {
   it('refuses a TN, dice count or modifier out of range with a clear message', () => {
     expect(() => resolvePoolRoll(pool({ targetNumber: 0 }), scriptedFaces())).toThrow(/target number \(TN\) must be a whole number from 1 to 100; 0 is not/);
@@ -163,6 +218,20 @@ describe('range checks', () => {
 });
 
 describe('replay', () => {
+  it('a roll stored before situations, aiming and unsafe existed replays exactly as it was rolled', () => {
+    const stored = { dice: 4, targetNumber: 8, modifier: 1, calm: false };
+    const before = rederive('d10', stored, 'old-roll');
+    expect(before.result).toMatchObject({ input: stored, terms: [{ name: 'modifier', value: 1 }] });
+    expect((before.result as { reading: { faces: number[] } }).reading.faces).toHaveLength(4);
+  });
+
+  it('a roll with situations and aiming replays with the same dice and result', () => {
+    const input = pool({ dice: 5, situations: ['in the dark'], aimPhases: 4, unsafe: true });
+    const rolled = resolvePoolRoll(input, seededRng('replay-situations'));
+    expect(rolled.reading.faces).toHaveLength(4);
+    expect(rederive('d10', JSON.parse(JSON.stringify(input)), 'replay-situations')).toMatchObject({ dice: poolDice(rolled), result: rolled });
+  });
+
   it('a basic and an advanced roll give the same dice again from their seed', () => {
     const basic = resolvePoolRoll(pool({ dice: 5 }), seededRng('replay-d10'));
     expect(rederive('d10', pool({ dice: 5 }), 'replay-d10')).toMatchObject({ dice: poolDice(basic), result: basic });
@@ -172,11 +241,11 @@ describe('replay', () => {
 });
 
 /** The odds by brute force: every sequence of faces, read and judged as a roll would be. */
-function enumerate(dice: number, targetNumber: number, bonus: number, calm: boolean): PoolOdds {
+function enumerate(dice: number, targetNumber: number, bonus: number, calm: boolean, unsafe = false): PoolOdds {
   const odds: PoolOdds = { outcomes: 0n, solid: 0n, success: 0n, partial: 0n, failure: 0n, mishap: 0n };
   for (const faces of allFaces(Math.max(1, dice), 10)) {
     odds.outcomes++;
-    const result = resolvePoolRoll({ dice, targetNumber, modifier: bonus, calm }, scriptedFaces(...faces));
+    const result = resolvePoolRoll({ dice, targetNumber, modifier: bonus, calm, unsafe }, scriptedFaces(...faces));
     if (result.reading.mishap) odds.mishap++;
     else if (result.verdict === 'solid success') odds.solid++;
     else if (result.verdict === 'success') odds.success++;
@@ -195,6 +264,30 @@ describe('exact odds', () => {
         }
       }
     }
+  });
+
+  it('without partial successes (unsafe, fastdraw) match an enumeration too: a near miss counts as a failure', () => {
+    for (const dice of [0, 1, 2, 3]) {
+      for (const [targetNumber, bonus] of [[8, 0], [10, 2], [4, -1]] as const) {
+        expect(poolOdds(dice, targetNumber, bonus, false, false), JSON.stringify({ dice, targetNumber, bonus })).toEqual(enumerate(dice, targetNumber, bonus, false, true));
+      }
+    }
+    expect(poolOdds(1, 8, 0, false, false)).toEqual({ outcomes: 10n, solid: 0n, success: 3n, partial: 0n, failure: 6n, mishap: 1n });
+  });
+
+  it('with situations, the odds are those of the pool left (an enumeration of the dice actually rolled)', () => {
+    const rolled = (faces: number[]) => resolvePoolRoll({ dice: 4, targetNumber: 9, modifier: 2, calm: false, situations: ['dark', 'wounded'] }, scriptedFaces(...faces));
+    const odds: PoolOdds = { outcomes: 0n, solid: 0n, success: 0n, partial: 0n, failure: 0n, mishap: 0n };
+    for (const faces of allFaces(2, 10)) {
+      odds.outcomes++;
+      const result = rolled(faces);
+      if (result.reading.mishap) odds.mishap++;
+      else if (result.verdict === 'solid success') odds.solid++;
+      else if (result.verdict === 'success') odds.success++;
+      else if (result.verdict === 'partial success') odds.partial++;
+      else odds.failure++;
+    }
+    expect(poolOdds(poolSize({ dice: 4, situations: ['dark', 'wounded'] }), 9, 2, false)).toEqual(odds);
   });
 
   it('one die against TN 8 under stress: 3 of 10 succeed, 2 are partial (6, 7), 1 botches', () => {
