@@ -12,7 +12,9 @@ import {
   type CumulativeSettings,
   type CumulativeStepResult,
 } from '../src/engine/systems/d10-pool/cumulative.js';
+import { AIM_PHASES_MAX, AIM_PHASES_THAT_ADD } from '../src/engine/systems/d10-pool/actions.js';
 import {
+  parseSituations,
   POOL_DICE_MAX,
   POOL_DICE_MIN,
   POOL_MODIFIER_LIMIT,
@@ -28,12 +30,18 @@ import {
   type PoolResult,
 } from '../src/engine/systems/d10-pool/pool.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
-import { cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
+import { basicRollName, cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 
 export const D10_POOL_SYSTEM: SystemId = 'd10-pool';
 export const CUMULATIVE_KIND = 'd10-extended';
+
+/** Long enough for ten situations of a few words; each name is checked again by the engine. */
+const SITUATIONS_TEXT_MAX = 400;
+const SITUATIONS_HELP = 'Situations that each take one die away, comma-separated (e.g. in the dark, wounded)';
+const AIM_HELP = `Phases spent aiming first: +1 per phase, at most +${AIM_PHASES_THAT_ADD} (${AIM_PHASES_THAT_ADD} phases add)`;
+const UNSAFE_HELP = 'Missing is not safe (a chasm, not a sand pit): a near miss fails, no partial success';
 
 const data = new SlashCommandBuilder()
   .setName('d10')
@@ -46,7 +54,20 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (0 or fewer: one die, 1 or 2 is a critical failure)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
       .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
       .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX))
+      .addIntegerOption((o) => o.setName('aim').setDescription(AIM_HELP).setMinValue(0).setMaxValue(AIM_PHASES_MAX))
+      .addBooleanOption((o) => o.setName('unsafe').setDescription(UNSAFE_HELP)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('fastdraw')
+      .setDescription('Fastdraw: success draws the weapon as a free action; failure loses this phase’s action')
+      .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (your Fastdraw skill)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+      .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX)),
   )
   .addSubcommand((sub) =>
     sub
@@ -64,7 +85,10 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
       .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first'))
       .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX))
+      .addIntegerOption((o) => o.setName('aim').setDescription(AIM_HELP).setMinValue(0).setMaxValue(AIM_PHASES_MAX))
+      .addBooleanOption((o) => o.setName('unsafe').setDescription(UNSAFE_HELP)),
   )
   .addSubcommand((sub) =>
     sub
@@ -76,7 +100,8 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('count').setDescription('The successes needed (a solid success counts as two)').setMinValue(1))
       .addIntegerOption((o) => o.setName('rolls').setDescription(`The most rolls allowed (default ${CUMULATIVE_ROLLS_DEFAULT})`).setMinValue(1).setMaxValue(CUMULATIVE_ROLLS_MAX))
       .addIntegerOption((o) => o.setName('modifier').setDescription('Added to each result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s')),
+      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+      .addStringOption((o) => o.setName('situations').setDescription('Situations that each take one die from every roll, comma-separated').setMaxLength(SITUATIONS_TEXT_MAX)),
   );
 
 async function recordPool(context: HandlerContext, kind: string, input: PoolInput, seed: string, result: PoolResult): Promise<string> {
@@ -94,18 +119,29 @@ async function recordPool(context: HandlerContext, kind: string, input: PoolInpu
   });
 }
 
-async function basic(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+/** The options every pool roll may take beside its dice: the situations, aiming, and whether missing is safe. */
+function conditionsOf(interaction: ChatInputCommandInteraction): Pick<PoolInput, 'situations' | 'aimPhases' | 'unsafe'> {
+  return {
+    situations: parseSituations(interaction.options.getString('situations')),
+    aimPhases: interaction.options.getInteger('aim') ?? 0,
+    unsafe: interaction.options.getBoolean('unsafe') ?? false,
+  };
+}
+
+/** `/d10 roll`, and `/d10 fastdraw` (a basic roll with the sample action's consequence): both stored as `d10`. */
+async function basic(interaction: ChatInputCommandInteraction, context: HandlerContext, action?: 'fastdraw'): Promise<void> {
   const input: PoolInput = {
     dice: interaction.options.getInteger('dice', true),
     targetNumber: interaction.options.getInteger('tn', true),
     modifier: interaction.options.getInteger('modifier') ?? 0,
     calm: interaction.options.getBoolean('calm') ?? false,
+    ...(action ? { situations: parseSituations(interaction.options.getString('situations')), action } : conditionsOf(interaction)),
   };
   validatePoolInput(input);
   const seed = context.newSeed();
   const result = resolvePoolRoll(input, seededRng(seed));
   const rollId = await recordPool(context, 'd10', input, seed, result);
-  await interaction.reply(poolReply(result, `${input.dice}d10`, interaction.user.displayName, rollId));
+  await interaction.reply(poolReply(result, basicRollName(input), interaction.user.displayName, rollId));
 }
 
 async function advanced(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -117,6 +153,7 @@ async function advanced(interaction: ChatInputCommandInteraction, context: Handl
     targetNumber: interaction.options.getInteger('tn'),
     modifier: interaction.options.getInteger('modifier') ?? 0,
     calm: interaction.options.getBoolean('calm') ?? false,
+    ...conditionsOf(interaction),
   };
   validateAdvancedInput(input);
   const seed = context.newSeed();
@@ -152,6 +189,7 @@ async function extended(interaction: ChatInputCommandInteraction, context: Handl
     targetNumber: interaction.options.getInteger('tn'),
     modifier: interaction.options.getInteger('modifier') ?? 0,
     calm: interaction.options.getBoolean('calm') ?? false,
+    situations: parseSituations(interaction.options.getString('situations')),
     target: interaction.options.getInteger('target'),
     count: interaction.options.getInteger('count'),
     maxRolls: interaction.options.getInteger('rolls') ?? CUMULATIVE_ROLLS_DEFAULT,
@@ -224,6 +262,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sub = interaction.options.getSubcommand(true);
   if (sub === 'roll') return basic(interaction, context);
+  if (sub === 'fastdraw') return basic(interaction, context, 'fastdraw');
   if (sub === 'advanced') return advanced(interaction, context);
   if (sub === 'extended') return extended(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);

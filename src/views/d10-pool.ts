@@ -4,7 +4,8 @@
  */
 import { ButtonStyle, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord.js';
 import { reachedGoal, type CumulativeStepResult } from '../engine/systems/d10-pool/cumulative.js';
-import { poolOdds, type PoolResult } from '../engine/systems/d10-pool/pool.js';
+import { fastdrawOutcome } from '../engine/systems/d10-pool/actions.js';
+import { partialAllowed, poolOdds, poolSize, type PoolInput, type PoolResult } from '../engine/systems/d10-pool/pool.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
 import { escapeMarkdown, formatTerms, signedCompact } from './format.js';
@@ -42,11 +43,19 @@ function mishapLine(result: PoolResult): string | null {
   }
 }
 
+/** Why a near miss is not a partial success here, or null when it may be one. */
+function noPartialReason(input: PoolInput): string | null {
+  if (input.action === 'fastdraw') return 'a fastdraw succeeds or fails';
+  return input.unsafe ? 'no partial success: missing is not safe' : null;
+}
+
 export function verdictLine(result: PoolResult): string | null {
   const tn = result.input.targetNumber;
   if (tn === null || result.verdict === null) return null;
   if (result.reading.mishap) return `**${result.result} vs TN ${tn}: failure** (${result.reading.mishap})`;
   const shortBy = tn - result.result;
+  const noPartial = noPartialReason(result.input);
+  if (result.verdict === 'failure' && noPartial && 4 * shortBy <= tn) return `**${result.result} < TN ${tn}: failure** (short by ${shortBy}; ${noPartial})`;
   switch (result.verdict) {
     case 'solid success':
       return `**${result.result} > ${(tn * 1.5).toString()} (1.5 × TN ${tn}): solid success**`;
@@ -64,18 +73,36 @@ export function oddsLine(result: PoolResult): string | null {
   const tn = result.input.targetNumber;
   if (tn === null) return null;
   const bonus = result.terms.reduce((sum, term) => sum + term.value, 0);
-  const odds = poolOdds(result.input.dice, tn, bonus, result.input.calm);
+  const partial = partialAllowed(result.input);
+  const odds = poolOdds(poolSize(result.input), tn, bonus, result.input.calm, partial);
   const pct = (count: bigint) => `${percentOf(count, odds.outcomes)}%`;
-  const parts = [`success ${pct(odds.solid + odds.success)} (solid ${pct(odds.solid)})`, `partial ${pct(odds.partial)}`, `failure ${pct(odds.failure)}`];
+  const parts = [`success ${pct(odds.solid + odds.success)} (solid ${pct(odds.solid)})`, ...(partial ? [`partial ${pct(odds.partial)}`] : []), `failure ${pct(odds.failure)}`];
   if (!result.input.calm) parts.push(`${result.reading.zeroDice ? 'critical failure' : 'automatic failure or botch'} ${pct(odds.mishap)}`);
   return `Odds: ${parts.join(' · ')}`;
+}
+
+/** `4 − 1 (in the dark) − 1 (wounded) = 2`: the dice asked for, each situation taking one. */
+export function situationsText(input: Pick<PoolInput, 'dice' | 'situations'>): string | null {
+  const situations = input.situations ?? [];
+  if (situations.length === 0) return null;
+  return `${input.dice}${situations.map((name) => ` − 1 (${escapeMarkdown(name)})`).join('')} = ${poolSize(input)}`;
+}
+
+/** What a fastdraw did to this phase (the seed's sample actions). */
+export function fastdrawLine(result: PoolResult): string | null {
+  if (result.input.action !== 'fastdraw') return null;
+  return fastdrawOutcome(result) === 'drawn as a free action'
+    ? '⚡ **Drawn as a free action**: this phase’s action is still yours to declare.'
+    : '✋ **Fastdraw failed**: this phase’s action is lost.';
 }
 
 /** The lines that explain one pool roll: the dice, the reading, the sum, the mishap, the verdict, the odds. */
 export function poolLines(result: PoolResult, options: { odds?: boolean } = {}): string[] {
   const { reading, input } = result;
   const lines: string[] = [];
-  if (reading.zeroDice) lines.push(`Zero dice (${input.dice}): one die is rolled${input.calm ? '' : ', and a 1 or 2 is a critical failure'}.`);
+  const situations = situationsText(input);
+  if (situations) lines.push(`Dice: ${situations} (each situation takes one die)`);
+  if (reading.zeroDice) lines.push(`Zero dice (${poolSize(input)}): one die is rolled${input.calm ? '' : ', and a 1 or 2 is a critical failure'}.`);
   lines.push(`🎲 ${formatPool(result)}`);
   lines.push(`${reading.natural} (dice)${formatTerms(result.terms)} = **${result.result}**`);
   const mishap = mishapLine(result);
@@ -83,6 +110,9 @@ export function poolLines(result: PoolResult, options: { odds?: boolean } = {}):
   const verdict = verdictLine(result);
   if (verdict) lines.push(verdict);
   else lines.push(`Result **${result.result}** (no TN: e.g. the TN your allies roll against).`);
+  const fastdraw = fastdrawLine(result);
+  if (fastdraw) lines.push(fastdraw);
+  if (input.unsafe) lines.push('Missing is not safe: a near miss is a failure, not a partial success.');
   if (input.calm) lines.push('Calm: no automatic failure, botch or critical failure.');
   if (options.odds !== false) {
     const odds = oddsLine(result);
@@ -109,6 +139,11 @@ function colorOf(result: PoolResult): number {
 function verdictWord(result: PoolResult): string {
   if (result.reading.mishap) return result.reading.mishap;
   return result.verdict ?? `result ${result.result}`;
+}
+
+/** `4d10`, or `Fastdraw 4d10`: what a basic roll is called in its title. */
+export function basicRollName(input: PoolInput): string {
+  return `${input.action === 'fastdraw' ? 'Fastdraw ' : ''}${input.dice}d10`;
 }
 
 export function poolTitle(result: PoolResult, what: string): string {
@@ -176,8 +211,9 @@ function endText(last: CumulativeStepResult): string {
 export function cumulativeMessage(steps: StoredStep[], who: string): MessageBody {
   const last = steps[steps.length - 1]!;
   const { input } = last.result;
+  const situations = situationsText(input);
   const settings = [
-    `${counted(input.dice, 'die', 'dice')}${input.targetNumber !== null ? ` vs TN ${input.targetNumber}` : ''}`,
+    `${situations ? `dice ${situations}` : counted(input.dice, 'die', 'dice')}${input.targetNumber !== null ? ` vs TN ${input.targetNumber}` : ''}`,
     ...(input.modifier !== 0 ? [`modifier ${signedCompact(input.modifier)}`] : []),
     input.calm ? 'calm' : 'under stress',
   ].join(' · ');
@@ -227,6 +263,6 @@ export function replayFieldsOfPool(
     return [[name, [...poolLines(step.roll), progress, endText(step)].join('\n')]];
   }
   const { result } = rederived;
-  const what = rederived.kind === 'd10' ? `${result.input.dice}d10` : `${result.input.dice}d10 ${(result.input as { mode?: string }).mode ?? 'advanced'}`;
+  const what = rederived.kind === 'd10' ? basicRollName(result.input) : `${result.input.dice}d10 ${(result.input as { mode?: string }).mode ?? 'advanced'}`;
   return [[poolTitle(result, what), poolLines(result).join('\n')]];
 }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
 import { nextStepInput, resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from '../../src/engine/systems/d10-pool/cumulative.js';
-import { resolveAdvancedRoll, resolvePoolRoll } from '../../src/engine/systems/d10-pool/pool.js';
+import { percentOf } from '../../src/engine/odds.js';
+import { poolOdds, resolveAdvancedRoll, resolvePoolRoll, type PoolInput } from '../../src/engine/systems/d10-pool/pool.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
@@ -54,6 +55,104 @@ describe('/d10 roll', () => {
     await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 8, modifier: 99 } })).rejects.toThrow(/"modifier" .* at most 50/);
     await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 31, tn: 8 } })).rejects.toThrow(/at most 30/);
     expect(await storedRolls()).toEqual([]);
+  });
+});
+
+/** The odds line the bot must show, computed from the exact counts. */
+function expectedOdds(dice: number, tn: number, bonus: number, options: { partial?: boolean; mishap?: string } = {}): string {
+  const odds = poolOdds(dice, tn, bonus, false, options.partial ?? true);
+  const pct = (count: bigint) => `${percentOf(count, odds.outcomes)}%`;
+  return [
+    `Odds: success ${pct(odds.solid + odds.success)} (solid ${pct(odds.solid)})`,
+    ...(options.partial === false ? [] : [`partial ${pct(odds.partial)}`]),
+    `failure ${pct(odds.failure)}`,
+    `${options.mishap ?? 'automatic failure or botch'} ${pct(odds.mishap)}`,
+  ].join(' · ');
+}
+
+/** The natural reading (highest + matches) a seed gives a calm pool of this many dice. */
+const naturalOf = (dice: number, seed: string) => resolvePoolRoll({ dice, targetNumber: null, modifier: 0, calm: true }, seededRng(seed)).reading.natural;
+
+describe('/d10 roll: situations that take dice away, aiming, unsafe misses (seed 004)', () => {
+  it('each situation takes one die and aiming adds +1 per phase, at most 3; the breakdown shows both and the odds stay exact; replayable', async () => {
+    const input: PoolInput = { dice: 5, targetNumber: 9, modifier: 0, calm: false, situations: ['in the dark', 'wounded'], aimPhases: 5, unsafe: false };
+    const result = resolvePoolRoll(input, seededRng('d10-1'));
+    expect(result.reading.faces).toHaveLength(3);
+    const reply = await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 5, tn: 9, situations: 'in the dark, wounded', aim: 5 } });
+    const text = textOf(reply);
+    expect(text).toContain('Dice: 5 − 1 (in the dark) − 1 (wounded) = 3 (each situation takes one die)');
+    expect(text).toContain(`🎲 ${dice(result.reading.faces)} → ${result.reading.highest}`);
+    expect(text).toContain(`${result.reading.natural} (dice) + 3 aiming (5 phases, only 3 add) = **${result.result}**`);
+    expect(text).toContain(expectedOdds(3, 9, 3));
+    const rollId = rollIdOf(text);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'd10', dice: result.reading.faces, total: result.result, inputs: { situations: ['in the dark', 'wounded'], aimPhases: 5 } });
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } }));
+    expect(replay).toContain(`Roll ${rollId}: the dice match`);
+    expect(replay).toContain('Dice: 5 − 1 (in the dark) − 1 (wounded) = 3');
+    expect(replay).toContain('+ 3 aiming (5 phases, only 3 add)');
+  });
+
+  it('penalties down to zero dice roll one die, and a 1 or 2 is a critical failure', async () => {
+    const result = resolvePoolRoll({ dice: 1, targetNumber: 5, modifier: 0, calm: false, situations: ['prone', 'in the dark'] }, seededRng('d10-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 1, tn: 5, situations: 'prone; in the dark' } }));
+    expect(text).toContain('Dice: 1 − 1 (prone) − 1 (in the dark) = -1');
+    expect(text).toContain('Zero dice (-1): one die is rolled, and a 1 or 2 is a critical failure.');
+    expect(text).toContain(`🎲 ${dice(result.reading.faces)}`);
+    expect(text).toContain(expectedOdds(-1, 5, 0, { mishap: 'critical failure' }));
+  });
+
+  it('unsafe: a near miss is a failure, not a partial success, and the odds have no partial', async () => {
+    const natural = naturalOf(3, 'd10-1');
+    const tn = natural + 1; // short by 1, within 25 % of any TN of 4 or more: a partial success if it were safe
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn, calm: true, unsafe: true } }));
+    expect(text).toContain(`**${natural} < TN ${tn}: failure** (short by 1; no partial success: missing is not safe)`);
+    expect(text).toContain('Missing is not safe: a near miss is a failure, not a partial success.');
+    expect(text).toMatch(/Odds: success [\d.]+% \(solid [\d.]+%\) · failure [\d.]+%$/m);
+    // The same near miss, safe, is a partial success.
+    const safe = textOf(await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: naturalOf(3, 'd10-2') + 1, calm: true } }));
+    expect(safe).toContain(': partial success** (short by 1');
+  });
+
+  it('an advanced roll takes the situations and aiming too', async () => {
+    const result = resolveAdvancedRoll({ dice: 3, secondary: 4, mode: 'additive', halve: false, targetNumber: 10, modifier: 0, calm: false, situations: ['prone'], aimPhases: 2, unsafe: false }, seededRng('d10-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'd10 advanced', options: { primary: 3, secondary: 4, mode: 'additive', tn: 10, situations: 'prone', aim: 2 } }));
+    expect(result.reading.faces).toHaveLength(2);
+    expect(text).toContain('Dice: 3 − 1 (prone) = 2');
+    expect(text).toContain(`${result.reading.natural} (dice) + 4 secondary skill + 2 aiming (2 phases) = **${result.result}**`);
+    expect(text).toContain(expectedOdds(2, 10, 6));
+  });
+
+  it('refuses, privately and storing nothing, a situation named twice or a bare number; Discord refuses aiming past 20 phases', async () => {
+    const twice = await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 8, situations: 'wounded, wounded' } });
+    expect(twice).toMatchObject({ ephemeral: true });
+    expect(twice.content).toContain('"wounded" is named twice; each situation takes one die away once.');
+    const number = await sandbox().one({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 8, situations: '2' } });
+    expect(number.content).toContain('To roll fewer dice, lower `dice`.');
+    await expect(sandbox().fake.interact({ user: 'mike', command: 'd10 roll', options: { dice: 3, tn: 8, aim: 21 } })).rejects.toThrow(/"aim" .* at most 20/);
+    expect(await storedRolls()).toEqual([]);
+  });
+});
+
+describe('/d10 fastdraw (the seed’s sample action)', () => {
+  it('success draws the weapon as a free action, the phase action still to declare (Earl); failure loses this phase’s action; both replay', async () => {
+    const first = naturalOf(3, 'd10-1');
+    const drawn = textOf(await sandbox().one({ user: 'mike', command: 'd10 fastdraw', options: { dice: 3, tn: first, calm: true } }));
+    expect(drawn).toContain(`Fastdraw 3d10 vs TN ${first}: success`);
+    expect(drawn).toContain('⚡ **Drawn as a free action**: this phase’s action is still yours to declare.');
+
+    const second = naturalOf(3, 'd10-2');
+    const lost = textOf(await sandbox().one({ user: 'mike', command: 'd10 fastdraw', options: { dice: 3, tn: second + 1, calm: true } }));
+    expect(lost).toContain(`Fastdraw 3d10 vs TN ${second + 1}: failure`);
+    expect(lost).toContain(`**${second} < TN ${second + 1}: failure** (short by 1; a fastdraw succeeds or fails)`);
+    expect(lost).toContain('✋ **Fastdraw failed**: this phase’s action is lost.');
+    expect(lost).not.toContain('partial');
+
+    const rolls = await storedRolls(2);
+    expect(rolls.map((roll) => [roll.kind, (roll.inputs as { action?: string }).action, roll.success])).toEqual([['d10', 'fastdraw', false], ['d10', 'fastdraw', true]]);
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollIdOf(lost) } }));
+    expect(replay).toContain('the dice match');
+    expect(replay).toContain(`Fastdraw 3d10 vs TN ${second + 1}: failure`);
+    expect(replay).toContain('✋ **Fastdraw failed**: this phase’s action is lost.');
   });
 });
 
@@ -163,6 +262,17 @@ describe('/d10 extended (a cumulative roll)', () => {
     expect(refusal).toMatchObject({ ephemeral: true });
     expect(refusal.content).toMatch(/Roll 2 of this cumulative roll was already made \(`\w{8}`\)\. Nothing was rolled\./);
     expect(await storedRolls()).toHaveLength(2);
+  });
+
+  it('situations take one die from every roll, shown in the header', async () => {
+    const first = await sandbox().one({ user: 'mike', command: 'd10 extended', options: { dice: 3, tn: 8, target: 1000, rolls: 2, situations: 'in the dark' } });
+    const cumulativeId = /Cumulative roll (\w{8})/.exec(textOf(first))![1]!;
+    const steps = expectedSteps({ ...settings, dice: 3, calm: false, maxRolls: 2, situations: ['in the dark'], cumulativeId, step: 1, before: { total: 0, successes: 0 } }, ['d10-1', 'd10-2']);
+    expect(steps[0]!.roll.reading.faces).toHaveLength(2);
+    expect(textOf(first)).toContain('dice 3 − 1 (in the dark) = 2 vs TN 8');
+    expect(textOf(first)).toContain(`**1.** ${dice(steps[0]!.roll.reading.faces)}`);
+    const second = await sandbox().one({ user: 'mike', button: `d10:again:${cumulativeId}:2`, message: first.messageId! });
+    expect(textOf(second)).toContain(`**2.** ${dice(steps[1]!.roll.reading.faces)}`);
   });
 
   it('refuses a cumulative roll without a goal, or counting without a TN', async () => {
