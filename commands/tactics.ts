@@ -43,12 +43,13 @@ import {
   type ReactionInput,
   type SocialInput,
 } from '../src/engine/systems/d100-tactics/tactics.js';
+import { MOBILITY_MAX, MOVE_ACTION_COSTS, OTHER_MOVE_ACTIONS_MAX, parsePath, resolveMove, TAKE_MAX, type MoveAction } from '../src/engine/systems/d100-tactics/movement.js';
 import { npcOwner } from '../src/store/operators.js';
 import { derivedRollId } from '../src/store/rolls.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
-import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
+import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
 
 export const TACTICS_SYSTEM: SystemId = 'd100-tactics';
@@ -137,13 +138,35 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only, contested: the NPC whose Will resists').setAutocomplete(true))
       .addBooleanOption((o) => o.setName('collar').setDescription('A Psi collar is worn: −105'))
       .addStringOption(asNpc),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('move')
+      .setDescription('What a move costs in Mobility points, against a Move (Mobility) or a Dash (twice Mobility)')
+      .addStringOption((o) => o.setName('path').setDescription('Squares in order: s straight, d diagonal, r rough, e.g. 3s 2d 1rd').setRequired(true).setMaxLength(200))
+      .addBooleanOption((o) => o.setName('dash').setDescription('Dash (Full Action): twice your Mobility, +30 Dodge against reaction actions'))
+      .addIntegerOption((o) =>
+        o
+          .setName('equip')
+          .setDescription('Equipping during the move')
+          .addChoices({ name: '4: most equipment', value: 4 }, { name: '6: a heavy weapon', value: 6 }, { name: '8: a heavy weapon', value: 8 }, { name: '0: a sidearm that is free to equip', value: 0 }),
+      )
+      .addIntegerOption((o) => o.setName('take').setDescription('Small loose items taken (equipped or stored): 4 each').setMinValue(0).setMaxValue(TAKE_MAX))
+      .addBooleanOption((o) => o.setName('pick_up').setDescription('Pick up a person: 10'))
+      .addBooleanOption((o) => o.setName('put_down').setDescription('Put a person down: 2 (dropping is free)'))
+      .addIntegerOption((o) => o.setName('other').setDescription('Other move actions, in Mobility points (e.g. kicking a door: the table says)').setMinValue(0).setMaxValue(OTHER_MOVE_ACTIONS_MAX))
+      .addIntegerOption((o) => o.setName('mobility').setDescription('Your Mobility, instead of the one on your sheet').setMinValue(0).setMaxValue(MOBILITY_MAX))
+      .addStringOption(asNpc),
   );
 
 function attackOptions(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return sub
     .addUserOption((o) => o.setName('target').setDescription('The member attacked (their active sheet)'))
     .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC attacked').setAutocomplete(true))
-    .addBooleanOption((o) => o.setName('flanked').setDescription('The target is flanked: no cover, +50 Crit'))
+    .addBooleanOption((o) => o.setName('flanked').setDescription('The target is flanked: no cover, +50 on a Crit check (needs Crit above 0)'))
+    .addBooleanOption((o) => o.setName('dashing').setDescription('The target is dashing (a reaction attack during its Dash): +30 Dodge'))
+    .addIntegerOption((o) => o.setName('crit_bonus').setDescription("Crit from the situation or equipment, e.g. a laser sight, added to the sheet's").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+    .addIntegerOption((o) => o.setName('dodge_bonus').setDescription("The target's Dodge from the situation or equipment, added to its sheet's").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
     .addBooleanOption((o) => o.setName('marked').setDescription('The target is marked: +15 on a ranged attack'))
     .addBooleanOption((o) => o.setName('melee').setDescription('A melee attack: +20, cover does not count'))
     .addBooleanOption((o) => o.setName('proficient').setDescription('Proficient with the weapon (default true; without: hits graze, grazes miss)'))
@@ -241,6 +264,9 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
   const input: AttackInput = {
     attacker: { name: attacker.name, aim: attributeOr0(attacker, 'Aim'), crit: attributeOr0(attacker, 'Crit') },
     target: { name: target.name, sheetId: target.id, defense: attributeOr0(target, 'Defense'), dodge: attributeOr0(target, 'Dodge'), armor: Math.max(0, attributeOr0(target, 'Armor')) },
+    critBonus: interaction.options.getInteger('crit_bonus') ?? 0,
+    dodgeBonus: interaction.options.getInteger('dodge_bonus') ?? 0,
+    dashing: interaction.options.getBoolean('dashing') ?? false,
     weaponBase: interaction.options.getInteger('weapon_base', true),
     weaponRange: interaction.options.getInteger('weapon_range', true),
     cover: interaction.options.getString('cover', true) as Cover,
@@ -304,6 +330,29 @@ async function reaction(interaction: ChatInputCommandInteraction, context: Handl
   const result = resolveReaction(input, seededRng(seed));
   const rollId = await record(context, 'reaction', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
   await interaction.reply(reactionReply(result, sheet.name, rollId));
+}
+
+/** A Move or a Dash: no dice, nothing stored; the cost of the path and the move actions against the allowance. */
+async function move(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const path = parsePath(interaction.options.getString('path', true));
+  const given = interaction.options.getInteger('mobility');
+  // A Mobility given outright needs no sheet (a quick sum, or a character whose special rule replaces Mobility).
+  const sheet = given !== null && interaction.options.getString('as_npc') === null ? null : await rollerSheet(interaction, context);
+  const listed = sheet?.attributes.find((entry) => nameKey(entry.name) === nameKey('Mobility'));
+  if (given === null && !listed) throw new UserError(`${sheet!.name} has no Mobility on the sheet. Set it (\`/sheet attribute set name:Mobility value:…\`, or \`/npc attribute set\`) or give \`mobility:\`.`);
+  const mobility = given ?? listed!.value;
+  const who = sheet?.name ?? interaction.user.displayName;
+  const actions: MoveAction[] = [];
+  const equip = interaction.options.getInteger('equip');
+  if (equip !== null) actions.push({ name: equip === 0 ? 'equip (a free sidearm)' : equip === MOVE_ACTION_COSTS.equip[1] ? 'equip' : 'equip (a heavy weapon)', cost: equip });
+  const take = interaction.options.getInteger('take') ?? 0;
+  if (take > 0) actions.push({ name: take === 1 ? 'take an item' : `take ${take} items`, cost: take * MOVE_ACTION_COSTS.take });
+  if (interaction.options.getBoolean('pick_up')) actions.push({ name: 'pick up a person', cost: MOVE_ACTION_COSTS.pickUpPerson });
+  if (interaction.options.getBoolean('put_down')) actions.push({ name: 'put a person down', cost: MOVE_ACTION_COSTS.putDownPerson });
+  const other = interaction.options.getInteger('other') ?? 0;
+  if (other > 0) actions.push({ name: 'other move actions', cost: other });
+  const result = resolveMove({ mobility, dash: interaction.options.getBoolean('dash') ?? false, path, actions });
+  await interaction.reply(moveReply(result, who));
 }
 
 /** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */
@@ -382,6 +431,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'psi') return psi(interaction, context);
   if (sub === 'social') return social(interaction, context);
   if (sub === 'reaction') return reaction(interaction, context);
+  if (sub === 'move') return move(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 

@@ -3,9 +3,10 @@
  * the verdict and the exact chance; an attack step by step, with an *Apply damage* button on a hit.
  */
 import { ButtonStyle, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
-import type { AttackResult, CheckInput, CheckResult, DamageRoll, HitType, PsiResult, ReactionResult, SocialResult } from '../engine/systems/d100-tactics/tactics.js';
+import { DASH_DODGE_BONUS, FLANKED_CRIT_BONUS, type AttackResult, type CheckInput, type CheckResult, type DamageRoll, type HitType, type PsiResult, type ReactionResult, type SocialResult } from '../engine/systems/d100-tactics/tactics.js';
+import { DASH_MULTIPLIER, runName, type MoveResult } from '../engine/systems/d100-tactics/movement.js';
 import { rollFooter } from './challenge.js';
-import { escapeMarkdown, formatD100, formatTerms } from './format.js';
+import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
 
@@ -113,7 +114,8 @@ export function attackSteps(result: AttackResult): Array<[string, string]> {
   if (!result.rolledHit) return steps;
   const reactions: string[] = [];
   reactions.push(result.dodge ? `Dodge ${targetLine(result.dodge)}: ${checkVerdictLine(result.dodge, { success: 'dodged', failure: 'not dodged' })}` : `No Dodge check (${escapeMarkdown(input.target.name)} has no Dodge).`);
-  reactions.push(result.crit ? `Crit ${targetLine(result.crit)}: ${checkVerdictLine(result.crit, { success: 'critical', failure: 'no critical' })}` : `No Crit check (${escapeMarkdown(input.attacker.name)} has no Crit).`);
+  const flankedNote = input.flanked ? `; flanking's +${FLANKED_CRIT_BONUS} only adds to a Crit above 0` : '';
+  reactions.push(result.crit ? `Crit ${targetLine(result.crit)}: ${checkVerdictLine(result.crit, { success: 'critical', failure: 'no critical' })}` : `No Crit check (${escapeMarkdown(input.attacker.name)} has no Crit${flankedNote}).`);
   reactions.push(`→ **${HIT_WORDS[result.rolledHit]}**`);
   steps.push(['4. Dodge / Crit', reactions.join('\n')]);
   if (!input.proficient) steps.push(['6. Not proficient', `${HIT_WORDS[result.rolledHit]} → **${HIT_WORDS[result.hit]}**`]);
@@ -136,7 +138,16 @@ export function attackTitle(result: AttackResult): string {
 
 function attackOptions(result: AttackResult): string {
   const { input } = result;
-  const flags = [input.melee ? 'melee' : 'ranged', `${input.cover} cover`, input.flanked ? 'flanked' : null, input.marked ? 'marked' : null, input.proficient ? 'proficient' : 'not proficient'];
+  const flags = [
+    input.melee ? 'melee' : 'ranged',
+    `${input.cover} cover`,
+    input.flanked ? 'flanked' : null,
+    input.marked ? 'marked' : null,
+    input.dashing ? `target dashing (+${DASH_DODGE_BONUS} Dodge)` : null,
+    input.critBonus ? `Crit bonus ${signedCompact(input.critBonus)}` : null,
+    input.dodgeBonus ? `Dodge bonus ${signedCompact(input.dodgeBonus)}` : null,
+    input.proficient ? 'proficient' : 'not proficient',
+  ];
   return `Weapon ${input.weaponBase} base, range ${input.weaponRange} · ${flags.filter(Boolean).join(' · ')}`;
 }
 
@@ -166,6 +177,31 @@ export function attackReply(result: AttackResult, rollId: string): ReplyPayload 
 /** The attack message once its damage is applied: the Health before → after, no button. */
 export function appliedMessage(result: AttackResult, rollId: string, line: string): MessageBody {
   return { embeds: [attackEmbed(result, rollId, line)], components: [], allowedMentions: NO_PINGS };
+}
+
+/** `3 straight 1 + 1 + 1 = 3`: each square's cost, in the order moved (long runs of one cost as `12 × 1`). */
+export function runLine(run: MoveResult['runs'][number]): string {
+  const same = run.costs.every((cost) => cost === run.costs[0]);
+  const sum = run.costs.length === 1 ? `${run.cost}` : same ? `${run.costs.length} × ${run.costs[0]} = ${run.cost}` : `${run.costs.join(' + ')} = ${run.cost}`;
+  return `${runName(run)}: ${sum}`;
+}
+
+export function moveLines(result: MoveResult): string[] {
+  const { input } = result;
+  const lines = result.runs.map(runLine);
+  for (const action of input.actions) lines.push(`${action.name}: ${action.cost}`);
+  const allowance = input.dash ? `Dash (Full Action: both actions): ${DASH_MULTIPLIER} × ${input.mobility} Mobility = **${result.allowance}**` : `Move (Core Action): ${input.mobility} Mobility = **${result.allowance}**`;
+  const squares = `${result.squares} ${result.squares === 1 ? 'square' : 'squares'}`;
+  lines.push(input.actions.length > 0 ? `Cost: ${squares} ${result.pathCost} + move actions ${result.actionsCost} = **${result.cost}**` : `Cost: ${squares} = **${result.cost}**`);
+  lines.push(allowance);
+  lines.push(result.fits ? `**Fits**: ${result.left} left.` : `**Too far**: ${-result.left} over.`);
+  if (input.dash) lines.push(`While dashing: +${DASH_DODGE_BONUS} Dodge against reaction actions (\`dashing:true\` on an attack made against you then).`);
+  return lines;
+}
+
+export function moveReply(result: MoveResult, who: string): ReplyPayload {
+  const title = `${result.fits ? '🏃' : '🚫'} ${escapeMarkdown(who)}: ${result.input.dash ? 'Dash' : 'Move'}, ${result.cost} of ${result.allowance} Mobility points${result.fits ? '' : ', too far'}`;
+  return { embeds: [embedOf(title, result.fits ? COLOR.success : COLOR.failure, moveLines(result), null).toJSON()], allowedMentions: NO_PINGS };
 }
 
 /** /roll replay fields for these kinds. */

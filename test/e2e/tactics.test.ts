@@ -78,6 +78,9 @@ describe('/tactics attack', () => {
   const attackerInput = (target: Partial<AttackInput['target']>, rest: Partial<AttackInput> = {}): AttackInput => ({
     attacker: { name: 'Mike', aim: 70, crit: 20 },
     target: { name: 'Sasha', sheetId: 0, defense: 10, dodge: 25, armor: 1, ...target },
+    critBonus: 0,
+    dodgeBonus: 0,
+    dashing: false,
     weaponBase: 4,
     weaponRange: 3,
     cover: 'half',
@@ -150,6 +153,53 @@ describe('/tactics attack', () => {
     expect(refusal.content).toContain("This attack's damage was already applied");
     const damage = /Apply (\d+) damage/.exec(buttonsOf(reply)[0]!.label)![1]!;
     expect(textOf(await sandbox().one({ user: 'sasha', command: 'sheet show' }))).toContain(`Health **${20 - Number(damage)}**`);
+  });
+
+  it('an attacker with Crit 0 who flanks makes no Crit check and never crits (RULES 2.4: +50 only on a Crit above 0)', async () => {
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 30 });
+    const seeds = ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'];
+    const input = attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'full', flanked: true });
+    // The old reading (Crit 0 + 50 checked at 50) made some of these very attacks critical.
+    expect(seeds.some((seed) => resolveAttack({ ...input, legacyFlankedCrit: true }, seededRng(seed)).hit === 'critical')).toBe(true);
+    for (const seed of seeds) {
+      const expected = resolveAttack(input, seededRng(seed));
+      const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'full', flanked: true } }));
+      expect(text).toContain("No Crit check (Mike has no Crit; flanking's +50 only adds to a Crit above 0).");
+      expect(text).toContain(`Mike → Sasha: hit, ${expected.damage!.final} damage`);
+      expect(text).not.toContain('critical');
+      expect((await storedRolls(1))[0]).toMatchObject({ kind: 'attack', seed, dice: { crit: null } });
+    }
+  });
+
+  it('crit_bonus (e.g. a laser sight) gives a Crit-0 attacker a Crit check, flanked at bonus + 50; replayed', async () => {
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 30 });
+    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, critBonus: 10, cover: 'none', flanked: true }), seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none', flanked: true, crit_bonus: 10 } }));
+    expect(text).toContain('Crit bonus +10');
+    expect(text).toContain(`Crit 0 Crit + 10 Crit bonus + 50 flanked = **60**: 🎲 ${d100Text(expected.crit!.d100)}`);
+    expect(text).toContain(expected.hit === 'critical' ? 'critical hit' : 'hit');
+    expect(await replayMatches(rollIdOf(text))).toContain('+ 10 Crit bonus + 50 flanked = **60**');
+  });
+
+  it('dashing: the target has +30 Dodge against the reaction attack — Dodge 0 checks at 30, Dodge 25 at 55; shown, stored, replayed', async () => {
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 30 });
+    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'none', dashing: true }), seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none', dashing: true } }));
+    expect(text).toContain('target dashing (+30 Dodge)');
+    expect(text).toContain(`Dodge 0 Dodge + 30 dashing = **30**: 🎲 ${d100Text(expected.dodge!.d100)} ${expected.dodge!.success ? '≤ 30: **dodged**' : '> 30: **not dodged**'}`);
+    expect(text).toContain(`Mike → Sasha: ${expected.hit}`);
+    expect((await storedRolls(1))[0]).toMatchObject({ kind: 'attack', inputs: { dashing: true } });
+    expect(await replayMatches(rollIdOf(text))).toContain('Dodge 0 Dodge + 30 dashing = **30**');
+
+    await sandbox().one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'Dodge', value: 25 } });
+    const withDodge = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none', dashing: true, dodge_bonus: 5 } }));
+    expect(withDodge).toContain('Dodge 25 Dodge + 5 Dodge bonus + 30 dashing = **60**');
+    // Not dashing, Dodge 0: no Dodge check at all.
+    await sandbox().one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'Dodge', value: 0 } });
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none' } }))).toContain('No Dodge check (Sasha has no Dodge).');
   });
 
   it('a Dispatcher attacks an NPC; players may not name NPCs; a miss offers no button', async () => {
@@ -233,5 +283,58 @@ describe('/tactics reaction', () => {
     const defense = textOf(await sandbox().one({ user: 'mike', command: 'tactics reaction', options: { kind: 'defense' } }));
     expect(defense).toContain('Target: 0 Defense + 50 hazard check = **50**');
     await replayMatches(rollIdOf(defense));
+  });
+});
+
+describe('/tactics move', () => {
+  it('a Move: each square’s cost in order (diagonals 2, 1, …; rough doubles) against the sheet’s Mobility; nothing stored', async () => {
+    await sheet('mike', 'Mike', { Mobility: 10 });
+    const reply = await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '3s 3d 1rd' } });
+    expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    const text = textOf(reply);
+    expect(text).toContain('Mike: Move, 10 of 10 Mobility points');
+    expect(text).toContain('3 straight: 3 × 1 = 3');
+    expect(text).toContain('3 diagonal: 2 + 1 + 2 = 5');
+    expect(text).toContain('1 rough diagonal: 2');
+    expect(text).toContain('Cost: 7 squares = **10**');
+    expect(text).toContain('Move (Core Action): 10 Mobility = **10**');
+    expect(text).toContain('**Fits**: 0 left.');
+    expect(text).toContain('No dice were rolled, so nothing was stored.');
+    expect(await storedRolls()).toHaveLength(0);
+    const over = textOf(await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '3s 3d 1rd 1s' } }));
+    expect(over).toContain('Mike: Move, 11 of 10 Mobility points, too far');
+    expect(over).toContain('**Too far**: 1 over.');
+  });
+
+  it('a Dash: twice Mobility, a Full Action, +30 Dodge against reaction actions; move actions spend the same points', async () => {
+    await sheet('mike', 'Mike', { Mobility: 8 });
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '6s', dash: true, equip: 6, take: 1 } }));
+    expect(text).toContain('Dash (Full Action: both actions): 2 × 8 Mobility = **16**');
+    expect(text).toContain('equip (a heavy weapon): 6');
+    expect(text).toContain('take an item: 4');
+    expect(text).toContain('Cost: 6 squares 6 + move actions 10 = **16**');
+    expect(text).toContain('**Fits**: 0 left.');
+    expect(text).toContain('While dashing: +30 Dodge against reaction actions');
+    const carry = textOf(await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '1s', pick_up: true } }));
+    expect(carry).toContain('pick up a person: 10');
+    expect(carry).toContain('**Too far**: 3 over.');
+    const putDown = textOf(await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '2d', put_down: true, other: 1, equip: 4 } }));
+    expect(putDown).toContain('Cost: 2 squares 3 + move actions 7 = **10**');
+  });
+
+  it('Mobility from the option (no sheet needed) or a Dispatcher’s NPC; a sheet without Mobility and a bad path are private errors', async () => {
+    const quick = textOf(await sandbox().one({ user: 'mike', command: 'tactics move', options: { path: '2d', mobility: 3 } }));
+    expect(quick).toContain('Move (Core Action): 3 Mobility = **3**');
+    await sheet('sasha', 'Sasha', { Aim: 50 });
+    const noMobility = await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '2s' } });
+    expect(noMobility).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
+    expect(noMobility.content).toContain('Sasha has no Mobility on the sheet.');
+    const bad = await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '3 north', mobility: 5 } });
+    expect(bad).toMatchObject({ ephemeral: true });
+    expect(bad.content).toContain('could not be read at `north`');
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Chryssalid' } });
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Chryssalid', name: 'Mobility', value: 12 } });
+    expect(textOf(await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics move', options: { path: '12s', as_npc: 'Chryssalid' } }))).toContain('Chryssalid: Move, 12 of 12 Mobility points');
+    expect((await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '1s', as_npc: 'Chryssalid' } }))).toMatchObject({ ephemeral: true });
   });
 });

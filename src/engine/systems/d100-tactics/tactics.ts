@@ -18,6 +18,8 @@ export const COVER_BONUS = { none: 0, half: 20, full: 40 } as const;
 export const MELEE_BONUS = 20;
 export const MARKED_BONUS = 15;
 export const FLANKED_CRIT_BONUS = 50;
+/** Dash: "+30 Dodge against reaction actions" while dashing. */
+export const DASH_DODGE_BONUS = 30;
 
 export type Cover = keyof typeof COVER_BONUS;
 
@@ -120,9 +122,16 @@ export function rollDamage(input: DamageInput, rng: Rng): DamageRoll {
 // ---- attacks ---------------------------------------------------------------------------------------------------
 
 export interface AttackInput {
+  /** `crit`: the Crit on the attacker's sheet. */
   attacker: { name: string; aim: number; crit: number };
-  /** `sheetId`: the target's sheet, so a hit can be applied to its Health later. */
+  /** `sheetId`: the target's sheet, so a hit can be applied to its Health later. `dodge`: the Dodge on its sheet. */
   target: { name: string; sheetId: number | null; defense: number; dodge: number; armor: number };
+  /** Crit granted by the situation or equipment for this attack (the seed's laser sight), added to the sheet's. */
+  critBonus: number;
+  /** Dodge granted to the target by the situation or equipment, added to the sheet's. */
+  dodgeBonus: number;
+  /** The target is dashing, so this attack is a reaction to its movement: +30 Dodge. */
+  dashing: boolean;
   weaponBase: number;
   weaponRange: number;
   cover: Cover;
@@ -132,6 +141,11 @@ export interface AttackInput {
   proficient: boolean;
   /** Other bonuses or maluses to the target value (the rules' "others"). */
   modifier: number;
+  /**
+   * Set only on attacks stored before issue 12, which checked Crit whenever Crit + the flanking 50 was above 0
+   * (a Crit-0 attacker flanking checked at 50); they replay under that reading, so their dice still match.
+   */
+  legacyFlankedCrit?: true;
 }
 
 export type HitType = 'miss' | 'graze' | 'hit' | 'critical';
@@ -168,7 +182,18 @@ export function validateAttackInput(input: AttackInput): void {
   validateDamageInput({ base: input.weaponBase, range: input.weaponRange });
   if (!(input.cover in COVER_BONUS)) throw new UserError('Cover is `none`, `half` or `full`.');
   checkInteger(input.modifier, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The modifier');
+  checkInteger(input.critBonus, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The Crit bonus');
+  checkInteger(input.dodgeBonus, -MODIFIER_LIMIT, MODIFIER_LIMIT, 'The Dodge bonus');
   checkInteger(input.target.armor, 0, 1000, "The target's Armor");
+}
+
+/**
+ * An attack input as stored, made whole: attacks stored before issue 12 have no Crit / Dodge bonus and no Dash,
+ * and are marked to replay under the flanking reading they were rolled with.
+ */
+export function completeAttackInput(stored: AttackInput): AttackInput {
+  if (stored.dashing !== undefined) return stored;
+  return { ...stored, critBonus: 0, dodgeBonus: 0, dashing: false, legacyFlankedCrit: true };
 }
 
 /** Step 1: innate Defense + one cover (none when flanked; ranged cover does not stop a melee attack). */
@@ -189,9 +214,28 @@ export function attackBonuses(input: AttackInput, defense: number): Modifier[] {
   return terms;
 }
 
-/** The Crit the attacker checks: Crit, +50 when the target is flanked. */
-export function critTerms(input: AttackInput): Modifier[] {
-  return input.flanked ? [{ name: 'flanked', value: FLANKED_CRIT_BONUS }] : [];
+/** The Crit check: the sheet's Crit + the Crit bonus, +50 when the target is flanked. */
+export function critCheckInput(input: AttackInput): CheckInput {
+  const modifiers: Modifier[] = [];
+  if (input.critBonus !== 0) modifiers.push({ name: 'Crit bonus', value: input.critBonus });
+  if (input.flanked) modifiers.push({ name: 'flanked', value: FLANKED_CRIT_BONUS });
+  return { attribute: { name: 'Crit', value: input.attacker.crit }, modifiers };
+}
+
+/**
+ * The attacker "has Crit" (RULES 2.4) when the sheet's Crit with the bonus is above 0; flanking's +50 is added to
+ * that check and never makes one on its own.
+ */
+export function attackerCrit(input: AttackInput): number {
+  return input.attacker.crit + input.critBonus;
+}
+
+/** The Dodge check: the sheet's Dodge + the Dodge bonus + 30 while dashing (Dash grants Dodge: "they will have +30 Dodge"). */
+export function dodgeCheckInput(input: AttackInput): CheckInput {
+  const modifiers: Modifier[] = [];
+  if (input.dodgeBonus !== 0) modifiers.push({ name: 'Dodge bonus', value: input.dodgeBonus });
+  if (input.dashing) modifiers.push({ name: 'dashing', value: DASH_DODGE_BONUS });
+  return { attribute: { name: 'Dodge', value: input.target.dodge }, modifiers };
 }
 
 /** Step 6: without proficiency, hits and crits become grazes, grazes become misses. */
@@ -207,19 +251,23 @@ export function damageAfter(roll: DamageRoll, hit: Exclude<HitType, 'miss'>, arm
 }
 
 /**
- * The attack in the rules' order. Dice, in order: the Aim d100; on a hit, the Dodge d100 (defender's Dodge > 0),
- * the Crit d100 (attacker's Crit, +50 flanked, > 0); then the damage die if anything still hits.
+ * The attack in the rules' order. Dice, in order: the Aim d100; on a hit, the Dodge d100 (the defender's Dodge,
+ * with its bonus and Dash, above 0), the Crit d100 (the attacker's Crit with its bonus above 0; +50 flanked);
+ * then the damage die if anything still hits.
  */
-export function resolveAttack(input: AttackInput, rng: Rng): AttackResult {
+export function resolveAttack(given: AttackInput, rng: Rng): AttackResult {
+  const input = completeAttackInput(given);
   validateAttackInput(input);
   const { cover, terms: defenseTerms, defense } = attackDefense(input);
   const targetTerms = attackBonuses(input, defense);
   const aim = rollUnder({ attribute: { name: 'Aim', value: input.attacker.aim }, modifiers: targetTerms }, rng);
   const base = { input, cover, defenseTerms, defense, targetTerms, aim };
   if (!aim.success) return { ...base, dodge: null, crit: null, rolledHit: null, hit: 'miss', damage: null };
-  const dodge = input.target.dodge > 0 ? rollUnder({ attribute: { name: 'Dodge', value: input.target.dodge }, modifiers: [] }, rng) : null;
-  const critCheck: CheckInput = { attribute: { name: 'Crit', value: input.attacker.crit }, modifiers: critTerms(input) };
-  const crit = checkTarget(critCheck) > 0 ? rollUnder(critCheck, rng) : null;
+  const dodgeCheck = dodgeCheckInput(input);
+  const dodge = checkTarget(dodgeCheck) > 0 ? rollUnder(dodgeCheck, rng) : null;
+  const critCheck = critCheckInput(input);
+  const critChecked = input.legacyFlankedCrit ? checkTarget(critCheck) > 0 : attackerCrit(input) > 0;
+  const crit = critChecked ? rollUnder(critCheck, rng) : null;
   const dodged = dodge?.success ?? false;
   const critted = crit?.success ?? false;
   const rolledHit: Exclude<HitType, 'miss'> = critted && !dodged ? 'critical' : dodged && !critted ? 'graze' : 'hit';

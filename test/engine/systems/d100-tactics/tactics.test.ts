@@ -31,6 +31,9 @@ function attack(overrides: Partial<AttackInput> & { aim?: number; crit?: number;
   return {
     attacker: { name: 'Sasha', aim, crit },
     target: { name: 'Sectoid', sheetId: 1, defense, dodge, armor },
+    critBonus: 0,
+    dodgeBonus: 0,
+    dashing: false,
     weaponBase: 5,
     weaponRange: 4,
     cover: 'none',
@@ -70,6 +73,11 @@ describe('damage roll by damage range', () => {
       const result = rollDamage({ base: 5, range }, scriptedFaces(face!));
       expect(result).toMatchObject({ sides, divisor, face, roll, total: 5 + roll! });
     }
+  });
+  it('range 2: the seed’s d10 ÷ 5 and d12 ÷ 6 give 1 or 2 at the same odds, so rolling d12 ÷ 6 loses nothing', () => {
+    const d12 = Array.from({ length: 12 }, (_, face) => rollDamage({ base: 0, range: 2 }, scriptedFaces(face + 1)).roll);
+    const d10 = Array.from({ length: 10 }, (_, face) => Math.ceil((face + 1) / 5));
+    for (const roll of [1, 2]) expect(d12.filter((r) => r === roll).length / 12).toBe(d10.filter((r) => r === roll).length / 10);
   });
   it('refuses any other range with a clear error', () => {
     for (const range of [0, 1, 7, 12]) expect(() => rollDamage({ base: 5, range }, scriptedFaces())).toThrow(`There is no damage range ${range}: the damage table has ranges 2, 3, 4, 5 and 6.`);
@@ -119,11 +127,70 @@ describe('attack, step by step', () => {
     expect(resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(5), d100(5), [7])).hit).toBe('hit');
     expect(resolveAttack(attack({ dodge: 30, crit: 10 }), dice(d100(10), d100(50), d100(50), [7])).hit).toBe('hit');
   });
-  it('4. flanked: +50 Crit, and a Crit of 0 flanked is checked at 50', () => {
+  it('4. flanked: +50 on the Crit check of an attacker with Crit (Crit 10 flanked checks at 60; 61 fails)', () => {
     const flanked = resolveAttack(attack({ crit: 10, flanked: true }), dice(d100(10), d100(60), [7]));
     expect(flanked).toMatchObject({ crit: { target: 60, success: true }, hit: 'critical' });
-    const noCrit = resolveAttack(attack({ crit: 0, flanked: true }), dice(d100(10), d100(50), [7]));
-    expect(noCrit).toMatchObject({ crit: { target: 50, success: true }, hit: 'critical' });
+    expect(resolveAttack(attack({ crit: 10, flanked: true }), dice(d100(10), d100(61), [7]))).toMatchObject({ crit: { target: 60, success: false }, hit: 'hit' });
+  });
+  it('4. Crit 0 (or below) flanked makes no Crit check: no Crit die is rolled, never a critical', () => {
+    for (const crit of [0, -5]) {
+      const rng = dice(d100(10), [7]);
+      expect(resolveAttack(attack({ crit, flanked: true }), rng)).toMatchObject({ crit: null, rolledHit: 'hit', hit: 'hit' });
+      expect(rng.remaining()).toBe(0);
+    }
+    // Over many seeds, with and without a Dodge check before it: the old reading (Crit 0 + 50 checked at 50) made
+    // about half of these hits critical.
+    for (const dodge of [0, 30]) {
+      for (let seed = 0; seed < 500; seed++) {
+        const result = resolveAttack(attack({ aim: 200, crit: 0, dodge, flanked: true, cover: 'full' }), seededRng(`flank-${seed}`));
+        expect(result.crit).toBeNull();
+        expect(result.rolledHit).not.toBe('critical');
+      }
+    }
+  });
+  it('4. the Crit bonus (situation, equipment: the seed’s laser sight) adds to the sheet’s Crit; flanked adds 50 on top', () => {
+    const sighted = resolveAttack(attack({ crit: 0, critBonus: 10, flanked: true }), dice(d100(10), d100(60), [7]));
+    expect(sighted.crit).toMatchObject({ target: 60, success: true, input: { attribute: { name: 'Crit', value: 0 }, modifiers: [{ name: 'Crit bonus', value: 10 }, { name: 'flanked', value: 50 }] } });
+    expect(sighted.hit).toBe('critical');
+    // A bonus that takes Crit to 0 means no Crit: no check even when flanked.
+    const rng = dice(d100(10), [7]);
+    expect(resolveAttack(attack({ crit: 20, critBonus: -20, flanked: true }), rng)).toMatchObject({ crit: null, hit: 'hit' });
+    expect(rng.remaining()).toBe(0);
+  });
+  it('4. Dash: a dashing target has +30 Dodge against the reaction attack (Dodge 25 checks at 55)', () => {
+    const result = resolveAttack(attack({ dodge: 25, dashing: true }), dice(d100(10), d100(55), [7]));
+    expect(result.dodge).toMatchObject({ target: 55, success: true, input: { modifiers: [{ name: 'dashing', value: 30 }] } });
+    expect(result).toMatchObject({ hit: 'graze', damage: { afterHit: 4 } });
+    expect(resolveAttack(attack({ dodge: 25, dashing: true }), dice(d100(10), d100(56), [7])).dodge).toMatchObject({ target: 55, success: false });
+  });
+  it('4. Dash grants Dodge: a target with Dodge 0 that dashes has Dodge 30 and checks it; the Dodge bonus adds too', () => {
+    expect(resolveAttack(attack({ dodge: 0, dashing: true }), dice(d100(10), d100(30), [7]))).toMatchObject({ dodge: { target: 30, success: true }, hit: 'graze' });
+    expect(resolveAttack(attack({ dodge: 0, dodgeBonus: 10, dashing: true }), dice(d100(10), d100(41), [7])).dodge).toMatchObject({ target: 40, success: false });
+    const rng = dice(d100(10), [7]);
+    expect(resolveAttack(attack({ dodge: 10, dodgeBonus: -10 }), rng)).toMatchObject({ dodge: null, hit: 'hit' });
+    expect(rng.remaining()).toBe(0);
+  });
+  it('4. Dash and flanking together: dashing Dodge and flanked Crit both succeed → a normal hit', () => {
+    expect(resolveAttack(attack({ crit: 5, dodge: 0, dashing: true, flanked: true }), dice(d100(10), d100(30), d100(55), [7]))).toMatchObject({ dodge: { target: 30, success: true }, crit: { target: 55, success: true }, hit: 'hit' });
+  });
+  it('an attack stored before issue 12 (no Dash, no bonuses) replays under the reading it was rolled with', () => {
+    const { critBonus: _c, dodgeBonus: _d, dashing: _x, ...stored } = attack({ aim: 200, crit: 0, flanked: true });
+    for (const seed of ['old-1', 'old-2', 'old-3', 'old-4']) {
+      const replayed = rederive('attack', JSON.parse(JSON.stringify(stored)), seed);
+      expect(replayed.kind === 'attack' && replayed.result.crit).toMatchObject({ target: 50 });
+      expect(replayed.dice).toEqual(attackDice(resolveAttack({ ...attack({ aim: 200, crit: 0, flanked: true }), legacyFlankedCrit: true }, seededRng(seed))));
+    }
+    // The same attack made now rolls no Crit die.
+    expect(resolveAttack(attack({ aim: 200, crit: 0, flanked: true }), seededRng('old-1')).crit).toBeNull();
+  });
+  it('5. a critical adds the damage range, which is the highest roll the range can make (the seed: "a maximum possible roll")', () => {
+    for (const range of [2, 3, 4, 5, 6]) {
+      const sides = range === 5 ? 10 : 12;
+      const highest = Math.max(...Array.from({ length: sides }, (_, face) => rollDamage({ base: 0, range }, scriptedFaces(face + 1)).roll));
+      expect(highest).toBe(range);
+      const critical = resolveAttack(attack({ crit: 10, weaponBase: 3, weaponRange: range }), dice(d100(10), d100(1), [1]));
+      expect(critical.damage).toMatchObject({ roll: { total: 4 }, afterHit: 4 + range });
+    }
   });
   it('5. armor is subtracted after the hit type, minimum 1', () => {
     expect(resolveAttack(attack({ armor: 2 }), dice(d100(10), [7])).damage).toMatchObject({ afterHit: 8, armor: 2, final: 6 });
@@ -160,8 +227,9 @@ describe('Psi check', () => {
     expect(resolvePsi({ psi: 70, difficulty: -50, target: null, collar: false }, dice(d100(21)))).toMatchObject({ check: { target: 20, success: false } });
     expect(resolvePsi({ psi: 70, difficulty: 20, target: null, collar: false }, dice(d100(90)))).toMatchObject({ check: { target: 90, success: true } });
   });
-  it('contested: − target Will + 50 (a Will of 50 changes nothing, above 50 resists)', () => {
+  it('contested: − target Will + 50 (a Will of 50 changes nothing, above 50 resists, below 50 helps the psionic)', () => {
     expect(resolvePsi({ psi: 70, difficulty: 0, target: { name: 'Mike', will: 50 }, collar: false }, dice(d100(1))).check.target).toBe(70);
+    expect(resolvePsi({ psi: 70, difficulty: 0, target: { name: 'Mike', will: 30 }, collar: false }, dice(d100(1))).check.target).toBe(90);
     expect(resolvePsi({ psi: 70, difficulty: -10, target: { name: 'Mike', will: 65 }, collar: false }, dice(d100(1))).check.target).toBe(45);
   });
   it('a worn collar −105: even peak human Psi 100 cannot succeed', () => {
