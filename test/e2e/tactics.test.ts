@@ -202,6 +202,21 @@ describe('/tactics attack', () => {
     expect(textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none' } }))).toContain('No Dodge check (Sasha has no Dodge).');
   });
 
+  it('melee (+20, half cover does not count, marked does not add), without proficiency (hit → graze), armor leaves at least 1', async () => {
+    await sheet('mike', 'Mike', { Aim: 150 });
+    await sheet('sasha', 'Sasha', { Defense: 10, Armor: 5, Health: 30 });
+    const input = attackerInput({ defense: 10, dodge: 0, armor: 5 }, { attacker: { name: 'Mike', aim: 150, crit: 0 }, weaponBase: 0, weaponRange: 2, melee: true, marked: true, proficient: false });
+    const expected = resolveAttack(input, seededRng('t-1'));
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 0, weapon_range: 2, cover: 'half', melee: true, marked: true, proficient: false } }));
+    expect(text).toContain('1. Defense\n10 Defense = **10** (half cover only stops ranged attacks)');
+    expect(text).toContain('2. Target value\n150 Aim − 10 defense + 20 melee = **160**');
+    expect(expected.hit).toBe('graze');
+    expect(text).toContain('6. Not proficient\nhit → **graze**');
+    expect(text).toContain(`Graze: ${expected.damage!.roll.total} ÷ 2 → 1`);
+    expect(text).toContain('1 − 5 armor = -4, at least 1 → **1 damage**');
+    expect(text).toContain('Mike → Sasha: graze, 1 damage');
+  });
+
   it('a Dispatcher attacks an NPC; players may not name NPCs; a miss offers no button', async () => {
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Sectoid' } });
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Sectoid', name: 'Aim', value: -200 } });
