@@ -1,6 +1,7 @@
 /**
  * Quick checks with die codes and result points (RULES 3, seed 002): standing, against a difficulty, against a
- * fixed or an active resistance, with boost and penalty dice from combined actions. Pure: inputs and an Rng in.
+ * fixed or an active resistance, with boost and penalty dice from combined actions, and the effect roll that follows
+ * a successful check. Pure: inputs and an Rng in.
  */
 import { UserError } from '../../../errors.js';
 import { closestNames } from '../../names.js';
@@ -61,8 +62,11 @@ export type Opposition =
   | { kind: 'standing' }
   /** `name` when the difficulty was given by name (its value is then the top of the range). */
   | { kind: 'difficulty'; value: number; name: string | null }
-  /** Fixed resistance: 3·N + P of the opposing rank, or a value given outright (`code` null). */
-  | { kind: 'fixed'; value: number; code: DieCode | null }
+  /**
+   * Fixed resistance: 3·N + P of the opposing rank, or a value given outright (`code` null). `conceded` names an
+   * opponent who conceded the scene and so resists only with the fixed value of the die code given as active.
+   */
+  | { kind: 'fixed'; value: number; code: DieCode | null; conceded?: string }
   /** Active resistance: the opponent rolls their die code. */
   | { kind: 'active'; code: DieCode };
 
@@ -73,6 +77,8 @@ export interface CodeCheckInput {
   /** Helpers blunting the check: their dice are rolled and subtracted. */
   penalty: DieCode[];
   against: Opposition;
+  /** The effect roll (e.g. damage) a successful check is followed by; rolled only when the result points are above 0. */
+  effect?: DieCode;
 }
 
 export interface CodeCheckResult {
@@ -92,6 +98,8 @@ export interface CodeCheckResult {
   success: boolean | null;
   /** The result points on the effectiveness table; null when they are 0 or less (no effect / failure). */
   effectiveness: Band | null;
+  /** The effect roll, made after every other die and only when the check succeeded (result points above 0). */
+  effect: CodeRoll | null;
 }
 
 const letters = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
@@ -146,16 +154,31 @@ export function oppositionFrom(options: { difficulty?: string | null; resistance
   return { kind: 'standing' };
 }
 
+/**
+ * The resistance of an opponent who conceded the scene (seed 002: "that opponent can only use fixed resistance
+ * values"): an active resistance becomes the fixed value of the same die code; any other opposition stands.
+ */
+export function concededResistance(against: Opposition, opponent: string): Opposition {
+  if (against.kind !== 'active') return against;
+  return { kind: 'fixed', value: fixedResistance(against.code), code: against.code, conceded: opponent };
+}
+
 /** Every die the check throws, the opponent's included. */
 export function checkDiceCount(input: CodeCheckInput): number {
   const count = (codes: DieCode[]) => codes.reduce((sum, code) => sum + code.dice, 0);
-  return input.code.dice + count(input.boost) + count(input.penalty) + (input.against.kind === 'active' ? input.against.code.dice : 0);
+  return (
+    input.code.dice +
+    count(input.boost) +
+    count(input.penalty) +
+    (input.against.kind === 'active' ? input.against.code.dice : 0) +
+    (input.effect ? input.effect.dice : 0)
+  );
 }
 
 export function validateCodeCheck(input: CodeCheckInput): void {
   const dice = checkDiceCount(input);
   if (dice > CHECK_DICE_MAX) {
-    throw new UserError(`That check would throw ${dice} dice (yours, the helpers' and the opponent's); at most ${CHECK_DICE_MAX}.`);
+    throw new UserError(`That check would throw ${dice} dice (yours, the helpers', the opponent's and the effect roll's); at most ${CHECK_DICE_MAX}.`);
   }
   const { against } = input;
   if ((against.kind === 'difficulty' || against.kind === 'fixed') && (!Number.isInteger(against.value) || against.value < 1 || against.value > DIFFICULTY_MAX)) {
@@ -164,7 +187,8 @@ export function validateCodeCheck(input: CodeCheckInput): void {
 }
 
 /**
- * Rolls the die code, then each boost, then each penalty, then the opponent (that order, so a seed replays).
+ * Rolls the die code, then each boost, then each penalty, then the opponent, then (on a success) the effect roll:
+ * that order, so a seed replays, and a check stored before effect rolls existed throws the same dice.
  * Result points = total − difficulty or resistance (a standing check's are its total); ≤ 0 fails.
  */
 export function resolveCodeCheck(input: CodeCheckInput, rng: Rng): CodeCheckResult {
@@ -178,6 +202,7 @@ export function resolveCodeCheck(input: CodeCheckInput, rng: Rng): CodeCheckResu
   const opponent = against.kind === 'active' ? rollDieCode(against.code, rng) : null;
   const opposition = against.kind === 'standing' ? null : against.kind === 'active' ? opponent!.total : against.value;
   const resultPoints = opposition === null ? total : total - opposition;
+  const effect = input.effect && resultPoints > 0 ? rollDieCode(input.effect, rng) : null;
   return {
     input,
     roll,
@@ -189,7 +214,19 @@ export function resolveCodeCheck(input: CodeCheckInput, rng: Rng): CodeCheckResu
     resultPoints,
     success: opposition === null ? null : resultPoints > 0,
     effectiveness: effectivenessOf(resultPoints),
+    effect,
   };
+}
+
+/**
+ * What a check puts on a condition track: the effect roll's total when the check has one (seed 002: the effect roll
+ * "determines the primary results"), else its result points ("result points are then spent on conditions").
+ * Nothing (0) for a failed check or an effect roll of 0 or less.
+ */
+export function pointsToSpend(result: CodeCheckResult): number {
+  if (result.resultPoints <= 0) return 0;
+  if (result.input.effect) return Math.max(0, result.effect?.total ?? 0);
+  return result.resultPoints;
 }
 
 /** Exact counts of every value of the result points over all the dice's faces (6^dice outcomes). */
@@ -223,10 +260,11 @@ export function resultPointsDistribution(input: CodeCheckInput): PointsDistribut
   addDice(input.code, 1);
   input.boost.forEach((code) => addDice(code, 1));
   input.penalty.forEach((code) => addDice(code, -1));
+  // The effect roll comes after the verdict, so it has no part in the result points.
   const { against } = input;
   if (against.kind === 'active') addDice(against.code, -1);
   else if (against.kind !== 'standing') min -= against.value;
-  return { min, counts, outcomes: 6n ** BigInt(checkDiceCount(input)) };
+  return { min, counts, outcomes: 6n ** BigInt(checkDiceCount(input) - (input.effect?.dice ?? 0)) };
 }
 
 /** How many outcomes give more than `points` result points (more than 0: success / an effect). */
@@ -247,12 +285,16 @@ export function describeOpposition(against: Opposition): string {
   }
 }
 
-/** The dice of a check as the roll log stores them: every die of every roll, in the order they were thrown. */
-export function codeCheckDice(result: CodeCheckResult): { roll: number[]; boosts: number[][]; penalties: number[][]; opponent: number[] | null } {
+/**
+ * The dice of a check as the roll log stores them: every die of every roll, in the order they were thrown. `effect`
+ * is there only for a check that names an effect roll, so checks stored before it existed still match on replay.
+ */
+export function codeCheckDice(result: CodeCheckResult): { roll: number[]; boosts: number[][]; penalties: number[][]; opponent: number[] | null; effect?: number[] | null } {
   return {
     roll: result.roll.dice,
     boosts: result.boosts.map((each) => each.dice),
     penalties: result.penalties.map((each) => each.dice),
     opponent: result.opponent?.dice ?? null,
+    ...(result.input.effect ? { effect: result.effect?.dice ?? null } : {}),
   };
 }

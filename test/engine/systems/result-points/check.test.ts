@@ -4,12 +4,14 @@ import { rederive } from '../../../../src/engine/replay.js';
 import { seededRng } from '../../../../src/engine/rng.js';
 import {
   codeCheckDice,
+  concededResistance,
   difficultyBandOf,
   effectivenessOf,
   oppositionFrom,
   outcomesAbove,
   parseDifficulty,
   parseFixedResistance,
+  pointsToSpend,
   resolveCodeCheck,
   resultPointsDistribution,
   type CodeCheckInput,
@@ -164,6 +166,70 @@ describe('a quick check', () => {
     const again = rederive('code', JSON.parse(JSON.stringify(input)), 'replay-code');
     expect(again.dice).toEqual(codeCheckDice(result));
     expect(again.result).toEqual(result);
+  });
+});
+
+describe('effect rolls (seed 002: "a successful roll to hit (ability check) is followed by a damage roll (effect roll)")', () => {
+  it('a success is followed by the effect roll, thrown after every other die', () => {
+    // 3D+2 rolls 4, 2, 6 = 14 against the opponent's 2D+1 rolling 6, 5 = 12: 2 result points, then the effect 2D+1.
+    const rng = scriptedFaces(4, 2, 6, 6, 5, 3, 4);
+    const result = resolveCodeCheck(check({ against: { kind: 'active', code: code('2D+1') }, effect: code('2D+1') }), rng);
+    expect(result).toMatchObject({ resultPoints: 2, success: true });
+    expect(result.effect).toEqual({ code: { dice: 2, pips: 1 }, dice: [3, 4], total: 8 });
+    expect(rng.remaining()).toBe(0);
+    expect(codeCheckDice(result)).toEqual({ roll: [4, 2, 6], boosts: [], penalties: [], opponent: [6, 5], effect: [3, 4] });
+  });
+
+  it('a failed check has no effect roll: no die is thrown for it', () => {
+    const rng = scriptedFaces(1, 1, 1);
+    const result = resolveCodeCheck(check({ against: parseDifficulty('heroic'), effect: code('3D') }), rng);
+    expect(result).toMatchObject({ success: false, effect: null });
+    expect(rng.remaining()).toBe(0);
+    expect(codeCheckDice(result).effect).toBeNull();
+  });
+
+  it('a standing check with an effect is followed by it when its total is above 0', () => {
+    const result = resolveCodeCheck(check({ effect: code('1D') }), scriptedFaces(4, 2, 6, 5));
+    expect(result).toMatchObject({ resultPoints: 14, success: null });
+    expect(result.effect?.total).toBe(5);
+  });
+
+  it('a check without an effect stores its dice as before effect rolls existed (old rolls still replay)', () => {
+    const result = resolveCodeCheck(check(), scriptedFaces(4, 2, 6));
+    expect(codeCheckDice(result)).toEqual({ roll: [4, 2, 6], boosts: [], penalties: [], opponent: null });
+    expect(Object.keys(codeCheckDice(result))).not.toContain('effect');
+  });
+
+  it('the effect dice count toward the 60-dice bound, and not toward the odds', () => {
+    expect(() => resolveCodeCheck(check({ code: code('30D'), boost: [code('29D')], effect: code('2D') }), scriptedFaces())).toThrow(/61 dice .*effect roll/);
+    const distribution = resultPointsDistribution(check({ effect: code('5D') }));
+    expect(distribution.outcomes).toBe(216n);
+  });
+});
+
+describe('what a check spends on a condition track (seed 002: "result points are then spent on conditions")', () => {
+  it('its result points, or the effect roll when it has one; nothing for a failure', () => {
+    expect(pointsToSpend(resolveCodeCheck(check({ against: parseDifficulty('10') }), scriptedFaces(4, 2, 6)))).toBe(4);
+    expect(pointsToSpend(resolveCodeCheck(check({ against: parseDifficulty('20') }), scriptedFaces(4, 2, 6)))).toBe(0);
+    expect(pointsToSpend(resolveCodeCheck(check({ against: parseDifficulty('10'), effect: code('2D+1') }), scriptedFaces(4, 2, 6, 6, 6)))).toBe(13);
+    expect(pointsToSpend(resolveCodeCheck(check({ against: parseDifficulty('10'), effect: code('1D-3') }), scriptedFaces(4, 2, 6, 2)))).toBe(0);
+    expect(pointsToSpend(resolveCodeCheck(check(), scriptedFaces(4, 2, 6)))).toBe(14);
+  });
+});
+
+describe('an opponent who conceded (seed 002: "that opponent can only use fixed resistance values")', () => {
+  it('resists with the fixed value of the die code they would have rolled: 3D+1 → 10, nothing rolled', () => {
+    const against = concededResistance({ kind: 'active', code: code('3D+1') }, 'Troy');
+    expect(against).toEqual({ kind: 'fixed', value: 10, code: { dice: 3, pips: 1 }, conceded: 'Troy' });
+    const rng = scriptedFaces(4, 2, 6);
+    expect(resolveCodeCheck(check({ against }), rng)).toMatchObject({ opposition: 10, resultPoints: 4, opponent: null });
+    expect(rng.remaining()).toBe(0);
+  });
+
+  it('leaves any other opposition as it is', () => {
+    for (const against of [{ kind: 'standing' } as const, parseDifficulty('easy'), parseFixedResistance('2D')]) {
+      expect(concededResistance(against, 'Troy')).toBe(against);
+    }
   });
 });
 
