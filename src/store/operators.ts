@@ -385,32 +385,44 @@ export class OperatorStore {
     });
   }
 
-  /** Adds a condition, or replaces the one with the same name. */
-  async setCondition(sheet: SheetRef, condition: ConditionEntry, now: Date): Promise<void> {
+  /**
+   * Adds a condition, or replaces the one with the same name. With `once` (a condition a roll costs, e.g. a push),
+   * the rolls are written in the same transaction under their ids: the condition and its rolls land together or not
+   * at all; when an id is taken (already made) nothing is written and the answer is 'already made'. With `onlyNew`
+   * a condition the sheet already has (active) is not replaced: nothing is written and the answer is 'already there'.
+   */
+  async setCondition(sheet: SheetRef, condition: ConditionEntry, now: Date, once?: { rolls: RollEntry[]; onlyNew?: boolean }): Promise<void | 'already made' | 'already there'> {
     const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
-      await this.db.$transaction(async (tx) => {
-        await this.requireSheetRow(tx, sheet);
-        // Expired conditions are dropped here so they never count against the limit.
-        await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
-        const key = nameKey(condition.name);
-        const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
-        const data = {
-          name: condition.name,
-          modifier: condition.modifier,
-          skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
-          expiresAt: condition.expiresAt,
-        };
-        if (existing) {
-          await tx.condition.update({ where: { id: existing.id }, data });
-          return;
-        }
-        const count = await tx.condition.count({ where: { operatorId: sheetId } });
-        if (count >= SHEET_LIMITS.conditions) {
-          throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
-        }
-        await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
-      });
+      try {
+        return await this.db.$transaction(async (tx) => {
+          await this.requireSheetRow(tx, sheet);
+          // Expired conditions are dropped here so they never count against the limit.
+          await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
+          const key = nameKey(condition.name);
+          const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
+          if (existing && once?.onlyNew) return 'already there';
+          for (const roll of once?.rolls ?? []) await writeRollEntry(tx, roll);
+          const data = {
+            name: condition.name,
+            modifier: condition.modifier,
+            skillKeys: condition.skills === null ? null : JSON.stringify(condition.skills),
+            expiresAt: condition.expiresAt,
+          };
+          if (existing) {
+            await tx.condition.update({ where: { id: existing.id }, data });
+            return;
+          }
+          const count = await tx.condition.count({ where: { operatorId: sheetId } });
+          if (count >= SHEET_LIMITS.conditions) {
+            throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
+          }
+          await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
+        });
+      } catch (error) {
+        if (once && isIdClash(error)) return 'already made';
+        throw error;
+      }
     });
   }
 
