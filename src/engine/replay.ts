@@ -19,6 +19,8 @@ import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, typ
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
 import { d6Faces, resolveD6Pool, resolvePush, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult } from './systems/d6-pool/pool.js';
 import { attackDice, checkDice, resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput, type AttackResult, type CheckInput, type CheckResult, type DamageInput, type DamageRoll, type PsiInput, type PsiResult } from './systems/d100-tactics/tactics.js';
+import { debateInitiativeDice, rollDebateInitiative, type DebateInitiativeInput, type DebateInitiativeResult } from './systems/result-points/initiative.js';
+import { phaseInitiativeDice, rollPhaseInitiative, type PhaseInitiativeInput, type PhaseInitiativeResult } from './systems/d10-pool/initiative.js';
 import { resolveReaction, resolveSocial, type ReactionInput, type ReactionResult, type SocialInput, type SocialResult } from './systems/d100-tactics/tactics.js';
 
 /** Every kind of roll the bot stores, each of which `rederive` (or `replayRoll`) can roll again. */
@@ -43,6 +45,8 @@ export const ROLL_KINDS = [
   'psi',
   'social',
   'reaction',
+  'code-initiative',
+  'd10-initiative',
 ] as const;
 
 export type RollKind = (typeof ROLL_KINDS)[number];
@@ -75,7 +79,9 @@ export type Rederived =
   | { kind: 'damage'; result: DamageRoll; dice: number[] }
   | { kind: 'psi'; result: PsiResult; dice: ReturnType<typeof checkDice> }
   | { kind: 'social'; result: SocialResult; dice: ReturnType<typeof checkDice> }
-  | { kind: 'reaction'; result: ReactionResult; dice: ReturnType<typeof checkDice> };
+  | { kind: 'reaction'; result: ReactionResult; dice: ReturnType<typeof checkDice> }
+  | { kind: 'code-initiative'; result: DebateInitiativeResult; dice: number[][] }
+  | { kind: 'd10-initiative'; result: PhaseInitiativeResult; dice: number[][] };
 
 /** An outcome roll's dice as stored: a d100 as its two 2D10 dice, any other die as its face. */
 export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; ones: number } | { value: number }> {
@@ -188,6 +194,14 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
   if (kind === 'pool-condition') {
     // The condition a push cost: no dice, stored so the pick is made once; it replays as what was picked.
     return { kind, result: inputs as PoolConditionRecord, dice: [] };
+  }
+  if (kind === 'code-initiative') {
+    const result = rollDebateInitiative(inputs as DebateInitiativeInput, rng);
+    return { kind, result, dice: debateInitiativeDice(result) };
+  }
+  if (kind === 'd10-initiative') {
+    const result = rollPhaseInitiative(inputs as PhaseInitiativeInput, rng);
+    return { kind, result, dice: phaseInitiativeDice(result) };
   }
   throw new Error(`no replay for rolls of kind ${kind}`);
 }

@@ -7,6 +7,7 @@
 import { ContestStore } from './contests.js';
 import { databaseFile, DirectWrites, openDatabase, type Database } from './database.js';
 import type { Logger } from '../log.js';
+import { InitiativeStore } from './initiatives.js';
 import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
@@ -18,6 +19,7 @@ export interface Store {
   db: Database;
   operators: OperatorStore;
   contests: ContestStore;
+  initiatives: InitiativeStore;
   rolls: RollLog;
   rollRequests: RollRequestStore;
   servers: ServerStore;
@@ -33,6 +35,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     db,
     operators: new OperatorStore(db),
     contests: new ContestStore(db),
+    initiatives: new InitiativeStore(db),
     rolls: new RollLog(db, direct),
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db),

@@ -107,7 +107,7 @@ export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row:
 }
 
 /** A client that runs one change: the database itself, or the transaction a change runs in. */
-type Writer = Pick<Database, 'contest' | 'rollRequest' | '$executeRaw'>;
+type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker' | '$executeRaw'>;
 
 /**
  * A compare-and-set (`change`: an updateMany that matches its row only if nobody saved since it was read) and, with

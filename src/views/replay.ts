@@ -11,6 +11,7 @@ import { replayFieldsOfCheck } from './result-points.js';
 import { replayFieldsOfPool } from './d10-pool.js';
 import { replayFieldsOfD6 } from './d6-pool.js';
 import { replayFieldsOfTactics } from './tactics.js';
+import { replayFieldsOfInitiative } from './initiative.js';
 
 export interface ReplayFacts {
   rollId: string;
@@ -58,6 +59,7 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi' || rederived.kind === 'social' || rederived.kind === 'reaction') {
     return replayFieldsOfTactics(rederived.kind, rederived.result).map(([name, value]) => field(name, value));
   }
+  if (rederived.kind === 'code-initiative' || rederived.kind === 'd10-initiative') return replayFieldsOfInitiative(rederived).map(([name, value]) => field(name, value));
   const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
   return results.map((result, index) =>
     field(`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')),

@@ -105,12 +105,23 @@ async function otherSystemsRolls(): Promise<void> {
   await box.one({ user: 'mike', command: 'tactics reaction', options: { kind: 'dodge', modifier: -15 } });
 }
 
+/** Initiative rolls: a debate's ability check (die codes) and a d10 pool's Initiative, each made by an NPC joining. */
+async function initiativeRolls(): Promise<void> {
+  const box = sandbox();
+  await box.act({ ...DISPATCHER, command: 'initiative start', options: { rule: 'debate' } });
+  await box.act({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Senator', value: '3D+2' } });
+  await box.act({ ...DISPATCHER, command: 'initiative end' });
+  await box.act({ ...DISPATCHER, command: 'initiative start', options: { rule: 'd10-phase' } });
+  await box.act({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Earl', value: '3', modifier: 11 } });
+}
+
 it('a roll of every stored kind, investigations included, replays with "the dice match"', async () => {
   await sheets();
   await investigationTable();
   await tactalkRolls();
   await contestRoll();
   await otherSystemsRolls();
+  await initiativeRolls();
 
   const rolls = await storedRolls();
   expect(new Set(rolls.map((roll) => roll.kind))).toEqual(new Set(ROLL_KINDS));

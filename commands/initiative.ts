@@ -1,0 +1,492 @@
+/**
+ * /initiative: one tracker per channel for a tactical scene, fed by each system's own initiative rule (seed 002:
+ * melee by a fixed ability value, a chase by position, a debate by an ability check; seed 004: a d10 pool rolled
+ * again each phase, declared lowest to highest). Posted as one message that is updated; whoever must act is named,
+ * and the player whose turn it has become is pinged (NPCs never are).
+ * Who may do what: a Dispatcher starts, ends, begins, adds / removes / sets NPCs and anyone's entry; a player joins
+ * and leaves with their own active sheet (of the tracker's system); Next and Previous are the Dispatcher's and the
+ * player's whose turn it is. Every refusal is private.
+ */
+import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { UserError } from '../src/errors.js';
+import {
+  addCombatant,
+  beginRolledCycle,
+  changeInitiative,
+  checkCanJoin,
+  currentCombatant,
+  findCombatant,
+  manualRule,
+  markCycle,
+  newTracker,
+  nextTurn,
+  playerKey,
+  previousTurn,
+  removeCombatant,
+  ruleOf,
+  INITIATIVE_RULES,
+  type Combatant,
+  type InitiativeMark,
+  type InitiativeRule,
+  type InitiativeSource,
+  type TrackerState,
+} from '../src/engine/initiative.js';
+import { checkName, nameKey, NAME_LENGTH_MAX } from '../src/engine/names.js';
+import { seededRng } from '../src/engine/rng.js';
+import { isSystemId, systemName, type SystemId } from '../src/engine/systems/index.js';
+import { initiativePool, phaseInitiativeDice, rollPhaseInitiative, type InitiativePool } from '../src/engine/systems/d10-pool/initiative.js';
+import { parseDieCode } from '../src/engine/systems/result-points/die-code.js';
+import { chasePosition, debateInitiativeDice, meleeValue, rollDebateInitiative } from '../src/engine/systems/result-points/initiative.js';
+import type { StoredTracker } from '../src/store/initiatives.js';
+import { newRollId, type RollEntry } from '../src/store/rolls.js';
+import { nameChoices } from '../src/views/autocomplete.js';
+import { escapeMarkdown } from '../src/views/format.js';
+import { endedMessage, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type TrackerView } from '../src/views/initiative.js';
+import { privateNote } from '../src/views/messages.js';
+
+/** The rules /initiative start offers: seed 002's three scenes, seed 004's phases, and a manual order for the rest. */
+const MANUAL_SYSTEMS: readonly SystemId[] = ['tactalk', 'd100-tactics', 'd6-pool'];
+const START_CHOICES = [
+  { name: 'Die codes: melee (a fixed ability value, highest first)', value: 'melee' },
+  { name: 'Die codes: chase (position, set by the Dispatcher)', value: 'chase' },
+  { name: 'Die codes: debate (an ability check, rolled)', value: 'debate' },
+  { name: 'd10 pools: rolled each phase, declared lowest to highest', value: 'd10-phase' },
+  ...MANUAL_SYSTEMS.map((system) => ({ name: `Manual order: ${systemName(system)}`, value: `manual:${system}` })),
+];
+
+/** Manual and melee values: a whole number in this range. */
+const ORDER_VALUE_LIMIT = 999;
+
+const VALUE_HELP = 'melee: die code or value · chase: position · debate: die code · d10: pool dice · manual: a number';
+
+const data = new SlashCommandBuilder()
+  .setName('initiative')
+  .setDescription('An initiative tracker for a tactical scene in this channel')
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((sub) =>
+    sub
+      .setName('start')
+      .setDescription('Dispatcher: open the initiative tracker in this channel')
+      .addStringOption((o) => o.setName('rule').setDescription('The system and scene: whose initiative rule orders it').setRequired(true).addChoices(...START_CHOICES)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('join')
+      .setDescription('Join with your active sheet')
+      .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+  )
+  .addSubcommand((sub) => sub.setName('leave').setDescription('Leave the initiative (your own entry)'))
+  .addSubcommand((sub) =>
+    sub
+      .setName('npc')
+      .setDescription('Dispatcher: add an NPC')
+      .addStringOption((o) => o.setName('name').setDescription('The NPC’s name').setRequired(true).setMaxLength(NAME_LENGTH_MAX * 2))
+      .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('remove')
+      .setDescription('Dispatcher: take a combatant out')
+      .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('set')
+      .setDescription('Dispatcher: change a combatant’s value or chase position (not rolled initiative)')
+      .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('value').setDescription('melee: die code or value · chase: position · manual: order value').setRequired(true).setMaxLength(20)),
+  )
+  .addSubcommand((sub) => sub.setName('show').setDescription('Post the tracker again at the bottom of the channel'))
+  .addSubcommand((sub) => sub.setName('end').setDescription('Dispatcher: end the initiative in this channel'));
+
+// ---- the rule's numbers -------------------------------------------------------------------------------------------
+
+function ruleFromChoice(choice: string): InitiativeRule {
+  if (choice.startsWith('manual:')) {
+    const system = choice.slice('manual:'.length);
+    if (isSystemId(system) && MANUAL_SYSTEMS.includes(system)) return manualRule(system);
+  }
+  const rule = INITIATIVE_RULES.find((candidate) => candidate.id === choice);
+  if (!rule) throw new UserError('Pick one of the offered rules.');
+  return rule;
+}
+
+function orderValue(text: string): number {
+  const trimmed = text.trim();
+  const value = /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : NaN;
+  if (!Number.isInteger(value) || Math.abs(value) > ORDER_VALUE_LIMIT) {
+    throw new UserError(`An order value is a whole number from −${ORDER_VALUE_LIMIT} to ${ORDER_VALUE_LIMIT}; \`${trimmed.slice(0, 20)}\` is not.`);
+  }
+  return value;
+}
+
+/** The next chase position at the back: behind everyone. */
+function backOfTheChase(state: TrackerState): number {
+  const positions = state.combatants.flatMap((combatant) => (combatant.source.kind === 'position' ? [combatant.source.position] : []));
+  return Math.min(99, Math.max(0, ...positions) + 1);
+}
+
+/**
+ * Where a combatant's initiative comes from, from what was typed, as the tracker's rule reads it. `who` is the
+ * joining player (a chase position is the Dispatcher's to give) or null for the Dispatcher.
+ */
+function sourceFrom(state: TrackerState, value: string | null, modifier: number | null, byPlayer: boolean): InitiativeSource {
+  const rule = ruleOf(state);
+  const typed = value?.trim() ? value : null;
+  if (modifier !== null && rule.id !== 'd10-phase') throw new UserError('`modifier` is for d10 initiative pools only. A die code carries its own pips (e.g. `3D+2`).');
+  if (rule.id === 'chase') {
+    if (typed && byPlayer) throw new UserError('In a chase the Dispatcher sets positions: join without a value (you start at the back).');
+    return { kind: 'position', position: typed ? chasePosition(typed) : backOfTheChase(state) };
+  }
+  if (!typed) {
+    const wanted: Record<string, string> = {
+      melee: 'the fixed value of the ability: its die code (e.g. `4D+1`, counted 3 × 4 + 1 = 13) or the value',
+      debate: 'the die code of the ability checked (e.g. `3D+2`), which is rolled',
+      'd10-phase': 'the initiative pool: how many d10 (e.g. `3`), with `modifier` for what is added',
+      manual: 'an order value (a whole number; highest acts first)',
+    };
+    throw new UserError(`Give \`value\`: ${wanted[rule.id] ?? 'the initiative'}.`);
+  }
+  switch (rule.id) {
+    case 'melee': {
+      const melee = meleeValue(typed);
+      return { kind: 'value', value: melee.value, code: melee.code };
+    }
+    case 'debate':
+      return { kind: 'code', code: parseDieCode(typed, 'ability’s die code') };
+    case 'd10-phase': {
+      const pool = initiativePool('', typed, modifier ?? 0);
+      return { kind: 'pool', dice: pool.dice, modifier: pool.modifier };
+    }
+    default:
+      return { kind: 'value', value: orderValue(typed), code: null };
+  }
+}
+
+const poolOf = (combatant: Pick<Combatant, 'name' | 'source'>): InitiativePool => {
+  if (combatant.source.kind !== 'pool') throw new Error('a d10 tracker holds pools only');
+  return { name: combatant.name, dice: combatant.source.dice, modifier: combatant.source.modifier };
+};
+
+/** A roll saved with the tracker's state that shows it (one transaction), under the id the tracker shows. */
+function initiativeEntry(context: HandlerContext, tracker: StoredTracker, kind: 'code-initiative' | 'd10-initiative', inputs: object, seed: string, dice: number[][], result: unknown, total: number | null, npc?: string): RollEntry {
+  return context.store.rolls.entry(newRollId(), {
+    ...rolledBy(context),
+    kind,
+    system: kind === 'code-initiative' ? 'result-points' : 'd10-pool',
+    inputs: { ...inputs, tracker: tracker.id },
+    seed,
+    dice,
+    result,
+    total,
+    challengeLevel: null,
+    success: null,
+    ...(npc !== undefined ? { npc } : {}),
+  });
+}
+
+/** A new combatant's initiative: the value given, or (debate, d10) their roll, made now and saved with the join. */
+function joinInitiative(context: HandlerContext, tracker: StoredTracker, name: string, source: InitiativeSource, npc: boolean): { mark: Omit<InitiativeMark, 'cycle'>; roll?: RollEntry } {
+  const seedFor = () => context.newSeed();
+  if (source.kind === 'value') return { mark: { total: source.value, dice: null, rollId: null } };
+  if (source.kind === 'position') return { mark: { total: source.position, dice: null, rollId: null } };
+  const seed = seedFor();
+  if (source.kind === 'code') {
+    const input = { entries: [{ name, code: source.code }] };
+    const result = rollDebateInitiative(input, seededRng(seed));
+    const total = result.entries[0]!.roll.total;
+    const roll = initiativeEntry(context, tracker, 'code-initiative', input, seed, debateInitiativeDice(result), result, total, npc ? name : undefined);
+    return { mark: { total, dice: debateInitiativeDice(result), rollId: roll.id }, roll };
+  }
+  const input = { phase: markCycle(tracker.state), entries: [poolOf({ name, source })] };
+  const result = rollPhaseInitiative(input, seededRng(seed));
+  const total = result.entries[0]!.total;
+  const roll = initiativeEntry(context, tracker, 'd10-initiative', input, seed, phaseInitiativeDice(result), result, total, npc ? name : undefined);
+  return { mark: { total, dice: phaseInitiativeDice(result), rollId: roll.id }, roll };
+}
+
+/** Seed 004: everyone's Initiative rolled again at the beginning of a phase, in the order they joined. */
+function phaseRoll(context: HandlerContext, tracker: StoredTracker, phase: number): { state: TrackerState; roll?: RollEntry } {
+  const combatants = tracker.state.combatants;
+  if (combatants.length === 0) return { state: beginRolledCycle(tracker.state, phase, new Map()) };
+  const seed = context.newSeed();
+  const input = { phase, entries: combatants.map(poolOf) };
+  const result = rollPhaseInitiative(input, seededRng(seed));
+  const dice = phaseInitiativeDice(result);
+  const roll = initiativeEntry(context, tracker, 'd10-initiative', input, seed, dice, result, null);
+  const marks = new Map(combatants.map((combatant, index) => [combatant.key, { total: result.entries[index]!.total, dice: [dice[index]!], rollId: roll.id }]));
+  return { state: beginRolledCycle(tracker.state, phase, marks), roll };
+}
+
+// ---- loading, saving, showing ---------------------------------------------------------------------------------------
+
+const viewOf = (tracker: StoredTracker): TrackerView => ({ id: tracker.id, version: tracker.version, state: tracker.state });
+
+async function trackerHere(context: HandlerContext): Promise<StoredTracker> {
+  const tracker = await context.store.initiatives.inChannel(context.guildId, context.channelId);
+  if (!tracker) throw new UserError('No initiative is open in this channel. A Dispatcher starts one with `/initiative start`.');
+  return tracker;
+}
+
+/** A decided change: the new state, the roll it shows, and what to tell whoever asked. */
+interface Decided {
+  state: TrackerState;
+  roll?: RollEntry;
+  note: string;
+}
+
+/**
+ * A slash command's change: load the channel's tracker, decide, save; if a press got in between, decide again on
+ * the new state (a roll of the lost attempt was never stored: it is saved with the state or not at all).
+ */
+async function changeTracker(context: HandlerContext, decide: (tracker: StoredTracker) => Promise<Decided> | Decided): Promise<{ before: StoredTracker; saved: StoredTracker; decided: Decided }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const before = await trackerHere(context);
+    const decided = await decide(before);
+    const saved = await context.store.initiatives.save(before, decided.state, decided.roll);
+    if (saved) return { before, saved, decided };
+  }
+  throw new UserError('The initiative kept changing while this was being saved. Please try again.');
+}
+
+/** Redraws the tracker's message after a slash command changed it; a sentence for the user when that failed. */
+async function redraw(interaction: ChatInputCommandInteraction, context: HandlerContext, tracker: StoredTracker): Promise<string> {
+  if (!tracker.messageId) return ' (The tracker has no message yet: `/initiative show` posts it.)';
+  try {
+    const channel = interaction.channel;
+    if (!channel?.isTextBased()) throw new Error('not a text channel');
+    await channel.messages.edit(tracker.messageId, trackerMessage(viewOf(tracker)));
+    return '';
+  } catch (error) {
+    context.log.warn({ err: error, trackerId: tracker.id }, 'could not redraw an initiative tracker');
+    return ' (Its message could not be updated, perhaps it was deleted: `/initiative show` posts it again.)';
+  }
+}
+
+/** After a change that moved the turn: the player whose turn it has become is pinged (a new message: edits do not ping). */
+function movedTurn(before: TrackerState, after: TrackerState): boolean {
+  return after.turn !== null && (after.turn !== before.turn || after.cycle !== before.cycle);
+}
+
+async function answerChange(interaction: ChatInputCommandInteraction, context: HandlerContext, change: { before: StoredTracker; saved: StoredTracker; decided: Decided }): Promise<void> {
+  const trouble = await redraw(interaction, context, change.saved);
+  await interaction.reply(privateNote(change.decided.note + trouble));
+  const ping = movedTurn(change.before.state, change.saved.state) ? turnPing(change.saved.state) : null;
+  if (ping) await interaction.followUp(ping);
+}
+
+// ---- the subcommands ------------------------------------------------------------------------------------------------
+
+async function start(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('start an initiative');
+  const rule = ruleFromChoice(interaction.options.getString('rule', true));
+  const started = await context.store.initiatives.start(context.guildId, context.channelId, newTracker(rule, context.userId));
+  if ('open' in started) {
+    const open = started.open;
+    const where = open.messageId ? `: ${messageLink(open.guildId, open.channelId, open.messageId)}` : '';
+    throw new UserError(
+      `An initiative (#${open.id}, ${ruleTitle(open.state)}) is already open in this channel${where}. One channel holds one: end it first (**End** on it, or \`/initiative end\`), or post it again lower down with \`/initiative show\`.`,
+    );
+  }
+  const tracker = started.created;
+  const response = await interaction.reply({ ...trackerMessage(viewOf(tracker)), withResponse: true });
+  const messageId = response.resource?.message?.id;
+  if (messageId) await context.store.initiatives.setMessage(tracker, messageId);
+}
+
+async function join(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const value = interaction.options.getString('value');
+  const modifier = interaction.options.getInteger('modifier');
+  const change = await changeTracker(context, (tracker) => {
+    const { state } = tracker;
+    if (sheet.system !== state.system) {
+      throw new UserError(
+        `Your active sheet **${escapeMarkdown(sheet.name)}** is a ${systemName(sheet.system)} sheet; this initiative is for ${systemName(state.system)}. ` +
+          `Pick a sheet of that system with \`/sheet use\` (or make one with \`/sheet create name:<name> system:${state.system}\`).`,
+      );
+    }
+    const entry = { key: playerKey(context.userId), name: sheet.name, playerId: context.userId };
+    checkCanJoin(state, entry);
+    const source = sourceFrom(state, value, modifier, true);
+    const { mark, roll } = joinInitiative(context, tracker, sheet.name, source, false);
+    const next = addCombatant(state, { ...entry, sheetId: sheet.id, source, ...mark });
+    const joined = findCombatant(next, entry.key)!;
+    return { state: next, roll, note: `**${escapeMarkdown(sheet.name)}** joined the initiative: ${initiativeText(joined, joined.marks[0]!)}.${roll ? ` Roll ${roll.id}.` : ''}` };
+  });
+  await answerChange(interaction, context, change);
+}
+
+async function leave(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const change = await changeTracker(context, (tracker) => {
+    const mine = findCombatant(tracker.state, playerKey(context.userId));
+    if (!mine) throw new UserError('You are not in this initiative.');
+    return { state: removeCombatant(tracker.state, mine.key), note: `**${escapeMarkdown(mine.name)}** left the initiative.` };
+  });
+  await answerChange(interaction, context, change);
+}
+
+async function npc(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('add NPCs to the initiative');
+  const name = checkName('NPC', interaction.options.getString('name', true));
+  const value = interaction.options.getString('value');
+  const modifier = interaction.options.getInteger('modifier');
+  const change = await changeTracker(context, (tracker) => {
+    const entry = { key: `npc:${nameKey(name)}`, name, playerId: null };
+    checkCanJoin(tracker.state, entry);
+    const source = sourceFrom(tracker.state, value, modifier, false);
+    const { mark, roll } = joinInitiative(context, tracker, name, source, true);
+    const next = addCombatant(tracker.state, { ...entry, sheetId: null, source, ...mark });
+    const added = findCombatant(next, entry.key)!;
+    return { state: next, roll, note: `NPC **${escapeMarkdown(name)}** added: ${initiativeText(added, added.marks[0]!)}.${roll ? ` Roll ${roll.id}.` : ''}` };
+  });
+  await answerChange(interaction, context, change);
+}
+
+function combatantNamed(state: TrackerState, typed: string): Combatant {
+  const key = nameKey(typed);
+  const found = state.combatants.find((combatant) => nameKey(combatant.name) === key);
+  if (!found) {
+    const names = state.combatants.map((combatant) => `**${escapeMarkdown(combatant.name)}**`);
+    throw new UserError(`Nobody named **${escapeMarkdown(typed.trim().slice(0, NAME_LENGTH_MAX))}** is in this initiative.${names.length ? ` In it: ${names.join(', ')}.` : ''}`);
+  }
+  return found;
+}
+
+async function remove(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('take combatants out of the initiative', 'A player leaves with `/initiative leave`.');
+  const typed = interaction.options.getString('name', true);
+  const change = await changeTracker(context, (tracker) => {
+    const combatant = combatantNamed(tracker.state, typed);
+    return { state: removeCombatant(tracker.state, combatant.key), note: `**${escapeMarkdown(combatant.name)}** is out of the initiative.` };
+  });
+  await answerChange(interaction, context, change);
+}
+
+async function set(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('change initiative values');
+  const typed = interaction.options.getString('name', true);
+  const value = interaction.options.getString('value', true);
+  const change = await changeTracker(context, (tracker) => {
+    const combatant = combatantNamed(tracker.state, typed);
+    if (ruleOf(tracker.state).rolled !== 'never') throw new UserError('Rolled initiative cannot be set: remove the combatant and add them again to roll anew.');
+    const source = sourceFrom(tracker.state, value, null, false);
+    const total = source.kind === 'position' ? source.position : source.kind === 'value' ? source.value : 0;
+    const next = changeInitiative(tracker.state, combatant.key, source, total);
+    const changed = findCombatant(next, combatant.key)!;
+    return { state: next, note: `**${escapeMarkdown(combatant.name)}**: ${initiativeText(changed, changed.marks[0]!)}.` };
+  });
+  await answerChange(interaction, context, change);
+}
+
+async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const tracker = await trackerHere(context);
+  if (!findCombatant(tracker.state, playerKey(context.userId)) && !(await context.isDispatcher())) {
+    throw new UserError(`Only a Dispatcher or someone in this initiative can post it again. ${await context.dispatcherRequirement()}`);
+  }
+  const response = await interaction.reply({ ...trackerMessage(viewOf(tracker)), withResponse: true });
+  const messageId = response.resource?.message?.id;
+  if (!messageId) return;
+  const old = tracker.messageId;
+  await context.store.initiatives.setMessage(tracker, messageId);
+  if (old && old !== messageId) {
+    try {
+      const channel = interaction.channel;
+      if (channel?.isTextBased()) await channel.messages.edit(old, movedMessage(viewOf(tracker), messageLink(context.guildId, context.channelId, messageId)));
+    } catch (error) {
+      context.log.debug({ err: error }, 'the old initiative message could not be marked as moved');
+    }
+  }
+}
+
+async function end(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.requireDispatcher('end the initiative');
+  const tracker = await trackerHere(context);
+  if (!(await context.store.initiatives.end(tracker))) throw new UserError('The initiative changed at this moment; run `/initiative end` again.');
+  let trouble = '';
+  if (tracker.messageId) {
+    try {
+      const channel = interaction.channel;
+      if (channel?.isTextBased()) await channel.messages.edit(tracker.messageId, endedMessage(viewOf(tracker)));
+    } catch (error) {
+      context.log.debug({ err: error }, 'the ended initiative message could not be updated');
+      trouble = ' (Its message could not be updated.)';
+    }
+  }
+  await interaction.reply(privateNote(`Initiative #${tracker.id} ended.${trouble}`));
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sub = interaction.options.getSubcommand(true);
+  const handlers: Record<string, (i: ChatInputCommandInteraction, c: HandlerContext) => Promise<void>> = { start, join, leave, npc, remove, set, show, end };
+  const handler = handlers[sub];
+  if (!handler) throw new UserError(`Unknown subcommand ${sub}.`);
+  await handler(interaction, context);
+}
+
+// ---- the buttons ----------------------------------------------------------------------------------------------------
+
+/** Next and Previous: the Dispatcher's, and the player's whose turn it is. Begin and End: the Dispatcher's. */
+async function checkMayPress(context: HandlerContext, state: TrackerState, verb: string): Promise<void> {
+  if (await context.isDispatcher()) return;
+  const current = currentCombatant(state);
+  if (verb === 'end') throw new UserError(`Only a Dispatcher can end the initiative. ${await context.dispatcherRequirement()}`);
+  if (state.cycle === 0) throw new UserError(`Only a Dispatcher can begin the initiative. ${await context.dispatcherRequirement()}`);
+  if (current?.playerId === context.userId) return;
+  const whose = current ? `It is **${escapeMarkdown(current.name)}**’s turn` : 'Everyone has acted';
+  throw new UserError(`${whose}: only ${current?.playerId ? 'that player or ' : ''}a Dispatcher can move the initiative on.`);
+}
+
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  try {
+    if (!interaction.isButton()) throw new UserError('This action comes from a button.');
+    const [, verb = '', idText = '', versionText = ''] = interaction.customId.split(':');
+    if (!['next', 'previous', 'end'].includes(verb)) throw new UserError('This button is not one the bot made.');
+    const tracker = await context.store.initiatives.find(context.guildId, Number(idText));
+    if (!tracker) throw new UserError('This initiative has ended (or is not one of this server’s).');
+    if (tracker.messageId && interaction.message.id !== tracker.messageId) {
+      throw new UserError(`This is an old copy of the initiative; use the one here: ${messageLink(tracker.guildId, tracker.channelId, tracker.messageId)}`);
+    }
+    await checkMayPress(context, tracker.state, verb);
+    if (Number(versionText) !== tracker.version) {
+      // Drawn before the last change (a double click, a join): shown as it stands, nothing moved.
+      await interaction.update(trackerMessage(viewOf(tracker)));
+      await interaction.followUp(privateNote('The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.'));
+      return;
+    }
+    if (verb === 'end') {
+      if (!(await context.store.initiatives.end(tracker))) throw new UserError('Another press got there first; nothing changed.');
+      await interaction.update(endedMessage(viewOf(tracker)));
+      return;
+    }
+    let decided: { state: TrackerState; roll?: RollEntry };
+    if (verb === 'previous') decided = { state: previousTurn(tracker.state) };
+    else {
+      const stepped = nextTurn(tracker.state);
+      decided = 'state' in stepped ? { state: stepped.state } : phaseRoll(context, tracker, stepped.rollFor);
+    }
+    const saved = await context.store.initiatives.save(tracker, decided.state, decided.roll);
+    if (!saved) throw new UserError('Another press got there first; nothing changed.');
+    const stored = tracker.messageId ? saved : await context.store.initiatives.setMessage(saved, interaction.message.id);
+    await interaction.update(trackerMessage(viewOf(stored)));
+    const ping = movedTurn(tracker.state, saved.state) ? turnPing(saved.state) : null;
+    if (ping) await interaction.followUp(ping);
+  } catch (error) {
+    if (error instanceof UserError && !interaction.replied && !interaction.deferred) {
+      await interaction.reply(privateNote(error.message));
+      return;
+    }
+    throw error;
+  }
+}
+
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const tracker = focused.name === 'name' ? await context.store.initiatives.inChannel(context.guildId, context.channelId) : null;
+  await interaction.respond(nameChoices(tracker?.state.combatants.map((combatant) => combatant.name) ?? [], String(focused.value)));
+}
+
+export const initiativeCommand: BotCommand = { data, execute, autocomplete, component };
