@@ -17,7 +17,7 @@ import { rollDiceNotationOffThread } from './dice-notation-thread.js';
 import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
 import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
-import { d6Faces, resolveD6Pool, resolvePush, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult } from './systems/d6-pool/pool.js';
+import { d6Faces, resolveD6Pool, resolvePush, resolveTieBreak, tieBreakFaces, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult, type TieBreakInput, type TieBreakResult } from './systems/d6-pool/pool.js';
 import { attackDice, checkDice, resolveAttack, resolveCheck, resolvePsi, rollDamage, type AttackInput, type AttackResult, type CheckInput, type CheckResult, type DamageInput, type DamageRoll, type PsiInput, type PsiResult } from './systems/d100-tactics/tactics.js';
 import { debateInitiativeDice, rollDebateInitiative, type DebateInitiativeInput, type DebateInitiativeResult } from './systems/result-points/initiative.js';
 import { phaseInitiativeDice, rollPhaseInitiative, type PhaseInitiativeInput, type PhaseInitiativeResult } from './systems/d10-pool/initiative.js';
@@ -38,6 +38,7 @@ export const ROLL_KINDS = [
   'pool-opposed',
   'pool-push',
   'pool-condition',
+  'pool-tiebreak',
   'check',
   'attack',
   'attack-applied',
@@ -74,6 +75,7 @@ export type Rederived =
   | { kind: 'pool-opposed'; result: D6PoolResult; dice: number[] }
   | { kind: 'pool-push'; result: PushResult; dice: number[] }
   | { kind: 'pool-condition'; result: PoolConditionRecord; dice: never[] }
+  | { kind: 'pool-tiebreak'; result: TieBreakResult; dice: ReturnType<typeof tieBreakFaces> }
   | { kind: 'check'; result: CheckResult; dice: ReturnType<typeof checkDice> }
   | { kind: 'attack'; result: AttackResult; dice: ReturnType<typeof attackDice> }
   | { kind: 'damage'; result: DamageRoll; dice: number[] }
@@ -194,6 +196,11 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
   if (kind === 'pool-condition') {
     // The condition a push cost: no dice, stored so the pick is made once; it replays as what was picked.
     return { kind, result: inputs as PoolConditionRecord, dice: [] };
+  }
+  if (kind === 'pool-tiebreak') {
+    // Both pools of an opposed roll rolled again from their first inputs, the active party's first.
+    const result = resolveTieBreak(inputs as TieBreakInput, rng);
+    return { kind, result, dice: tieBreakFaces(result) };
   }
   if (kind === 'code-initiative') {
     const result = rollDebateInitiative(inputs as DebateInitiativeInput, rng);

@@ -1,6 +1,7 @@
 /**
  * d6 pool rolls (RULES 4) as one message: every die by where it came from (skill, gear, attribute), sixes, banes
- * and net successes, the odds; a *Push* button for the roller, then a select of the condition the push cost.
+ * and net successes, the odds; a *Push* select for the roller whose choice is the condition the push costs (one
+ * step: no push without its condition); on an opposed roll, the opponent's button and a Dispatcher's tie-break.
  */
 import {
   ActionRowBuilder,
@@ -13,19 +14,24 @@ import {
 } from 'discord.js';
 import { percentOf } from '../engine/odds.js';
 import {
+  BROKEN,
   CONDITION_MODIFIER,
-  PUSH_CONDITIONS,
+  TIE_BREAKS_MAX,
   poolSize,
   pushable,
   opposedResult,
+  opposedStanding,
+  skillExtras,
   successChance,
   type D6Die,
   type D6PoolResult,
   type DieSource,
+  type OpposedOutcome,
   type PushedDie,
   type PoolConditionRecord,
   type PushResult,
   type Tally,
+  type TieBreakResult,
 } from '../engine/systems/d6-pool/pool.js';
 import { rollFooter } from './challenge.js';
 import { escapeMarkdown, signedCompact } from './format.js';
@@ -39,6 +45,13 @@ export interface PoolMessageState {
   condition?: string;
   /** The opponent's roll, once made (only on an opposed roll). */
   opposed?: { rollId: string; result: D6PoolResult };
+  /** The re-rolls that broke (or tried to break) a tie, in order (only on an opposed roll). */
+  tieBreaks?: Array<{ rollId: string; result: TieBreakResult }>;
+  /**
+   * The conditions a push can still cost the rolled sheet, read from it now (`pushCosts`): none left means no push.
+   * Absent when the roll has no sheet any more, so nothing can be pushed.
+   */
+  pushCosts?: string[];
 }
 
 /** `1 die`, `2 dice`. */
@@ -48,9 +61,13 @@ function counted(count: number, one: string, many: string): string {
 const dice = (count: number) => counted(count, 'die', 'dice');
 const successes = (count: number) => counted(count, 'success', 'successes');
 
-export const pushButtonId = (rollId: string) => `pool:push:${rollId}`;
+/** The Push select: choosing the condition is the push. */
+export const pushSelectId = (rollId: string) => `pool:push:${rollId}`;
+/** The condition of a push stored before a push took its condition at once (those rolls still pick it here). */
 export const conditionSelectId = (rollId: string) => `pool:condition:${rollId}`;
 export const opposeButtonId = (rollId: string) => `pool:oppose:${rollId}`;
+/** A Dispatcher re-rolls a tie; `round` counts from 1, so a second press of the same round rolls nothing. */
+export const tieBreakButtonId = (rollId: string, round: number) => `pool:tiebreak:${rollId}:${round}`;
 
 function sourceLabel(source: DieSource, attribute: string): string {
   return source === 'skill' ? 'Skill' : source === 'gear' ? 'Gear' : attribute;
@@ -105,6 +122,17 @@ export function pushLines(push: PushResult): string[] {
   ];
 }
 
+/** The opposed outcome as it stands (the last tie-break decides, once there is one). */
+function standing(state: PoolMessageState & { opposed: NonNullable<PoolMessageState['opposed']> }): OpposedOutcome {
+  return opposedStanding(state.roll.result, state.push?.result, state.opposed.result, (state.tieBreaks ?? []).map((entry) => entry.result));
+}
+
+/** A tie still open to a re-roll: the opponent rolled, it stands tied, and fewer than the most re-rolls were made. */
+function tieOpen(state: PoolMessageState): boolean {
+  if (!state.roll.result.input.opposed || !state.opposed) return false;
+  return standing({ ...state, opposed: state.opposed }).tie && (state.tieBreaks?.length ?? 0) < TIE_BREAKS_MAX;
+}
+
 function title(state: PoolMessageState): string {
   const { input } = state.roll.result;
   const final = state.push?.result ?? state.roll.result;
@@ -112,11 +140,18 @@ function title(state: PoolMessageState): string {
   if (input.opposed) {
     const versus = `${input.skill} (${input.attribute}) vs ${input.opposed.skill} (${input.opposed.attribute})`;
     if (!state.opposed) return `⏳ ${versus}: ${successes(final.successes)}${pushed}, the opponent rolls next`;
-    const outcome = opposedResult(state.roll.result, state.push?.result, state.opposed.result);
-    return `${outcome.win ? '✅' : '❌'} ${versus}: ${outcome.active}–${outcome.opponent}, ${outcome.win ? 'the active party wins' : outcome.tie ? 'a tie: the active party fails' : 'the opponent wins'}${pushed}`;
+    const outcome = standing({ ...state, opposed: state.opposed });
+    const rerolled = state.tieBreaks?.length ? `, tie re-rolled ×${state.tieBreaks.length}` : '';
+    return `${outcome.win ? '✅' : '❌'} ${versus}: ${outcome.active}–${outcome.opponent}, ${outcome.win ? 'the active party wins' : outcome.tie ? 'a tie: the active party fails' : 'the opponent wins'}${pushed}${rerolled}`;
   }
   const verdict = final.successes === 0 ? 'failure' : successes(final.successes);
   return `${final.success ? '✅' : '❌'} ${input.skill} (${input.attribute}): ${verdict}${pushed}`;
+}
+
+const pushableCount = (result: D6PoolResult) => result.dice.filter((die) => pushable(die.face)).length;
+
+function costText(name: string): string {
+  return name === BROKEN ? `Every other condition is taken; ${CONDITION_MODIFIER} until removed` : `${CONDITION_MODIFIER} on later rolls until removed`;
 }
 
 function components(state: PoolMessageState): APIActionRowComponent<APIComponentInMessageActionRow>[] {
@@ -126,16 +161,31 @@ function components(state: PoolMessageState): APIActionRowComponent<APIComponent
   if (result.input.opposed && !state.opposed) {
     buttons.push(new ButtonBuilder().setCustomId(opposeButtonId(rollId)).setStyle(ButtonStyle.Primary).setLabel(`Roll ${result.input.opposed.skill} (opponent)`));
   }
-  if (!state.push) {
-    const count = result.dice.filter((die) => pushable(die.face)).length;
+  const tieBreaks = state.tieBreaks?.length ?? 0;
+  if (tieOpen(state)) {
+    buttons.push(
+      new ButtonBuilder()
+        .setCustomId(tieBreakButtonId(rollId, tieBreaks + 1))
+        .setStyle(ButtonStyle.Secondary)
+        .setLabel(`Break the tie: re-roll both (Dispatcher)${tieBreaks > 0 ? ` · ${tieBreaks + 1}/${TIE_BREAKS_MAX}` : ''}`),
+    );
+  }
+  const costs = state.pushCosts ?? [];
+  if (!state.push && tieBreaks === 0 && costs.length > 0) {
+    const count = pushableCount(result);
     if (count > 0) {
-      buttons.push(new ButtonBuilder().setCustomId(pushButtonId(rollId)).setStyle(ButtonStyle.Danger).setLabel(`Push (re-roll ${dice(count)}, take a condition)`));
+      const menu = new StringSelectMenuBuilder()
+        .setCustomId(pushSelectId(rollId))
+        .setPlaceholder(`Push: re-roll ${dice(count)} and suffer a condition: pick it to push`)
+        .addOptions(costs.map((name) => ({ label: `Push, suffer ${name}`, value: name, description: costText(name) })));
+      rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON());
     }
-  } else if (state.condition === undefined && result.input.sheet !== null) {
+  } else if (state.push && state.condition === undefined && result.input.sheet !== null && costs.length > 0) {
+    // A push stored before the push took its condition at once: its cost is still to be paid.
     const menu = new StringSelectMenuBuilder()
       .setCustomId(conditionSelectId(rollId))
-      .setPlaceholder('Pushing costs a condition: pick it')
-      .addOptions(PUSH_CONDITIONS.map((name) => ({ label: name, value: name, description: `${CONDITION_MODIFIER} on later rolls until removed` })));
+      .setPlaceholder('This push has not taken its condition yet: pick it')
+      .addOptions(costs.map((name) => ({ label: name, value: name, description: costText(name) })));
     rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON());
   }
   if (buttons.length > 0) rows.unshift(new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons).toJSON());
@@ -151,21 +201,72 @@ function opposedFields(state: PoolMessageState): Array<{ name: string; value: st
   }
   const { rollId, result } = state.opposed;
   const outcome = opposedResult(state.roll.result, state.push?.result, result);
+  const tieBreaks = state.tieBreaks ?? [];
   const activeName = state.roll.result.input.sheet ? escapeMarkdown(state.roll.result.input.sheet.name) : escapeMarkdown(state.who);
   const opponentName = result.input.sheet ? escapeMarkdown(result.input.sheet.name) : `<@${by.userId}>`;
   const lines = result.empty ? [poolLine(result), 'An empty pool: nothing rolled, no successes.'] : rollLines(result).slice(0, 3);
-  const verdict = outcome.win
-    ? `**${activeName} wins** with ${successes(outcome.left)} left`
-    : outcome.tie
-      ? `**a tie: ${activeName} fails** (a tie fails for the active party)`
-      : `**${opponentName} wins**: ${activeName} has no success left`;
+  const verdictOf = (outcome: OpposedOutcome) =>
+    outcome.win
+      ? `**${activeName} wins** with ${successes(outcome.left)} left`
+      : outcome.tie
+        ? `**a tie: ${activeName} fails** (a tie fails for the active party)`
+        : `**${opponentName} wins**: ${activeName} has no success left`;
+  const verdict = verdictOf(outcome);
+  const tieNote =
+    outcome.tie && tieBreaks.length === 0 && tieOpen(state) ? '\nIf this tie needs to be broken, a Dispatcher re-rolls the opposed roll: *Break the tie*.' : '';
+  const tieFields: Array<{ name: string; value: string }> = [];
+  const last = tieBreaks.at(-1);
+  if (last) {
+    const earlier = tieBreaks.slice(0, -1).map(({ rollId: id, result: round }) => `Re-roll ${round.input.round} (roll ${id}): ${round.outcome.active}–${round.outcome.opponent}, a tie again`);
+    const side = (name: string, pool: D6PoolResult) => (pool.empty ? `${name}: an empty pool, no successes` : `${name}: 🎲 ${formatD6Dice(pool.dice, pool.input.attribute)} → ${tallyLine(pool)}`);
+    const round = last.result;
+    const after = round.outcome.tie
+      ? round.input.round >= TIE_BREAKS_MAX
+        ? `a tie again, after ${TIE_BREAKS_MAX} re-rolls: the tie stands, ${activeName} fails`
+        : 'a tie again: a Dispatcher may re-roll once more'
+      : verdictOf(round.outcome);
+    tieFields.push({
+      name: truncate(`Tie broken by re-roll ${round.input.round} · roll ${last.rollId}`, DISCORD_LIMITS.fieldName),
+      value: truncate(
+        [...earlier.slice(-5), ...(earlier.length > 5 ? [`(${earlier.length - 5} earlier re-rolls tied too)`] : []), side(activeName, round.active), side(opponentName, round.opponent), `${round.outcome.active}–${round.outcome.opponent}: ${after}`].join('\n'),
+        DISCORD_LIMITS.fieldValue,
+      ),
+    });
+  }
   return [
     { name: truncate(`Opposed: ${opponentName} · roll ${rollId}`, DISCORD_LIMITS.fieldName), value: truncate([`**${opponentName}** (<@${by.userId}>)`, ...lines].join('\n'), DISCORD_LIMITS.fieldValue) },
     {
       name: 'Outcome',
-      value: truncate(`${activeName} ${successes(outcome.active)}${state.push ? ' (pushed)' : ''} − ${opponentName} ${successes(outcome.opponent)}: ${outcome.cancelled} cancelled → ${verdict}`, DISCORD_LIMITS.fieldValue),
+      value: truncate(`${activeName} ${successes(outcome.active)}${state.push ? ' (pushed)' : ''} − ${opponentName} ${successes(outcome.opponent)}: ${outcome.cancelled} cancelled → ${verdict}${tieNote}`, DISCORD_LIMITS.fieldValue),
     },
+    ...tieFields,
   ];
+}
+
+/** Persuasion's stakes (any roll's, when stated), as typed: no pings, no formatting. */
+function stakesLines(result: D6PoolResult): string[] {
+  return result.input.stakes ? [`Stakes: ${escapeMarkdown(result.input.stakes)}`] : [];
+}
+
+/** What the skill's successes give (Insight), on a plain roll. */
+function extrasLine(result: D6PoolResult, finalSuccesses: number): string | null {
+  if (result.input.opposed || result.input.against) return null;
+  const extras = skillExtras(result.input.skill, finalSuccesses);
+  return extras ? `🔎 ${result.input.skill}: ${extras}` : null;
+}
+
+/** Why no push is offered where one could be: nothing left to pay with, or no sheet to pay from. */
+function pushNote(state: PoolMessageState, sheetName: string): string[] {
+  const { result } = state.roll;
+  const lines: string[] = [];
+  if (!state.push) {
+    const extras = extrasLine(result, result.successes);
+    if (extras) lines.push(extras);
+  }
+  if (state.push || (state.tieBreaks?.length ?? 0) > 0 || pushableCount(result) === 0) return lines;
+  if (state.pushCosts === undefined) lines.push(`No push: the sheet ${sheetName} no longer exists to suffer its condition.`);
+  else if (state.pushCosts.length === 0) lines.push(`No push: ${sheetName} is ${BROKEN} and suffers every condition a push can cost; remove one first (\`/sheet condition remove\`).`);
+  return lines;
 }
 
 export function poolMessage(state: PoolMessageState): MessageBody {
@@ -175,14 +276,16 @@ export function poolMessage(state: PoolMessageState): MessageBody {
   const embed = new EmbedBuilder()
     .setColor(final.success ? 0x2e9e5b : 0xc0392b)
     .setTitle(truncate(title(state), DISCORD_LIMITS.embedTitle))
-    .setDescription(truncate([`**${sheetName}**`, ...rollLines(result)].join('\n'), DISCORD_LIMITS.embedDescription));
+    .setDescription(truncate([`**${sheetName}**`, ...stakesLines(result), ...rollLines(result), ...pushNote(state, sheetName)].join('\n'), DISCORD_LIMITS.embedDescription));
   if (state.push) {
     const lines = pushLines(state.push.result);
     lines.push(
       state.condition !== undefined
-        ? `${sheetName} takes the condition **${escapeMarkdown(state.condition)}** (${CONDITION_MODIFIER} on later rolls until removed).`
+        ? `${sheetName} suffers the condition **${escapeMarkdown(state.condition)}** (${CONDITION_MODIFIER} on later rolls until removed).`
         : `${sheetName} must take a condition for pushing: pick it below.`,
     );
+    const extras = extrasLine(result, state.push.result.successes);
+    if (extras) lines.push(extras);
     embed.addFields({ name: truncate(`Pushed · roll ${state.push.rollId}`, DISCORD_LIMITS.fieldName), value: truncate(lines.join('\n'), DISCORD_LIMITS.fieldValue) });
   }
   const opposed = opposedFields(state);
@@ -204,18 +307,31 @@ export function emptyPoolReply(result: D6PoolResult): ReplyPayload {
   };
 }
 
-/** /roll replay of a pool roll, a push or the condition a push cost. */
+/** /roll replay of a pool roll, a push, the condition a push cost, or a tie-break. */
 export function replayFieldsOfD6(
   rederived:
     | { kind: 'pool'; result: D6PoolResult }
     | { kind: 'pool-opposed'; result: D6PoolResult }
-    | { kind: 'pool-push'; result: PushResult } | { kind: 'pool-condition'; result: PoolConditionRecord },
+    | { kind: 'pool-push'; result: PushResult }
+    | { kind: 'pool-condition'; result: PoolConditionRecord }
+    | { kind: 'pool-tiebreak'; result: TieBreakResult },
 ): Array<[string, string]> {
+  if (rederived.kind === 'pool-tiebreak') {
+    const { result } = rederived;
+    const side = (label: string, pool: D6PoolResult) => [label, (pool.empty ? [poolLine(pool), 'An empty pool: nothing rolled.'] : rollLines(pool).slice(0, 3)).join('\n')] as [string, string];
+    const { outcome } = result;
+    return [
+      side(`Tie-break ${result.input.round} of roll ${result.input.rollId}: the active party, ${result.active.input.skill} (${result.active.input.attribute})`, result.active),
+      side(`The opponent, ${result.opponent.input.skill} (${result.opponent.input.attribute})`, result.opponent),
+      ['Outcome', `${outcome.active}–${outcome.opponent}: ${outcome.win ? 'the active party wins' : outcome.tie ? 'a tie again' : 'the opponent wins'}`],
+    ];
+  }
   if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed') {
     const { input } = rederived.result;
     const role = input.against ? `Opposing roll ${input.against}: ` : input.opposed ? `Opposed by <@${input.opposed.userId}> (${input.opposed.skill}): ` : '';
     const lines = rederived.result.empty ? [poolLine(rederived.result), 'An empty pool: nothing rolled.'] : rollLines(rederived.result);
-    return [[`${role}${input.skill} (${input.attribute})${input.sheet ? ` · ${input.sheet.name}` : ''}`, lines.join('\n')]];
+    const stakes = stakesLines(rederived.result);
+    return [[`${role}${input.skill} (${input.attribute})${input.sheet ? ` · ${input.sheet.name}` : ''}`, [...stakes, ...lines].join('\n')]];
   }
   if (rederived.kind === 'pool-push') {
     const { result } = rederived;

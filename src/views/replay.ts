@@ -53,7 +53,7 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
     return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
   }
-  if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition') {
+  if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition' || rederived.kind === 'pool-tiebreak') {
     return replayFieldsOfD6(rederived).map(([name, value]) => field(name, value));
   }
   if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi' || rederived.kind === 'social' || rederived.kind === 'reaction') {

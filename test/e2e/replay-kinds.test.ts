@@ -90,11 +90,18 @@ async function otherSystemsRolls(): Promise<void> {
 
   const pool = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', gear: 1 } });
   const poolId = rollIdOf(textOf(pool));
-  const pushed = await box.one({ user: 'mike', button: `pool:push:${poolId}`, message: pool.messageId! });
-  expect(customIdsOf(pushed)).toContain(`pool:condition:${poolId}`);
-  await box.one({ user: 'mike', select: `pool:condition:${poolId}`, values: ['Angry'], message: pool.messageId! });
-  const opposed = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'insight' } });
-  await box.one({ user: 'sasha', button: `pool:oppose:${/Roll (\w{8}) ·/.exec(textOf(opposed))![1]!}`, message: opposed.messageId! });
+  // Choosing the condition pushes: the push and its condition are stored together.
+  await box.one({ user: 'mike', select: `pool:push:${poolId}`, values: ['Angry'], message: pool.messageId! });
+  // Opposed rolls until one ties, which a Dispatcher breaks by re-rolling both pools (kind pool-tiebreak).
+  for (let attempt = 0; ; attempt++) {
+    expect(attempt).toBeLessThan(40);
+    const opposed = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'insight' } });
+    const opposedId = /Roll (\w{8}) ·/.exec(textOf(opposed))![1]!;
+    const answered = await box.one({ user: 'sasha', button: `pool:oppose:${opposedId}`, message: opposed.messageId! });
+    if (!customIdsOf(answered).includes(`pool:tiebreak:${opposedId}:1`)) continue;
+    await box.one({ ...DISPATCHER, button: `pool:tiebreak:${opposedId}:1`, message: opposed.messageId! });
+    break;
+  }
 
   await box.one({ user: 'mike', command: 'tactics check', options: { attribute: 'aim', modifier: -10 } });
   await box.one({ user: 'mike', command: 'tactics damage', options: { base: 5, range: 4 } });

@@ -38,8 +38,25 @@ export const DIFFICULTIES: ReadonlyArray<{ name: string; modifier: number }> = [
 
 /** The conditions a push may cost (the seed names Exhausted, Angry, Frightened "such as"; the rest are ours). */
 export const PUSH_CONDITIONS = ['Exhausted', 'Angry', 'Frightened', 'Battered', 'Sick', 'Confused'] as const;
+/**
+ * What a push costs a character who already suffers every condition of the list: the seed's "broken character",
+ * whom Medical gets "back on their feet". A −1 condition like the others.
+ */
+export const BROKEN = 'Broken';
 /** Each condition is −1 on later rolls until removed. */
 export const CONDITION_MODIFIER = -1;
+
+/**
+ * The conditions a push can cost a character who already suffers `suffered` (names as on the sheet): one they do not
+ * have yet, since "for each condition you have" a second Angry is no cost at all. Once they have every condition of
+ * the list, only Broken; once they are Broken too, none: nothing is left to pay with, so they cannot push.
+ */
+export function pushCosts(suffered: readonly string[]): string[] {
+  const had = new Set(suffered.map(nameKey));
+  const left = PUSH_CONDITIONS.filter((name) => !had.has(nameKey(name)));
+  if (left.length > 0) return left;
+  return had.has(nameKey(BROKEN)) ? [] : [BROKEN];
+}
 
 export const SKILL_LEVEL_MAX = 5;
 export const ATTRIBUTE_MAX = 10;
@@ -50,6 +67,25 @@ export const MODIFIER_LIMIT = 10;
 export const POOL_DICE_MAX = 40;
 
 export type DieSource = 'skill' | 'gear' | 'attribute';
+
+/** The external factors the seed lists for Stealth: each +1 or −1 to the roll. */
+export const STEALTH_FACTORS: ReadonlyArray<{ name: string; text: string; value: number }> = [
+  { name: 'blend in', text: 'You blend into your surroundings', value: 1 },
+  { name: 'dark', text: 'The area is dark or dimly lit', value: 1 },
+  { name: 'crowded', text: 'The area is crowded or noisy', value: 1 },
+  { name: 'distracted', text: 'Your opponent is distracted by something', value: 1 },
+  { name: 'stand out', text: 'You stand out against the surroundings', value: -1 },
+  { name: 'no cover', text: 'There is nothing to hide behind', value: -1 },
+];
+
+/**
+ * The opposed rolls the skills name: Stealth against Observation ("if your opponent is actively looking for you"),
+ * Persuasion against Insight ("if your opponent is actively trying to resist you").
+ */
+export const OPPOSED_SKILL: Readonly<Record<string, string>> = { Stealth: 'Observation', Persuasion: 'Insight' };
+
+/** Persuasion's stakes ("what you want to achieve"), stated before the roll: one line. */
+export const STAKES_MAX = 200;
 
 export interface PoolModifier {
   name: string;
@@ -70,6 +106,8 @@ export interface D6PoolInput {
   opposed?: OpposedBy;
   /** The opponent's roll (kind `pool-opposed`): the active party's roll it answers. */
   against?: string;
+  /** What the roller wants to achieve, stated before the roll (Persuasion must state it). */
+  stakes?: string;
 }
 
 export interface OpposedBy {
@@ -127,6 +165,45 @@ export function helpModifier(helpers: number): PoolModifier {
     throw new UserError(`At most ${HELPERS_MAX} people can help with one roll (+${HELPERS_MAX}); ${helpers} is too many.`);
   }
   return { name: `help (${helpers})`, value: helpers };
+}
+
+/**
+ * The Stealth factors typed as a list (`dark, crowded`): each one named in the sum with its +1 or −1. Only for
+ * Stealth; a factor named twice counts once (it is one fact about the scene).
+ */
+export function stealthModifiers(skill: string, typed: string): PoolModifier[] {
+  const names = typed.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  if (names.length === 0) return [];
+  const list = STEALTH_FACTORS.map((factor) => `${factor.name} (${factor.value > 0 ? '+' : '−'}1)`).join(', ');
+  if (skill !== 'Stealth') throw new UserError(`Factors are the Stealth roll's (${list}); ${skill} has none: use \`modifier\` instead.`);
+  const found = new Map<string, PoolModifier>();
+  for (const name of names) {
+    const factor = STEALTH_FACTORS.find((entry) => nameKey(entry.name) === nameKey(name));
+    if (!factor) throw new UserError(`**${name.slice(0, 40)}** is not a Stealth factor: pick from ${list}, separated by commas.`);
+    found.set(factor.name, { name: factor.name, value: factor.value });
+  }
+  return [...found.values()];
+}
+
+/** The stakes as typed, checked: Persuasion must state them (the seed: "before you roll, you must state the stakes"). */
+export function checkedStakes(skill: string, typed: string | null | undefined): string | undefined {
+  const stakes = typed?.replace(/\s+/g, ' ').trim() ?? '';
+  if (stakes.length > STAKES_MAX) throw new UserError(`The stakes are one line of at most ${STAKES_MAX} characters; yours has ${stakes.length}.`);
+  if (stakes.length === 0) {
+    if (skill === 'Persuasion') throw new UserError('Persuasion needs its stakes stated before the roll: add `stakes:` (what you want to achieve, within reason).');
+    return undefined;
+  }
+  return stakes;
+}
+
+/**
+ * What the successes of a plain roll give, where the skill lists it (only Insight does): null otherwise. Insight:
+ * a success reveals the NPC's current, most powerful emotion; several also tell whether they are lying.
+ */
+export function skillExtras(skill: string, successes: number): string | null {
+  if (skill !== 'Insight' || successes < 1) return null;
+  const emotion = "the Operator reveals the NPC's current, most powerful emotion (hate, fear, contempt, love…)";
+  return successes >= 2 ? `${emotion}, and whether they are lying (not what about, nor the truth).` : `${emotion}.`;
 }
 
 export function validateD6Input(input: D6PoolInput): void {
@@ -240,7 +317,7 @@ export function successChance(n: number): { favourable: bigint; total: bigint } 
   return { favourable, total: 6n ** BigInt(n) };
 }
 
-/** What the roll log stores when a push's condition is picked (kind `pool-condition`, no dice). */
+/** The condition a push cost, as the roll log stores it with the push (kind `pool-condition`, no dice). */
 export interface PoolConditionRecord {
   rollId: string;
   sheet: { id: number; name: string };
@@ -279,3 +356,47 @@ export function opposedResult(active: D6PoolResult, push: PushResult | undefined
   return opposedOutcome((push ?? active).successes, opponent.successes);
 }
 
+
+/** How many times one opposed roll's tie may be re-rolled: a tie that stands after this many stays a tie. */
+export const TIE_BREAKS_MAX = 10;
+
+/**
+ * Breaking a tie (seed 003: "if a tie needs to be broken, re-roll the opposed roll to determine the outcome"): both
+ * pools rolled again as they were first rolled (the same inputs), the active party's first. `round` counts from 1.
+ */
+export interface TieBreakInput {
+  rollId: string;
+  round: number;
+  active: D6PoolInput;
+  opponent: D6PoolInput;
+}
+
+export interface TieBreakResult {
+  input: TieBreakInput;
+  active: D6PoolResult;
+  opponent: D6PoolResult;
+  outcome: OpposedOutcome;
+}
+
+export function resolveTieBreak(input: TieBreakInput, rng: Rng): TieBreakResult {
+  if (!Number.isInteger(input.round) || input.round < 1 || input.round > TIE_BREAKS_MAX) {
+    throw new UserError(`A tie is re-rolled at most ${TIE_BREAKS_MAX} times; round ${input.round} is not one of them.`);
+  }
+  const active = resolveD6Pool(input.active, rng);
+  const opponent = resolveD6Pool(input.opponent, rng);
+  return { input, active, opponent, outcome: opposedOutcome(active.successes, opponent.successes) };
+}
+
+/** A tie-break's dice as the roll log stores them: each side's faces. */
+export function tieBreakFaces(result: TieBreakResult): { active: number[]; opponent: number[] } {
+  return { active: d6Faces(result.active.dice), opponent: d6Faces(result.opponent.dice) };
+}
+
+/**
+ * The outcome of an opposed roll as it stands: the last tie-break's when the tie was re-rolled (the re-roll
+ * "determines the outcome"), else the active party's final successes (pushed, when pushed) against the opponent's.
+ */
+export function opposedStanding(active: D6PoolResult, push: PushResult | undefined, opponent: D6PoolResult, tieBreaks: readonly TieBreakResult[]): OpposedOutcome {
+  const last = tieBreaks.at(-1);
+  return last ? last.outcome : opposedResult(active, push, opponent);
+}

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { rederive } from '../../../../src/engine/replay.js';
 import { seededRng } from '../../../../src/engine/rng.js';
 import {
+  BROKEN,
   D6_SKILLS,
+  OPPOSED_SKILL,
+  PUSH_CONDITIONS,
+  TIE_BREAKS_MAX,
+  checkedStakes,
   composePool,
   d6Faces,
   difficultyModifier,
@@ -11,10 +16,16 @@ import {
   helpModifier,
   opposedOutcome,
   opposedResult,
+  opposedStanding,
+  pushCosts,
   resolveD6Pool,
   resolvePush,
+  resolveTieBreak,
+  skillExtras,
+  stealthModifiers,
   successChance,
   tally,
+  tieBreakFaces,
   type D6PoolInput,
 } from '../../../../src/engine/systems/d6-pool/pool.js';
 import { allFaces, scriptedFaces } from '../../../helpers/faces.js';
@@ -139,6 +150,59 @@ describe('pushing', () => {
   });
 });
 
+describe('the cost of pushing', () => {
+  it('a push costs a condition the character does not suffer yet: Exhausted, Angry, Frightened (the seed) and ours', () => {
+    expect(pushCosts([])).toEqual([...PUSH_CONDITIONS]);
+    expect(PUSH_CONDITIONS.slice(0, 3)).toEqual(['Exhausted', 'Angry', 'Frightened']);
+    expect(pushCosts(['angry', 'Wounded'])).toEqual(['Exhausted', 'Frightened', 'Battered', 'Sick', 'Confused']);
+  });
+
+  it('once every condition of the list is suffered, a push costs Broken; once Broken too, nothing is left: no push', () => {
+    expect(pushCosts([...PUSH_CONDITIONS])).toEqual([BROKEN]);
+    expect(pushCosts([...PUSH_CONDITIONS, 'broken'])).toEqual([]);
+    // Broken on its own (e.g. set by hand) does not stop the list's conditions.
+    expect(pushCosts([BROKEN])).toEqual([...PUSH_CONDITIONS]);
+  });
+});
+
+describe('the skills\' own rules', () => {
+  it('Stealth: +1 for each of blend in, dark, crowded, distracted; −1 for stand out, no cover; named once each', () => {
+    expect(stealthModifiers('Stealth', 'dark, Crowded ,distracted, blend in')).toEqual([
+      { name: 'dark', value: 1 },
+      { name: 'crowded', value: 1 },
+      { name: 'distracted', value: 1 },
+      { name: 'blend in', value: 1 },
+    ]);
+    expect(stealthModifiers('Stealth', 'stand out, no cover, dark, dark')).toEqual([
+      { name: 'stand out', value: -1 },
+      { name: 'no cover', value: -1 },
+      { name: 'dark', value: 1 },
+    ]);
+    expect(stealthModifiers('Stealth', ' , ')).toEqual([]);
+    expect(() => stealthModifiers('Stealth', 'dark, invisible')).toThrow(/invisible\*\* is not a Stealth factor/);
+    expect(() => stealthModifiers('Force', 'dark')).toThrow(/Factors are the Stealth roll's/);
+  });
+
+  it('Stealth is opposed by Observation, Persuasion by Insight', () => {
+    expect(OPPOSED_SKILL).toEqual({ Stealth: 'Observation', Persuasion: 'Insight' });
+  });
+
+  it('Persuasion must state its stakes before the roll; stakes are one line of at most 200 characters', () => {
+    expect(() => checkedStakes('Persuasion', null)).toThrow(/Persuasion needs its stakes stated before the roll/);
+    expect(() => checkedStakes('Persuasion', '   ')).toThrow(/Persuasion needs its stakes/);
+    expect(checkedStakes('Persuasion', ' the guard\n lets us pass ')).toBe('the guard lets us pass');
+    expect(checkedStakes('Force', undefined)).toBeUndefined();
+    expect(() => checkedStakes('Force', 'x'.repeat(201))).toThrow(/at most 200 characters/);
+  });
+
+  it('Insight: a success reveals the strongest emotion; several successes also whether they lie; no success, nothing', () => {
+    expect(skillExtras('Insight', 0)).toBeNull();
+    expect(skillExtras('Insight', 1)).toMatch(/most powerful emotion \(hate, fear, contempt, love…\)\.$/);
+    expect(skillExtras('Insight', 2)).toMatch(/and whether they are lying \(not what about, nor the truth\)\.$/);
+    expect(skillExtras('Force', 3)).toBeNull();
+  });
+});
+
 describe('odds', () => {
   it('the chance of at least one net success equals an enumeration of every face, 0–6 dice', () => {
     for (let n = 0; n <= 6; n++) {
@@ -193,5 +257,49 @@ describe('opposed rolls', () => {
     const opposing = input({ skill: 'Insight', attribute: 'EMP', against: 'abcdefgh' });
     const roll = resolveD6Pool(opposing, seededRng('opp-seed'));
     expect(rederive('pool-opposed', opposing, 'opp-seed')).toEqual({ kind: 'pool-opposed', result: roll, dice: d6Faces(roll.dice) });
+  });
+});
+
+describe('breaking a tie', () => {
+  const activeInput = input({ skillLevel: 0, gear: 0, attributeValue: 2 });
+  const opponentInput = input({ skill: 'Insight', attribute: 'EMP', skillLevel: 0, gear: 0, attributeValue: 2, against: 'abcdefgh' });
+
+  it('re-rolls both pools as first rolled, the active party first; the re-roll decides', () => {
+    const active = resolveD6Pool(activeInput, scriptedFaces(6, 3)); // 1
+    const opponent = resolveD6Pool(opponentInput, scriptedFaces(2, 6)); // 1
+    expect(opposedResult(active, undefined, opponent)).toMatchObject({ tie: true, win: false });
+    const rng = scriptedFaces(6, 6, 6, 1);
+    const broken = resolveTieBreak({ rollId: 'abcdefgh', round: 1, active: activeInput, opponent: opponentInput }, rng);
+    expect(rng.remaining()).toBe(0);
+    expect(tieBreakFaces(broken)).toEqual({ active: [6, 6], opponent: [6, 1] });
+    expect(broken.outcome).toEqual({ active: 2, opponent: 0, cancelled: 0, left: 2, tie: false, win: true });
+    expect(opposedStanding(active, undefined, opponent, [broken])).toMatchObject({ win: true });
+    const lost = resolveTieBreak({ rollId: 'abcdefgh', round: 1, active: activeInput, opponent: opponentInput }, scriptedFaces(3, 3, 6, 2));
+    expect(opposedStanding(active, undefined, opponent, [lost])).toMatchObject({ active: 0, opponent: 1, win: false, tie: false });
+  });
+
+  it('a re-roll that ties again is still a tie; the last re-roll decides; at most TIE_BREAKS_MAX rounds', () => {
+    const again = resolveTieBreak({ rollId: 'abcdefgh', round: 1, active: activeInput, opponent: opponentInput }, scriptedFaces(2, 3, 4, 5));
+    expect(again.outcome).toMatchObject({ active: 0, opponent: 0, tie: true, win: false });
+    const second = resolveTieBreak({ rollId: 'abcdefgh', round: 2, active: activeInput, opponent: opponentInput }, scriptedFaces(6, 2, 2, 2));
+    const active = resolveD6Pool(activeInput, scriptedFaces(2, 2));
+    const opponent = resolveD6Pool(opponentInput, scriptedFaces(2, 2));
+    expect(opposedStanding(active, undefined, opponent, [again, second])).toMatchObject({ win: true });
+    expect(TIE_BREAKS_MAX).toBe(10);
+    expect(() => resolveTieBreak({ rollId: 'abcdefgh', round: TIE_BREAKS_MAX + 1, active: activeInput, opponent: opponentInput }, seededRng('x'))).toThrow(/at most 10 times/);
+    expect(() => resolveTieBreak({ rollId: 'abcdefgh', round: 0, active: activeInput, opponent: opponentInput }, seededRng('x'))).toThrow(/at most 10 times/);
+  });
+
+  it('an empty pool is re-rolled as empty: no dice, no successes', () => {
+    const empty = input({ skill: 'Insight', attribute: 'EMP', skillLevel: 0, gear: 0, attributeValue: 0, against: 'abcdefgh' });
+    const broken = resolveTieBreak({ rollId: 'abcdefgh', round: 1, active: activeInput, opponent: empty }, scriptedFaces(6, 2));
+    expect(tieBreakFaces(broken)).toEqual({ active: [6, 2], opponent: [] });
+    expect(broken.outcome).toMatchObject({ active: 1, opponent: 0, win: true });
+  });
+
+  it('a tie-break (kind pool-tiebreak) re-derives from its seed', () => {
+    const tieBreak = { rollId: 'abcdefgh', round: 1, active: activeInput, opponent: opponentInput };
+    const result = resolveTieBreak(tieBreak, seededRng('tie-seed'));
+    expect(rederive('pool-tiebreak', tieBreak, 'tie-seed')).toEqual({ kind: 'pool-tiebreak', result, dice: tieBreakFaces(result) });
   });
 });
