@@ -8,7 +8,7 @@ import { dispatcherRule, managesServer, type DispatcherRule } from '../src/disco
 import { UserError } from '../src/errors.js';
 import { isSystemId, SYSTEM_IDS, systemChoices, systemName } from '../src/engine/systems/index.js';
 import type { ServerSettings } from '../src/store/servers.js';
-import { configReply, dispatcherRuleLine } from '../src/views/config.js';
+import { configReply, dispatcherRuleLine, playerChallengeRollsText } from '../src/views/config.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { manageServerOnlyText } from '../src/views/permissions.js';
@@ -60,6 +60,14 @@ const data = new SlashCommandBuilder()
   )
   .addSubcommand((sub) =>
     sub
+      .setName('player-challenge-rolls')
+      .setDescription('Whether players may make their own /roll challenge and /roll linked (default: on)')
+      .addStringOption((o) =>
+        o.setName('state').setDescription('on: players may roll; off: only a Dispatcher calls for a roll').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
+      ),
+  )
+  .addSubcommand((sub) =>
+    sub
       .setName('system')
       .setDescription("This server's default rule system")
       .addStringOption((o) =>
@@ -100,6 +108,11 @@ async function change(interaction: ChatInputCommandInteraction, context: Handler
       const on = interaction.options.getString('state', true) === 'on';
       await servers.update(context.guildId, { [HOUSE_RULES[name as HouseRuleName].setting]: on });
       return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. New contests use it.`;
+    }
+    case 'player-challenge-rolls': {
+      const on = interaction.options.getString('state', true) === 'on';
+      await servers.update(context.guildId, { playerChallengeRolls: on });
+      return `Players' own challenge rolls are now **${on ? 'on' : 'off'}**: ${playerChallengeRollsText(on)}`;
     }
     case 'system': {
       const system = interaction.options.getString('name', true);

@@ -18,6 +18,13 @@ export function dispatcherRuleLine(rule: DispatcherRule): string {
     : `No Dispatcher role is set, so members with ${dispatcherRuleText(rule)}. \`/config dispatcher-role\` sets one role instead.`;
 }
 
+/** What the `player-challenge-rolls` setting means for the table. */
+export function playerChallengeRollsText(on: boolean): string {
+  return on
+    ? 'players may make their own `/roll challenge` and `/roll linked` with a CL they choose, as well as state an intent with `/roll intent` for a Dispatcher to answer.'
+    : 'a player states an intent with `/roll intent` and a Dispatcher answers it with a roll (or `/dispatch`); only Dispatchers make their own `/roll challenge` and `/roll linked`.';
+}
+
 export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string): ReplyPayload {
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
@@ -29,6 +36,7 @@ export function configReply(settings: ServerSettings, rule: DispatcherRule, hous
         name: 'House rules',
         value: truncate(houseRules.map((houseRule) => `\`${houseRule.name}\`: **${houseRule.on ? 'on' : 'off'}** (${houseRule.description})`).join('\n'), DISCORD_LIMITS.fieldValue),
       },
+      { name: "Players' own challenge rolls", value: `**${settings.playerChallengeRolls ? 'on' : 'off'}**: ${playerChallengeRollsText(settings.playerChallengeRolls)} (\`/config player-challenge-rolls\`)` },
       { name: 'Default system', value: systemName },
     )
     .setFooter({ text: 'Members with the Manage Server permission change these with /config.' });

@@ -32,6 +32,18 @@ describe('/config', () => {
     expect(text).toContain('Each step of a contest expires after **15 min**');
     expect(text).toContain('`contest_adds_own_skill`: **off**');
     expect(text).toContain('Tac Talk (Decision Engine)');
+    expect(text).toContain("Players' own challenge rolls\n**on**: players may make their own `/roll challenge` and `/roll linked`");
+  });
+
+  it('player-challenge-rolls: on by default, switched off and on again by Manage Server, and /config show says so', async () => {
+    expect((await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).playerChallengeRolls).toBe(true);
+    const off = await sandbox().one({ ...ADMIN, command: 'config player-challenge-rolls', options: { state: 'off' } });
+    expect(off).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(off.content).toContain("Players' own challenge rolls are now **off**: a player states an intent with `/roll intent`");
+    expect(await settingsShown()).toContain("Players' own challenge rolls\n**off**");
+    expect((await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).playerChallengeRolls).toBe(false);
+    await sandbox().one({ ...ADMIN, command: 'config player-challenge-rolls', options: { state: 'on' } });
+    expect(await settingsShown()).toContain("Players' own challenge rolls\n**on**");
   });
 
   it('a member with Manage Server changes each setting, and /config show says so', async () => {
@@ -73,6 +85,7 @@ describe('/config', () => {
       ['config contest-timeout', { minutes: 1 }],
       ['config house-rule', { name: 'contest_adds_own_skill', state: 'on' }],
       ['config system', { name: 'tactalk' }],
+      ['config player-challenge-rolls', { state: 'off' }],
     ];
     for (const roles of [[], ['dispatcher']]) {
       for (const [command, options] of changes) {
