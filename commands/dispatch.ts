@@ -1,46 +1,75 @@
 /**
- * /dispatch: a Dispatcher asks a player for a roll (RULES 1.5). The request is posted for the table; only that
- * player can press *Roll* (it rolls from their active sheet) or, for a hidden CL, *Investigate* first. A hidden
- * CL never reaches the public message, a custom_id or a footer: the Dispatcher reads it with *Numbers*.
+ * /dispatch and the challenge-roll conversation (seed 000 "Challenge Rolls", RULES 1.5). A player states what their
+ * Operator tries (`/roll intent`) and a Dispatcher answers it: *Call for a roll* (a form: skill, CL shown or hidden,
+ * archetypes, what failing costs) or *No roll needed*. Or a Dispatcher calls for the roll directly with
+ * `/dispatch challenge|linked`, stating the intent and outcome. Either way the player sees the roll and what failing
+ * costs and presses *Take the roll* (rolled from their active sheet) or *Decline* (nothing is rolled). A hidden CL
+ * never reaches the public message, a custom_id or a footer: the Dispatcher reads it with *Numbers*. A failure with a
+ * consequence table offers its Outcome Roll, once, to the same player.
  */
-import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import {
+  InteractionContextType,
+  SlashCommandBuilder,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
+import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
-import { findSkill, splitNameList, validName } from '../src/engine/sheet.js';
+import { findSkill, splitNameList, validName, type OperatorSheet } from '../src/engine/sheet.js';
 import { resolveChallenge, resolveLinkedChallenge, validateChallengeInput, type ChallengeInput } from '../src/engine/systems/tactalk/challenge.js';
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll, type LinkedRollPart } from '../src/engine/systems/tactalk/linked-notation.js';
 import {
+  ROLL_REQUEST_LIMITS,
   RollRequestRefusal,
+  callForRoll,
   cancelRollRequest,
+  checkCallForRoll,
+  checkConsequenceRoll,
   checkInvestigation,
   checkRoll,
+  declineRoll,
+  grantWithoutRoll,
   newRollRequest,
+  recordConsequenceRoll,
   recordInvestigation,
   recordRoll,
+  stateIntent,
+  withdrawIntent,
+  type RollCall,
   type RollRequestState,
 } from '../src/engine/systems/tactalk/roll-request.js';
 import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
-import { newRollId, type RollEntry } from '../src/store/rolls.js';
+import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
+import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
-import { investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
+import { CALL_FIELDS, callModal, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
+import { outcomeReply, type NextTable } from '../src/views/tables.js';
+
+/** A player may have this many intents waiting for a Dispatcher at once. */
+export const STATED_INTENTS_MAX = 3;
 
 const data = new SlashCommandBuilder()
   .setName('dispatch')
-  .setDescription('Dispatcher: ask a player for a roll')
+  .setDescription('Dispatcher: call for a player’s roll, saying what it is for and what failing costs')
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) =>
     sub
       .setName('challenge')
-      .setDescription('Ask a player for a challenge roll, the CL shown or hidden')
+      .setDescription('Call for a challenge roll, the CL shown or hidden; the player takes it or declines')
       .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
       .addStringOption((o) => o.setName('skill').setDescription('The skill tested').setRequired(true))
       .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
+      .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+      .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
+      .addStringOption((o) => o.setName('consequence').setDescription('What failing costs, in words (default: it does not happen)').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
+      .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if it fails').setAutocomplete(true))
       .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated'))
       .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
       .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
@@ -51,19 +80,45 @@ const data = new SlashCommandBuilder()
   .addSubcommand((sub) =>
     sub
       .setName('linked')
-      .setDescription('Ask a player for a linked roll (no investigation)')
+      .setDescription('Call for a linked roll (no investigation); the player takes it or declines')
       .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
       .addStringOption((o) => o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving vs 110').setRequired(true))
+      .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+      .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
+      .addStringOption((o) => o.setName('consequence').setDescription('What failing (any part) costs, in words').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
+      .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if any part fails').setAutocomplete(true))
       .addIntegerOption((o) => o.setName('cl').setDescription('One CL for every part without its own `vs`'))
       .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CLs from the player (default: shown)')),
   );
 
-const DISPATCHER_ONLY = 'Only a Dispatcher can ask for rolls.';
+/** `/roll intent`, mounted by commands/roll.ts: the player's side of the conversation. */
+export function intentSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return sub
+    .setName('intent')
+    .setDescription('Say what your Operator tries and what happens if it works; a Dispatcher answers with a roll or not')
+    .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+    .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works, e.g. Troy reaches the balcony unseen').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength));
+}
+
+const DISPATCHER_ONLY = 'Only a Dispatcher can call for rolls.';
 
 /** The investigation table a hidden challenge offers: the one named, or the skill's default if the server has it. */
 async function investigationTableFor(context: HandlerContext, skill: string, named: string | null): Promise<string | null> {
   if (named) return (await context.store.tables.require(context.guildId, named)).name;
   return (await context.store.tables.find(context.guildId, `Investigation: ${skill}`))?.name ?? null;
+}
+
+/** The consequence table as the server spells it, checked to exist now (it is read again when rolled). */
+async function consequenceTableFor(context: HandlerContext, named: string | null): Promise<string | null> {
+  if (named === null || cleanName(named) === '') return null;
+  return (await context.store.tables.require(context.guildId, named)).name;
+}
+
+/** Every part must be rollable from the player's active sheet now; it is read again when they roll. */
+async function checkAgainstSheet(context: HandlerContext, playerId: string, label: string | undefined, call: RollCall): Promise<OperatorSheet> {
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: playerId }, label);
+  for (const part of call.parts) validateChallengeInput(challengeFromSheet(sheet, part, { force: false, hidden: call.hidden }, context.now()));
+  return sheet;
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -90,12 +145,27 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   } else {
     parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
   }
-  // The player's sheet must be able to answer now; it is read again when they roll.
+  const call: RollCall = {
+    kind: sub === 'linked' ? 'linked' : 'challenge',
+    parts,
+    hidden,
+    investigationTable,
+    consequence: interaction.options.getString('consequence'),
+    consequenceTable: await consequenceTableFor(context, interaction.options.getString('consequence-table')),
+  };
   const label = player.globalName ?? player.username;
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: player.id }, label);
-  for (const part of parts) validateChallengeInput(challengeFromSheet(sheet, part, { force: false, hidden }, context.now()));
+  const sheet = await checkAgainstSheet(context, player.id, label, call);
 
-  const state = newRollRequest({ kind: sub === 'linked' ? 'linked' : 'challenge', dispatcherId: context.userId, playerId: player.id, parts, hidden, investigationTable });
+  const state = {
+    ...newRollRequest({
+      ...call,
+      dispatcherId: context.userId,
+      playerId: player.id,
+      intent: interaction.options.getString('intent', true),
+      outcome: interaction.options.getString('outcome', true),
+    }),
+    operatorName: sheet.name,
+  };
   const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
   const channel = interaction.channel;
   if (!channel?.isSendable()) throw new UserError('The bot cannot post in this channel; ask an admin for its Send Messages permission.');
@@ -103,18 +173,41 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   await context.store.rollRequests.setMessage(request.id, message.id);
   await interaction.reply(
     privateNote(
-      `Posted request #${request.id} for ${cleanName(label)}.` +
+      `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
         (hidden && sub === 'challenge' ? (investigationTable ? ` The player may investigate with **${investigationTable}**.` : ' No investigation table: the player cannot investigate.') : ''),
     ),
   );
 }
 
+/** `/roll intent`: posts the player's intent for a Dispatcher to answer. */
+export async function stateIntentCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const state = stateIntent({
+    playerId: context.userId,
+    operatorName: sheet.name,
+    intent: interaction.options.getString('intent', true),
+    outcome: interaction.options.getString('outcome', true),
+  });
+  if ((await context.store.rollRequests.countStated(context.guildId, context.userId)) >= STATED_INTENTS_MAX) {
+    throw new UserError(`You already have ${STATED_INTENTS_MAX} intents waiting for a Dispatcher. Withdraw one (its **Withdraw** button) or wait for an answer.`);
+  }
+  const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
+  const response = await interaction.reply({ ...intentOpening({ id: request.id, state }), withResponse: true });
+  const messageId = response.resource?.message?.id;
+  if (messageId) await context.store.rollRequests.setMessage(request.id, messageId);
+}
+
+// ---- presses ---------------------------------------------------------------------------------------------
+
 /** A press decided: the new state, and the roll saved with it (so a lost race stores nothing). */
 interface Decided {
   state: RollRequestState;
   roll?: RollEntry;
+  /** Shown to the presser alone. */
   note?: string;
+  /** Posted in the channel after the message is updated (pings only whom it names). */
+  followUp?: Parameters<ComponentInteraction['followUp']>[0];
 }
 
 async function roll(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
@@ -174,6 +267,139 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   return { state: next, note, roll };
 }
 
+/**
+ * The Outcome Roll a failure costs: on the consequence table, adding the aptitude the table names (from the player's
+ * active sheet) and nothing when it names none, as a table roll does. Stored under an id derived from the challenge
+ * roll, with that roll's id in its inputs (`after`), so each names the other in /log and /roll replay.
+ */
+async function rollConsequence(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
+  const { state } = request;
+  checkConsequenceRoll(state, context.userId);
+  const table = await context.store.tables.require(context.guildId, state.consequenceTable ?? '');
+  const sheet = table.skill === null ? null : await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const modifiers = sheet && table.skill !== null ? [findSkill(sheet, table.skill)].map((skill) => ({ name: skill.name, value: skill.level })) : [];
+  const seed = context.newSeed();
+  const after = state.result?.rollId ?? null;
+  const rollId = consequenceRollId(context.guildId, request.id, after);
+  const outcome = resolveOutcomeRoll({ table, modifiers }, seededRng(seed));
+  const { input, ...rest } = outcome;
+  const roll = context.store.rolls.entry(rollId, {
+    ...rolledBy(context),
+    kind: 'outcome',
+    // The replay rolls the inputs' table and modifiers; `after` and `rollRequest` say what this roll followed.
+    inputs: { ...input, ...(after ? { after } : {}), rollRequest: request.id },
+    seed,
+    dice: outcomeDice(outcome),
+    result: rest,
+    total: outcome.result,
+    challengeLevel: null,
+    success: null,
+  });
+  const next = recordConsequenceRoll(state, context.userId, { rollId, table: table.name, result: outcome.result, rowText: outcome.row.text });
+  const nextName = outcome.row.next;
+  const nextTable: NextTable = nextName ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId: sheet?.id ?? null } : null;
+  const reply = outcomeReply(outcome, state.result?.operatorName ?? sheet?.name ?? 'The Operator', rollId, nextTable);
+  const [embed, ...others] = reply.embeds ?? [];
+  const followed = `After ${after ? `challenge roll \`${after}\`` : 'a failure that needed no dice'} (request #${request.id}).`;
+  const embeds = embed ? [{ ...embed, description: `${followed}\n${embed.description ?? ''}`.slice(0, 4096) }, ...others] : [];
+  return { state: next, roll, followUp: { ...reply, embeds } };
+}
+
+/** The id of a failure's Outcome Roll: derived from the challenge roll (or the request when no dice were rolled). */
+export function consequenceRollId(guildId: string, requestId: number, challengeRollId: string | null): string {
+  return derivedRollId(challengeRollId ?? `request:${guildId}:${requestId}`, 'consequence');
+}
+
+// ---- the Dispatcher's answer to an intent ------------------------------------------------------------------
+
+function field(interaction: ComponentInteraction, name: string): string {
+  if (!interaction.isModalSubmit()) return '';
+  try {
+    return interaction.fields.getTextInputValue(name);
+  } catch {
+    return '';
+  }
+}
+
+/** The CL field: `120` shown, `?120` hidden; a linked roll may leave the number out (each part has its `vs`). */
+function readChallengeLevel(text: string, linked: boolean): { level: number | undefined; hidden: boolean } {
+  const match = /^\s*(\?)?\s*(\d{1,3})?\s*$/.exec(text);
+  if (!match || (!linked && match[2] === undefined)) {
+    throw new UserError('The Challenge Level is a whole number from 0 to 200, e.g. `120`; write `?120` to hide it from the player.');
+  }
+  return { level: match[2] === undefined ? undefined : Number(match[2]), hidden: match[1] === '?' };
+}
+
+/** Archetypes and one situational modifier, comma separated: `Acuity, Dexterity, -10`. */
+function readAdds(text: string): { archetypes: string[]; situationalModifier: number } {
+  const items = splitNameList(text.replace(/−/g, '-'));
+  const numbers = items.filter((item) => /^[+-]?\s*\d+$/.test(item));
+  if (numbers.length > 1) throw new UserError('Give at most one situational modifier, e.g. `Acuity, -10`.');
+  return {
+    archetypes: items.filter((item) => !numbers.includes(item)).map((name) => validName('archetype', name.replace(/^\+\s*/, ''))),
+    situationalModifier: numbers.length ? Number(numbers[0]!.replace(/\s+/g, '')) : 0,
+  };
+}
+
+async function callFromForm(interaction: ComponentInteraction, context: HandlerContext, request: StoredRollRequest): Promise<RollCall> {
+  const skillText = field(interaction, CALL_FIELDS.skill).trim();
+  const linked = /[;\n]/.test(skillText);
+  const { level, hidden } = readChallengeLevel(field(interaction, CALL_FIELDS.cl), linked);
+  const addsText = field(interaction, CALL_FIELDS.adds).trim();
+  let parts: LinkedRollPart[];
+  let investigationTable: string | null = null;
+  if (linked) {
+    if (addsText) throw new UserError('A linked roll names its archetypes and modifiers in each part, e.g. `Handgun Handling +Acuity -10 vs 90; Driving vs 110`; leave the archetypes field empty.');
+    parts = parseLinkedRoll(skillText, level);
+  } else {
+    parts = [{ skill: validName('skill', skillText), ...readAdds(addsText), challengeLevel: level! }];
+    investigationTable = hidden ? await investigationTableFor(context, parts[0]!.skill, null) : null;
+  }
+  const consequence = field(interaction, CALL_FIELDS.consequence).trim();
+  const call: RollCall = {
+    kind: linked ? 'linked' : 'challenge',
+    parts,
+    hidden,
+    investigationTable,
+    consequence: consequence === '' ? null : consequence,
+    consequenceTable: await consequenceTableFor(context, field(interaction, CALL_FIELDS.consequenceTable)),
+  };
+  await checkAgainstSheet(context, request.state.playerId, request.state.operatorName ?? undefined, call);
+  return call;
+}
+
+/** What the Dispatcher typed, shown back with a refusal: a form submitted cannot be reopened as it was. */
+function typedBack(interaction: ComponentInteraction): string {
+  const shown = (label: string, name: string) => {
+    const value = field(interaction, name).trim();
+    return value ? `${label}: \`${escapeMarkdown(value).replace(/`/g, "'")}\`` : null;
+  };
+  return [
+    shown('Skill', CALL_FIELDS.skill),
+    shown('CL', CALL_FIELDS.cl),
+    shown('Archetypes and modifier', CALL_FIELDS.adds),
+    shown('If it fails', CALL_FIELDS.consequence),
+    shown('Outcome table', CALL_FIELDS.consequenceTable),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+async function answerWithRoll(interaction: ComponentInteraction, context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
+  const actor = { userId: context.userId, isDispatcher: await context.isDispatcher() };
+  checkCallForRoll(request.state, actor);
+  try {
+    const call = await callFromForm(interaction, context, request);
+    const state = callForRoll(request.state, actor, call);
+    return { state, followUp: { content: `<@${state.playerId}>, the Dispatcher answered with a roll: take it or decline.`, allowedMentions: { parse: [], users: [state.playerId] } } };
+  } catch (error) {
+    if (error instanceof UserError && !(error instanceof RollRequestRefusal)) {
+      throw new UserError(`${error.message}\nNothing was posted. What you typed, to press **Call for a roll** again with:\n${typedBack(interaction)}`);
+    }
+    throw error;
+  }
+}
+
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, verb = '', idText = ''] = interaction.customId.split(':');
   const request = await context.store.rollRequests.find(context.guildId, Number(idText));
@@ -185,11 +411,23 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
       await interaction.reply(requestDetails(view(request.state)));
       return;
     }
-    if (!interaction.isMessageComponent()) throw new UserError('This action comes from a button.');
+    if (verb === 'call') {
+      if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
+      // A dry run with the engine's own checks: only a Dispatcher, and only while the intent waits, gets the form.
+      checkCallForRoll(request.state, { isDispatcher: await context.isDispatcher() });
+      await interaction.showModal(callModal(request.id));
+      return;
+    }
+    if (!fromMessage(interaction)) throw new UserError('This action comes from a button on the request.');
     let decided: Decided;
     if (verb === 'roll') decided = await roll(context, request);
+    else if (verb === 'decline') decided = { state: declineRoll(request.state, context.userId) };
     else if (verb === 'investigate') decided = await investigate(context, request);
+    else if (verb === 'consequence') decided = await rollConsequence(context, request);
     else if (verb === 'cancel') decided = { state: cancelRollRequest(request.state, await context.isDispatcher()) };
+    else if (verb === 'withdraw') decided = { state: withdrawIntent(request.state, context.userId) };
+    else if (verb === 'noroll') decided = { state: grantWithoutRoll(request.state, { userId: context.userId, isDispatcher: await context.isDispatcher() }) };
+    else if (verb === 'callform') decided = await answerWithRoll(interaction, context, request);
     else throw new UserError('This button is not one the bot made.');
     const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
     if (!saved) {
@@ -198,6 +436,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     }
     await interaction.update(requestMessage(view(saved.state)));
     if (decided.note) await interaction.followUp(privateNote(decided.note));
+    if (decided.followUp) await interaction.followUp(decided.followUp);
   } catch (error) {
     if (error instanceof UserError) {
       await interaction.reply(privateNote(error.message));
@@ -209,8 +448,11 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
-  const names = focused.name === 'investigation' ? await context.store.tables.names(context.guildId) : [];
+  const names = focused.name === 'investigation' || focused.name === 'consequence-table' ? await context.store.tables.names(context.guildId) : [];
   await interaction.respond(nameChoices(names, String(focused.value)));
 }
 
-export const dispatchCommand: BotCommand = { data, execute, autocomplete, component };
+/** Only *Call for a roll* answers with a form. */
+const mayOpenForm = (customId: string): boolean => customId.split(':')[1] === 'call';
+
+export const dispatchCommand: BotCommand = { data, execute, autocomplete, component, mayOpenForm };

@@ -1,22 +1,42 @@
 /**
  * /log: the server's recent rolls, newest first, ten a page (RULES 6.3), shown only to whoever asked. Previous /
  * Next reload the page the button's custom_id names; only the member who ran /log may page it. Secret rolls
- * show their result to Dispatchers only (rechecked on every page).
+ * show their result to Dispatchers only (rechecked on every page). Roll requests a player declined are listed among
+ * the rolls by when they were declined, marked as not a roll.
  */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
-import { LOG_COUNT_MAX, logMessage, logPageLimit, parseLogCustomId, type LogPress, type LogQuery } from '../src/views/log.js';
+import type { DeclinedRequest } from '../src/store/roll-requests.js';
+import type { RollPage } from '../src/store/rolls.js';
+import { LOG_COUNT_MAX, LOG_DECLINES_MAX, logMessage, logPageLimit, parseLogCustomId, type LogPress, type LogQuery } from '../src/views/log.js';
 import { privateNote } from '../src/views/messages.js';
 
 const data = new SlashCommandBuilder()
   .setName('log')
-  .setDescription('Recent rolls in this server, newest first')
+  .setDescription('Recent rolls in this server, newest first, and the rolls players declined')
   .setContexts(InteractionContextType.Guild)
   .addUserOption((o) => o.setName('user').setDescription('Only the rolls of this member (default: everyone’s)'))
   .addIntegerOption((o) =>
     o.setName('count').setDescription(`Page through only the latest this many rolls, 1–${LOG_COUNT_MAX} (default: all)`).setMinValue(1).setMaxValue(LOG_COUNT_MAX),
   );
+
+/**
+ * The declined roll requests a page lists among its rolls, by when they were declined: from its oldest roll (the
+ * whole past on the last page) up to the roll just newer than its newest (no bound on the first page). Each decline
+ * so lands on exactly one page, between the rolls made before and after it.
+ */
+async function declinesOn(context: HandlerContext, query: LogQuery, page: RollPage): Promise<DeclinedRequest[]> {
+  const newest = page.rolls[0];
+  const oldest = page.rolls.at(-1);
+  let to: Date | null = null;
+  if (page.newer && newest) {
+    const justNewer = await context.store.rolls.page(context.guildId, { userId: query.userId, limit: 1, after: newest });
+    to = justNewer.rolls[0]?.createdAt ?? null;
+  }
+  const from = page.older && oldest ? oldest.createdAt : null;
+  return context.store.rollRequests.declined(context.guildId, { playerId: query.userId, from, to, limit: LOG_DECLINES_MAX + 1 });
+}
 
 /** Loads the page a query (and a press, for pages past the first) asks for, and renders it for the acting member. */
 async function logPage(context: HandlerContext, query: LogQuery, press?: LogPress) {
@@ -25,7 +45,8 @@ async function logPage(context: HandlerContext, query: LogQuery, press?: LogPres
     limit: logPageLimit(query),
     ...(press ? { [press.direction === 'older' ? 'before' : 'after']: press.cursor } : {}),
   });
-  return logMessage({ query, ...page, canSeeSecrets: await context.isDispatcher() });
+  const declines = await declinesOn(context, query, page);
+  return logMessage({ query, ...page, declines, canSeeSecrets: await context.isDispatcher() });
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

@@ -23,6 +23,7 @@ import { npcOwner } from '../src/store/operators.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
 import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
 import { diceSubcommand, readyDiceNotation, rollDice } from './roll-dice.js';
+import { consequenceRollId, intentSubcommand, stateIntentCommand } from './dispatch.js';
 
 const data = new SlashCommandBuilder()
   .setName('roll')
@@ -51,6 +52,7 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
       .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
   )
+  .addSubcommand(intentSubcommand)
   .addSubcommand(outcomeSubcommand)
   .addSubcommand(diceSubcommand)
   .addSubcommand((sub) =>
@@ -64,7 +66,20 @@ async function requireDispatcherToForce(force: boolean, context: HandlerContext)
   if (force) await context.requireDispatcher('force a roll whose outcome is already certain', 'Leave `force` out.');
 }
 
+/**
+ * The server's `player-challenge-rolls` setting: off, a player's own challenge or linked roll is refused (the seed:
+ * the Dispatcher decides when a roll is needed and which); a Dispatcher still rolls. On by default (docs/rules.md).
+ */
+async function requirePlayerChallengeRolls(context: HandlerContext): Promise<void> {
+  if ((await context.store.servers.settings(context.guildId)).playerChallengeRolls || (await context.isDispatcher())) return;
+  throw new UserError(
+    'On this server a Dispatcher calls for challenge rolls: players do not pick their own (`/config player-challenge-rolls` is off). ' +
+      'Say what your Operator tries with `/roll intent intent:… outcome:…`, and a Dispatcher answers it with a roll. Nothing was rolled.',
+  );
+}
+
 async function challenge(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await requirePlayerChallengeRolls(context);
   // An NPC roll takes the NPC's sheet where a player's roll takes the player's active one.
   const npcName = interaction.options.getString('npc');
   const secret = interaction.options.getBoolean('secret') ?? false;
@@ -128,6 +143,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
 }
 
 async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await requirePlayerChallengeRolls(context);
   const force = interaction.options.getBoolean('force') ?? false;
   const parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
@@ -168,7 +184,9 @@ async function replay(interaction: ChatInputCommandInteraction, context: Handler
   const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);
   const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
   const matches = diceMatch(rederived, stored.dice);
-  const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches };
+  // A failed challenge names the Outcome Roll its consequence led to, if one was made.
+  const consequence = stored.kind === 'challenge' || stored.kind === 'linked' ? await context.store.rolls.find(context.guildId, consequenceRollId(context.guildId, 0, stored.id)) : null;
+  const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches, consequenceRollId: consequence?.id ?? null };
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
     await send(hiddenReplayReply(facts));
     return;
@@ -183,6 +201,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'challenge') return challenge(interaction, context);
   if (sub === 'linked') return linked(interaction, context);
   if (sub === 'replay') return replay(interaction, context);
+  if (sub === 'intent') return stateIntentCommand(interaction, context);
   if (sub === 'outcome') return rollOutcome(interaction, context);
   if (sub === 'dice') return rollDice(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);

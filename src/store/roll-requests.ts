@@ -1,5 +1,5 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
-import type { RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import { normalizeRollRequest, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import { isRowId, type Database } from './database.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
 
@@ -9,6 +9,12 @@ export interface StoredRollRequest {
   channelId: string;
   messageId: string | null;
   version: number;
+  state: RollRequestState;
+}
+
+export interface DeclinedRequest {
+  id: number;
+  declinedAt: Date;
   state: RollRequestState;
 }
 
@@ -30,7 +36,27 @@ export class RollRequestStore {
   async find(guildId: string, id: number): Promise<StoredRollRequest | null> {
     if (!isRowId(id)) return null;
     const row = await this.db.rollRequest.findUnique({ where: { id, guildId } });
-    return row ? { ...row, state: JSON.parse(row.state) as RollRequestState } : null;
+    return row ? { ...row, state: normalizeRollRequest(JSON.parse(row.state) as RollRequestState) } : null;
+  }
+
+  /** How many intents this player has waiting for a Dispatcher. */
+  async countStated(guildId: string, playerId: string): Promise<number> {
+    return this.db.rollRequest.count({ where: { guildId, playerId, phase: 'stated' } });
+  }
+
+  /**
+   * The requests a player declined (of one player when `playerId` is given), declined at `from` or later and before
+   * `to`, newest first, at most `limit`: /log lists them among the rolls, by the time they were declined. A decline
+   * is a request's last change, so `updatedAt` is when it was declined.
+   */
+  async declined(guildId: string, options: { playerId: string | null; from: Date | null; to: Date | null; limit: number }): Promise<DeclinedRequest[]> {
+    const updatedAt = { ...(options.from ? { gte: options.from } : {}), ...(options.to ? { lt: options.to } : {}) };
+    const rows = await this.db.rollRequest.findMany({
+      where: { guildId, phase: 'declined', ...(options.playerId ? { playerId: options.playerId } : {}), updatedAt },
+      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      take: options.limit,
+    });
+    return rows.map((row) => ({ id: row.id, declinedAt: row.updatedAt, state: normalizeRollRequest(JSON.parse(row.state) as RollRequestState) }));
   }
 
   /**
@@ -40,7 +66,8 @@ export class RollRequestStore {
    */
   async save(request: StoredRollRequest, state: RollRequestState, roll?: RollEntry): Promise<StoredRollRequest | null> {
     const where = { id: request.id, version: request.version };
-    const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 } };
+    // The Dispatcher who answered a stated intent is known only from then on.
+    const data = { state: JSON.stringify(state), phase: state.phase, dispatcherId: state.dispatcherId, version: { increment: 1 } };
     const won = await compareAndSet(this.db, (writer) => writer.rollRequest.updateMany({ where, data }), roll);
     return won ? { ...request, state, version: request.version + 1 } : null;
   }

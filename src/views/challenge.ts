@@ -41,6 +41,15 @@ export function challengeLines(result: ChallengeResult): string[] {
   return [`🎲 \`${formatD100(result.d100)}\``, `${result.d100.value} (D100) + ${termsOf(result)} = **${result.result}**`, comparison, odds];
 }
 
+/**
+ * A roll against a hidden CL as its player sees it (RULES 1.5): the dice and the total they make, never the CL, the
+ * margin or the chance, which would give the CL away. A hidden CL is always rolled, so there are always dice.
+ */
+export function hiddenChallengeLines(result: ChallengeResult): string[] {
+  if (result.outcome !== 'rolled') return [];
+  return [`🎲 \`${formatD100(result.d100)}\``, `${result.d100.value} (D100) + ${termsOf(result)} = **${result.result}**`];
+}
+
 function verdict(result: ChallengeResult): string {
   if (result.outcome === 'guaranteed') return 'certain success';
   if (result.outcome === 'impossible') return 'certain failure';

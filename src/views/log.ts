@@ -4,6 +4,7 @@
  * kept in memory. Secret rolls show their result only to Dispatchers.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -14,6 +15,9 @@ export const LOG_PAGE_SIZE = 10;
 export const LOG_COUNT_MAX = 1000;
 /** One line of the log at most: ten of them stay well inside an embed's description. */
 const LINE_MAX = 380;
+/** Declined requests listed on one page at most, and the length of each line: they share the description. */
+export const LOG_DECLINES_MAX = 5;
+const DECLINE_LINE_MAX = 200;
 
 /** What a page of /log shows: whose log, which rolls, and where this page is. */
 export interface LogQuery {
@@ -74,6 +78,11 @@ function at(value: unknown, ...path: Array<string | number>): unknown {
 // One line per roll: a row's line breaks are read as spaces.
 const text = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?');
 const skillOf = (value: unknown): string => `${text(at(value, 'skill', 'name'))}${typeof at(value, 'skill', 'level') === 'number' ? ` ${String(at(value, 'skill', 'level'))}` : ''}`;
+/** A contest side: its skill, or the skills of the linked roll the Dispatcher made it ("Handgun Handling 40 + Driving 30"). */
+const contestSideOf = (value: unknown): string => {
+  const linked = at(value, 'linked');
+  return Array.isArray(linked) ? linked.map(skillOf).join(' + ') : skillOf(value);
+};
 
 /** What a roll was and what came of it, read from what the roll log stored for its kind. */
 export function describeRoll(roll: StoredRoll): { what: string; outcome: string } {
@@ -93,16 +102,18 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
     case 'contest': {
       const winner = at(roll.result, 'winner');
       return {
-        what: `contest #${String(at(roll.inputs, 'contestId'))}, round ${String(at(roll.inputs, 'round'))}: ${skillOf(at(roll.inputs, 'challenger'))} vs ${skillOf(at(roll.inputs, 'opponent'))}`,
+        what: `contest #${String(at(roll.inputs, 'contestId'))}, round ${String(at(roll.inputs, 'round'))}: ${contestSideOf(at(roll.inputs, 'challenger'))} vs ${contestSideOf(at(roll.inputs, 'opponent'))}`,
         outcome: winner === 'tie' ? '**tie**' : `**the ${winner === 'challenger' ? 'challenger' : 'opponent'} wins**`,
       };
     }
-    case 'outcome':
+    case 'outcome': {
+      const after = at(roll.inputs, 'after');
       return {
         // The table is stored with the inputs (as it was when rolled); the result holds the roll and the row.
-        what: `outcome on ${text(at(roll.inputs, 'table', 'name'))}`,
+        what: `outcome on ${text(at(roll.inputs, 'table', 'name'))}${typeof after === 'string' ? `, after challenge roll \`${text(after)}\`` : ''}`,
         outcome: `**${String(at(roll.result, 'result'))}**: ${text(at(roll.result, 'row', 'text'))}`,
       };
+    }
     case 'dice': {
       const label = at(roll.inputs, 'label');
       const rolls = Array.isArray(at(roll.result, 'rolls')) ? (at(roll.result, 'rolls') as unknown[]) : [];
@@ -116,15 +127,25 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
   }
 }
 
-/** A roll against a hidden CL, as a player may see it: the skills and success, no CL and no total. */
+/** A roll against a hidden CL, as a player may see it: the skills, the total they rolled and success, never the CL. */
 function describeHiddenRoll(roll: StoredRoll): { what: string; outcome: string } {
   const parts = Array.isArray(roll.inputs) ? (roll.inputs as unknown[]) : [roll.inputs];
   const results = roll.kind === 'linked' ? ((at(roll.result, 'results') as unknown[] | undefined) ?? []) : [roll.result];
   const succeeded = results.filter((result) => at(result, 'success') === true).length;
+  const total = at(roll.result, 'result');
   return {
     what: `${parts.map((part) => text(at(part, 'skill', 'name'))).join('; ')} vs a hidden CL`,
-    outcome: parts.length > 1 ? `**${succeeded} of ${parts.length}** succeeded` : succeeded ? '**success**' : '**failure**',
+    outcome: parts.length > 1 ? `**${succeeded} of ${parts.length}** succeeded` : `${typeof total === 'number' ? `**${total}**, ` : ''}${succeeded ? '**success**' : '**failure**'}`,
   };
+}
+
+/** A declined roll request: who declined what, marked as no roll (it has no id to replay). A hidden CL stays hidden. */
+export function declineLine(decline: DeclinedRequest): string {
+  const { state } = decline;
+  const who = `<@${state.playerId}>${state.operatorName ? ` as **${escapeMarkdown(state.operatorName)}**` : ''}`;
+  const what = state.parts.map((part) => `${text(part.skill)} vs ${state.hidden ? 'a hidden CL' : `CL ${part.challengeLevel}`}`).join('; ');
+  const intent = state.intent ? ` to ${text(state.intent)}` : '';
+  return truncate(`🙅 *not a roll* <t:${Math.floor(decline.declinedAt.getTime() / 1000)}:R> ${who} declined request #${decline.id}: ${what}${intent}`, DECLINE_LINE_MAX);
 }
 
 /** One line of the log; a secret roll's line names neither what nor who for someone who is not a Dispatcher. */
@@ -145,6 +166,20 @@ export interface LogPageView {
   newer: boolean;
   older: boolean;
   canSeeSecrets: boolean;
+  /** Declined requests of this page's span, newest first (one more than LOG_DECLINES_MAX says there are more). */
+  declines?: DeclinedRequest[];
+}
+
+/** The page's rolls and declines in one list, newest first. */
+function pageLines(view: LogPageView): string[] {
+  const declines = (view.declines ?? []).slice(0, LOG_DECLINES_MAX);
+  const entries = [
+    ...view.rolls.map((roll) => ({ at: roll.createdAt.getTime(), line: logLine(roll, view.canSeeSecrets) })),
+    ...declines.map((decline) => ({ at: decline.declinedAt.getTime(), line: declineLine(decline) })),
+  ].sort((a, b) => b.at - a.at);
+  const lines = entries.map((entry) => entry.line);
+  if ((view.declines ?? []).length > LOG_DECLINES_MAX) lines.push(`*… more declined requests in this span; \`/log user:\` narrows it down.*`);
+  return lines;
 }
 
 export function logMessage(view: LogPageView): MessageBody {
@@ -152,7 +187,7 @@ export function logMessage(view: LogPageView): MessageBody {
   const first = rolls[0];
   const last = rolls.at(-1);
   const whose = query.userId ? `Rolls by <@${query.userId}>` : 'Rolls in this server';
-  const lines = rolls.map((roll) => logLine(roll, view.canSeeSecrets));
+  const lines = pageLines(view);
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
     .setTitle(`🎲 Roll log · page ${query.page}`)
@@ -162,7 +197,7 @@ export function logMessage(view: LogPageView): MessageBody {
         DISCORD_LIMITS.embedDescription,
       ),
     )
-    .setFooter({ text: 'Any roll can be replayed by its id: /roll replay id:<id>' });
+    .setFooter({ text: `Any roll can be replayed by its id: /roll replay id:<id>${view.declines?.length ? '. 🙅 marks a roll the player declined: nothing was rolled.' : ''}` });
   const previousPage = { ...query, page: Math.max(1, query.page - 1) };
   const nextPage = { ...query, page: query.page + 1 };
   const hasNext = view.older && logPageLimit(nextPage) > 0;

@@ -19,6 +19,24 @@ export interface ReplayFacts {
   createdAt: Date;
   seed: string;
   matches: boolean;
+  /** The Outcome Roll a failed challenge's consequence led to, once made (rolls from before it: none). */
+  consequenceRollId?: string | null;
+}
+
+/** The challenge roll an Outcome Roll was the consequence of (stored in its inputs as `after`; older rolls have none). */
+function challengeRollBefore(rederived: Rederived): string | null {
+  if (rederived.kind !== 'outcome') return null;
+  const after = (rederived.result.input as { after?: unknown }).after;
+  return typeof after === 'string' ? after : null;
+}
+
+/** How this roll is tied to another: an Outcome Roll to the challenge it followed, a challenge to its consequence. */
+function linkLines(facts: ReplayFacts, rederived: Rederived | null): string[] {
+  const before = rederived ? challengeRollBefore(rederived) : null;
+  return [
+    ...(before ? [`The consequence of failing challenge roll \`${before}\`: replay it with \`/roll replay id:${before}\`.`] : []),
+    ...(facts.consequenceRollId ? [`Its failure led to the Outcome Roll \`${facts.consequenceRollId}\`.`] : []),
+  ];
 }
 
 function fieldsOf(rederived: Rederived): APIEmbedField[] {
@@ -74,6 +92,7 @@ export function replayReply(facts: ReplayFacts, rederived: Rederived): ReplyPayl
       [
         `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f>. Re-rolled from its stored seed \`${facts.seed}\` with the same inputs:`,
         facts.matches ? 'Same dice, same result: this roll is exactly what the engine gives for that seed.' : 'The stored dice differ from what the seed gives. Please report this roll id.',
+        ...linkLines(facts, rederived),
       ].join('\n'),
     )
     .addFields(fieldsOf(rederived).slice(0, DISCORD_LIMITS.embedFields));
@@ -86,7 +105,10 @@ export function hiddenReplayReply(facts: ReplayFacts): ReplyPayload {
     .setColor(facts.matches ? 0x2e9e5b : 0xc0392b)
     .setTitle(facts.matches ? `🔁 Roll ${facts.rollId}: the dice match` : `⚠️ Roll ${facts.rollId}: the dice do NOT match`)
     .setDescription(
-      `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f> against a hidden Challenge Level. Its seed gives the stored dice${facts.matches ? '' : ' NOT'}; only a Dispatcher can see the numbers.`,
+      [
+        `Rolled by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f> against a hidden Challenge Level. Its seed gives the stored dice${facts.matches ? '' : ' NOT'}; only a Dispatcher can see the numbers.`,
+        ...linkLines(facts, null),
+      ].join('\n'),
     );
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }

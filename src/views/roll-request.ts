@@ -1,11 +1,15 @@
 /**
- * A Dispatcher's roll request on its public message, and the Dispatcher's private details. A hidden CL never
- * appears here except in `requestDetails`, which only a Dispatcher is shown.
+ * A challenge roll as a conversation, on its public message: the player's intent and outcome, then the roll the
+ * Dispatcher calls for and what failing costs, then the player's choice (take it or decline) and what came of it.
+ * Also the Dispatcher's private details and the form that answers an intent. A hidden CL never appears here except in
+ * `requestDetails`, which only a Dispatcher is shown.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
-import { mayInvestigate, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { NAME_LENGTH_MAX } from '../engine/names.js';
+import { LINKED_ROLL_MAX_LENGTH } from '../engine/systems/tactalk/linked-notation.js';
+import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import type { TableDieRoll } from '../engine/tables.js';
-import { challengeLines, rollFooter } from './challenge.js';
+import { challengeLines, hiddenChallengeLines, rollFooter } from './challenge.js';
 import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -23,51 +27,144 @@ function partLine(state: RollRequestState, index: number): string {
   return `**${escapeMarkdown(part.skill)}**${adds.length ? ` ${adds.join(' ')}` : ''} vs CL ${cl}`;
 }
 
-export function requestEmbed(view: RollRequestView): EmbedBuilder {
-  const { state } = view;
-  const title = state.kind === 'linked' ? `🔗 Linked roll request #${view.id}` : `🎯 Roll request #${view.id}: ${state.parts[0]!.skill}`;
-  const lines = [`<@${state.dispatcherId}> asks <@${state.playerId}> for ${state.kind === 'linked' ? 'a linked roll' : 'a challenge roll'}:`];
-  state.parts.forEach((_, index) => lines.push(`${state.parts.length > 1 ? `${index + 1}. ` : ''}${partLine(state, index)}`));
-  if (state.investigation) lines.push('', `🔎 <@${state.playerId}> investigated the difficulty (${escapeMarkdown(state.investigationTable ?? '')}).`);
-  const embed = new EmbedBuilder().setTitle(truncate(title, DISCORD_LIMITS.embedTitle)).setColor(0x2c3e50);
-  if (state.phase === 'open') {
-    lines.push('', state.hidden ? 'The Challenge Level is hidden. Press **Roll** when ready' + (mayInvestigate(state) ? ', or **Investigate** first.' : '.') : 'Press **Roll** when ready.');
-  } else if (state.phase === 'cancelled') {
-    lines.push('', '⛔ Cancelled by the Dispatcher.');
-    embed.setColor(0x7f8c8d);
-  } else if (state.result) {
-    const { succeeded, total, operatorName, results } = state.result;
-    embed.setColor(succeeded === total ? 0x2e9e5b : succeeded === 0 ? 0xc0392b : 0xd4ac0d);
-    lines.push('', `**${escapeMarkdown(operatorName)}**: ${total > 1 ? `${succeeded} of ${total} succeeded` : succeeded ? '✅ **success**' : '❌ **failure**'}`);
-    if (!state.hidden) {
-      results.forEach((result, index) => {
-        embed.addFields({
-          name: truncate(`${index + 1}. ${result.input.skill.name} vs CL ${result.input.challengeLevel}: ${result.success ? 'success' : 'failure'}`, DISCORD_LIMITS.fieldName),
-          value: truncate(challengeLines(result).join('\n'), DISCORD_LIMITS.fieldValue),
-        });
+/** Who acts: "<@player> (**Troy**)", or the player alone when no Operator was named. */
+function actor(state: RollRequestState): string {
+  return `<@${state.playerId}>${state.operatorName ? ` (**${escapeMarkdown(state.operatorName)}**)` : ''}`;
+}
+
+/** The Operator by name where the message says what they did, else the player. */
+function operatorOrPlayer(state: RollRequestState): string {
+  const name = state.result?.operatorName ?? state.operatorName;
+  return name ? `**${escapeMarkdown(name)}**` : `<@${state.playerId}>`;
+}
+
+/** What failing costs, in the words the player decides on. */
+export function consequenceText(state: Pick<RollRequestState, 'consequence' | 'consequenceTable'>): string {
+  const words = state.consequence ? escapeMarkdown(state.consequence) : null;
+  const table = state.consequenceTable ? `an **Outcome Roll on ${escapeMarkdown(state.consequenceTable)}**` : null;
+  if (words && table) return `${words} Then ${table}.`;
+  if (table) return `${table.charAt(0).toUpperCase()}${table.slice(1)}.`;
+  return words ?? 'It does not happen; the Dispatcher named no other consequence.';
+}
+
+function intentLines(state: RollRequestState): string[] {
+  if (state.intent === null) return [];
+  return [`${actor(state)} wants to **${escapeMarkdown(state.intent)}**`, `**If it works:** ${escapeMarkdown(state.outcome ?? '')}`];
+}
+
+/** The roll's result as the player and the channel see it: every number for a shown CL, dice and totals for a hidden one. */
+function addResult(state: RollRequestState, lines: string[], embed: EmbedBuilder): void {
+  const { succeeded, total, operatorName, results } = state.result!;
+  embed.setColor(succeeded === total ? 0x2e9e5b : succeeded === 0 ? 0xc0392b : 0xd4ac0d);
+  lines.push('', `**${escapeMarkdown(operatorName)}**: ${total > 1 ? `${succeeded} of ${total} succeeded` : succeeded ? '✅ **success**' : '❌ **failure**'}`);
+  if (!state.hidden) {
+    results.forEach((result, index) => {
+      embed.addFields({
+        name: truncate(`${index + 1}. ${result.input.skill.name} vs CL ${result.input.challengeLevel}: ${result.success ? 'success' : 'failure'}`, DISCORD_LIMITS.fieldName),
+        value: truncate(challengeLines(result).join('\n'), DISCORD_LIMITS.fieldValue),
       });
-    } else if (total > 1) {
-      lines.push(...results.map((result, index) => `${index + 1}. ${escapeMarkdown(result.input.skill.name)}: ${result.success ? '✅ success' : '❌ failure'}`));
+    });
+    return;
+  }
+  results.forEach((result, index) => {
+    embed.addFields({
+      name: truncate(`${total > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs a hidden CL${total > 1 ? `: ${result.success ? 'success' : 'failure'}` : ''}`, DISCORD_LIMITS.fieldName),
+      value: truncate(hiddenChallengeLines(result).join('\n') || '—', DISCORD_LIMITS.fieldValue),
+    });
+  });
+}
+
+function phaseLines(view: RollRequestView, lines: string[], embed: EmbedBuilder): void {
+  const { state } = view;
+  switch (state.phase) {
+    case 'stated':
+      lines.push('', 'A Dispatcher answers: **Call for a roll**, or **No roll needed** if it simply happens. The player may **Withdraw** it.');
+      return;
+    case 'open':
+      lines.push(
+        '',
+        `Knowing this, <@${state.playerId}> chooses: **Take the roll** or **Decline**` +
+          (state.hidden ? `. The Challenge Level is hidden${mayInvestigate(state) && state.investigationTable ? '; **Investigate** first if you like' : ''}.` : '.'),
+      );
+      return;
+    case 'declined':
+      lines.push('', `🙅 ${operatorOrPlayer(state)} does not attempt it. Nothing was rolled.`);
+      embed.setColor(0x7f8c8d);
+      return;
+    case 'cancelled':
+      lines.push('', '⛔ Cancelled by the Dispatcher.');
+      embed.setColor(0x7f8c8d);
+      return;
+    case 'withdrawn':
+      lines.push('', `↩️ ${operatorOrPlayer(state)} withdrew the intent. Nothing was rolled.`);
+      embed.setColor(0x7f8c8d);
+      return;
+    case 'granted':
+      lines.push('', `✅ <@${state.dispatcherId}>: no roll needed. It happens as stated. Nothing was rolled.`);
+      embed.setColor(0x2e9e5b);
+      return;
+    case 'rolled': {
+      if (!state.result) return;
+      addResult(state, lines, embed);
+      if (rollFailed(state) && (state.consequence || state.consequenceTable)) lines.push(`**It failed, so:** ${consequenceText(state)}`);
+      const made = state.consequenceRoll;
+      if (made) {
+        lines.push(`🎲 Outcome Roll on **${escapeMarkdown(made.table)}**: **${made.result}**: ${authorMarkdownWithin(made.rowText.replace(/\s+/g, ' '), 300)} (roll ${made.rollId})`);
+      } else if (mayRollConsequence(state)) {
+        lines.push(`<@${state.playerId}>, press **Outcome Roll: ${escapeMarkdown(state.consequenceTable ?? '')}**.`);
+      }
     }
   }
+}
+
+export function requestEmbed(view: RollRequestView): EmbedBuilder {
+  const { state } = view;
+  const stated = state.parts.length === 0;
+  const title = stated
+    ? `💬 Intent #${view.id}`
+    : state.kind === 'linked'
+      ? `🔗 Linked roll request #${view.id}`
+      : `🎯 Roll request #${view.id}: ${state.parts[0]!.skill}`;
+  const lines = intentLines(state);
+  if (!stated) {
+    if (lines.length) lines.push('');
+    lines.push(`<@${state.dispatcherId}> calls for ${state.kind === 'linked' ? 'a linked roll' : 'a challenge roll'}:`);
+    state.parts.forEach((_, index) => lines.push(`${state.parts.length > 1 ? `${index + 1}. ` : ''}${partLine(state, index)}`));
+    if (state.phase === 'open' || state.phase === 'declined' || (state.phase === 'cancelled' && state.intent !== null)) {
+      lines.push(`**If it fails:** ${consequenceText(state)}`);
+    }
+  }
+  if (state.investigation) lines.push('', `🔎 <@${state.playerId}> investigated the difficulty (${escapeMarkdown(state.investigationTable ?? '')}).`);
+  const embed = new EmbedBuilder().setTitle(truncate(title, DISCORD_LIMITS.embedTitle)).setColor(0x2c3e50);
+  phaseLines(view, lines, embed);
   embed.setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription));
   // The footer carries the roll id only; replaying a hidden roll shows its CL to Dispatchers alone.
   embed.setFooter({ text: state.result?.rollId ? rollFooter(state.result.rollId) : `Request #${view.id}` });
   return embed;
 }
 
+const button = (customId: string, label: string, style: ButtonStyle) => new ButtonBuilder().setCustomId(customId).setLabel(truncate(label, DISCORD_LIMITS.buttonLabel)).setStyle(style);
+
 export function requestComponents(view: RollRequestView) {
   const { state, id } = view;
   const buttons: ButtonBuilder[] = [];
-  if (state.phase === 'open') {
-    buttons.push(new ButtonBuilder().setCustomId(`dispatch:roll:${id}`).setLabel('Roll').setStyle(ButtonStyle.Success));
-    if (mayInvestigate(state) && state.investigationTable) {
-      buttons.push(new ButtonBuilder().setCustomId(`dispatch:investigate:${id}`).setLabel('Investigate').setStyle(ButtonStyle.Primary));
-    }
-    buttons.push(new ButtonBuilder().setCustomId(`dispatch:cancel:${id}`).setLabel('Cancel (Dispatcher)').setStyle(ButtonStyle.Secondary));
+  if (state.phase === 'stated') {
+    buttons.push(
+      button(`dispatch:call:${id}`, 'Call for a roll (Dispatcher)', ButtonStyle.Primary),
+      button(`dispatch:noroll:${id}`, 'No roll needed (Dispatcher)', ButtonStyle.Success),
+      button(`dispatch:withdraw:${id}`, 'Withdraw', ButtonStyle.Secondary),
+      button(`dispatch:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary),
+    );
   }
-  if (state.hidden && state.phase !== 'cancelled') {
-    buttons.push(new ButtonBuilder().setCustomId(`dispatch:details:${id}`).setLabel('Numbers (Dispatcher)').setStyle(ButtonStyle.Secondary));
+  if (state.phase === 'open') {
+    // `roll` keeps its old verb, so a request posted before the conversation still works.
+    buttons.push(button(`dispatch:roll:${id}`, 'Take the roll', ButtonStyle.Success), button(`dispatch:decline:${id}`, 'Decline', ButtonStyle.Danger));
+    if (mayInvestigate(state) && state.investigationTable) buttons.push(button(`dispatch:investigate:${id}`, 'Investigate', ButtonStyle.Primary));
+    buttons.push(button(`dispatch:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary));
+  }
+  if (mayRollConsequence(state)) buttons.push(button(`dispatch:consequence:${id}`, `Outcome Roll: ${state.consequenceTable}`, ButtonStyle.Danger));
+  if (state.hidden && (state.phase === 'open' || state.phase === 'rolled')) {
+    buttons.push(button(`dispatch:details:${id}`, 'Numbers (Dispatcher)', ButtonStyle.Secondary));
   }
   return buttons.length ? [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons).toJSON()] : [];
 }
@@ -76,20 +173,25 @@ export function requestMessage(view: RollRequestView): MessageBody {
   return { embeds: [requestEmbed(view).toJSON()], components: requestComponents(view), allowedMentions: NO_PINGS };
 }
 
-/** The first post pings the player, and only them. */
+/** A roll called for pings the player, and only them: the choice is theirs. */
 export function requestOpening(view: RollRequestView) {
   return {
     ...requestMessage(view),
-    content: `<@${view.state.playerId}>, a roll for you.`,
+    content: `<@${view.state.playerId}>, a roll for you: take it or decline.`,
     allowedMentions: { parse: [] as never[], users: [view.state.playerId] },
   };
+}
+
+/** A stated intent pings nobody: the Dispatchers at the table read it. */
+export function intentOpening(view: RollRequestView): MessageBody {
+  return requestMessage(view);
 }
 
 /** The Dispatcher's private view: every CL and, once rolled, every number. */
 export function requestDetails(view: RollRequestView): ReplyPayload {
   const { state } = view;
   const lines = state.parts.map((part, index) => `${state.parts.length > 1 ? `${index + 1}. ` : ''}${escapeMarkdown(part.skill)} vs CL **${part.challengeLevel}**`);
-  const embed = new EmbedBuilder().setTitle(`🔒 Request #${view.id}: the numbers`).setColor(0x34495e).setDescription(lines.join('\n'));
+  const embed = new EmbedBuilder().setTitle(`🔒 Request #${view.id}: the numbers`).setColor(0x34495e).setDescription(lines.join('\n') || 'No roll called for yet.');
   if (state.investigation) {
     const revealed = state.investigation.revealed ?? 'Nothing revealed.';
     embed.addFields({ name: 'Investigation', value: `${authorMarkdownWithin(state.investigation.rowText, DISCORD_LIMITS.fieldValue - revealed.length - 1)}\n${revealed}` });
@@ -119,4 +221,30 @@ export function investigationNote(investigation: {
     revealed ?? 'Nothing about the Challenge Level is revealed.',
     `(roll ${rollId}; only you see this)`,
   ].join('\n');
+}
+
+/** The fields of the Dispatcher's answer to an intent, as typed: a refusal shows them back. */
+export const CALL_FIELDS = {
+  skill: 'skill',
+  cl: 'cl',
+  adds: 'adds',
+  consequence: 'consequence',
+  consequenceTable: 'consequence_table',
+} as const;
+
+/** The Dispatcher's form that answers an intent with a roll. */
+export function callModal(id: number) {
+  const row = (input: TextInputBuilder) => new ActionRowBuilder<TextInputBuilder>().addComponents(input);
+  const input = (customId: string, label: string, style: TextInputStyle, required: boolean, max: number, placeholder: string) =>
+    row(new TextInputBuilder().setCustomId(customId).setLabel(label).setStyle(style).setRequired(required).setMaxLength(max).setPlaceholder(placeholder));
+  return new ModalBuilder()
+    .setCustomId(`dispatch:callform:${id}`)
+    .setTitle(truncate(`Call for a roll: intent #${id}`, 45))
+    .addComponents(
+      input(CALL_FIELDS.skill, 'Skill (or a linked roll, parts split by ;)', TextInputStyle.Short, true, Math.min(LINKED_ROLL_MAX_LENGTH, 4000), 'Climbing   or   Handgun Handling +Acuity vs 90; Driving vs 110'),
+      input(CALL_FIELDS.cl, 'Challenge Level 0–200; ?120 hides it', TextInputStyle.Short, false, 4, '120, or ?120 to hide it'),
+      input(CALL_FIELDS.adds, 'Archetypes and a modifier', TextInputStyle.Short, false, 200, 'Acuity, Dexterity, -10'),
+      input(CALL_FIELDS.consequence, 'If it fails (what it costs)', TextInputStyle.Paragraph, false, ROLL_REQUEST_LIMITS.consequenceLength, 'Troy falls.'),
+      input(CALL_FIELDS.consequenceTable, 'Outcome table to roll if it fails', TextInputStyle.Short, false, NAME_LENGTH_MAX, 'Fall Damage'),
+    );
 }

@@ -9,6 +9,8 @@ import { LOCK_PICKING_INVESTIGATION } from '../helpers/tables.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
 const HIDDEN_CL = 173;
+/** What every direct call states: the seed asks a roll for a clear intent and a stated outcome. */
+const STATED = { intent: 'get through the door', outcome: 'Troy is inside' };
 
 let sandbox: TestSandbox;
 beforeEach(async () => {
@@ -29,7 +31,7 @@ function buttonsOf(response: SandboxResponse): string[] {
 
 /** Posts a request and returns the public message's response and id. */
 async function request(options: Record<string, unknown>, subcommand = 'challenge') {
-  const result = await sandbox.act({ ...DISPATCHER, command: `dispatch ${subcommand}`, options: { player: 'mike', ...options } });
+  const result = await sandbox.act({ ...DISPATCHER, command: `dispatch ${subcommand}`, options: { player: 'mike', ...STATED, ...options } });
   const ack = result.responses.find((response) => response.ephemeral)!;
   const post = result.responses.find((response) => !response.ephemeral)!;
   expect(ack.content).toContain('Posted request');
@@ -61,11 +63,11 @@ describe('/dispatch challenge', () => {
   });
 
   it('only a Dispatcher can ask, and the player must have the skill now', async () => {
-    const refused = await sandbox.one({ user: 'sasha', command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50 } });
+    const refused = await sandbox.one({ user: 'sasha', command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Driving', cl: 50 } });
     expect(refused.content).toContain('Only a Dispatcher');
-    const noSkill = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Flying', cl: 50 } });
+    const noSkill = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Flying', cl: 50 } });
     expect(noSkill.content).toContain('Troy has no skill named **Flying**');
-    const badCl = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 300 } });
+    const badCl = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Driving', cl: 300 } });
     expect(badCl.content).toContain('from 0 to 200');
     expect(sandbox.fake.messages()).toHaveLength(0);
   });
@@ -76,7 +78,7 @@ describe('/dispatch challenge', () => {
     expect(ack.content).toContain('investigate with **Investigation: Lock Picking**');
     const id = /#(\d+)/.exec(textOf(post))![1];
     expect(textOf(post)).toContain('vs CL **hidden**');
-    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:investigate:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:investigate:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
 
     const peek = await sandbox.one({ user: 'mike', button: `dispatch:details:${id}`, message });
     expect(peek.content).toContain('Only a Dispatcher');
@@ -99,10 +101,14 @@ describe('/dispatch challenge', () => {
     expect(String(again instanceof Error ? again.message : JSON.stringify(again))).toMatch(/no component|already investigated/);
 
     const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
-    const die = rollD100(seededRng('dispatch-1')).value;
+    const d100 = rollD100(seededRng('dispatch-1'));
+    const die = d100.value;
     const success = die + 60 >= HIDDEN_CL;
     expect(textOf(rolled)).toContain(success ? '✅ **success**' : '❌ **failure**');
-    expect(textOf(rolled)).not.toMatch(/D100|\[\d\]\[\d\]/);
+    // The player sees their dice and the total they make; never the CL, the margin or the chance.
+    expect(textOf(rolled)).toContain(`🎲 \`[${d100.tens}][${d100.ones}] → ${die}\``);
+    expect(textOf(rolled)).toContain(`${die} (D100) + 60 Lock Picking = **${die + 60}**`);
+    expect(textOf(rolled)).not.toMatch(/margin|Chance of success|%/);
 
     const numbers = await sandbox.one({ ...DISPATCHER, button: `dispatch:details:${id}`, message });
     expect(numbers.ephemeral).toBe(true);
@@ -135,7 +141,7 @@ describe('/dispatch challenge', () => {
   it('a hidden CL with no investigation table offers no Investigate; a shown CL cannot name one', async () => {
     const { post } = await request({ skill: 'Driving', cl: 120, hidden: true });
     expect(buttonsOf(post).some((id) => id.startsWith('dispatch:investigate'))).toBe(false);
-    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50, investigation: 'Anything' } });
+    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Driving', cl: 50, investigation: 'Anything' } });
     expect(refused.content).toContain('only makes sense for a hidden CL');
   });
 
@@ -162,7 +168,7 @@ describe('/dispatch linked', () => {
     const { ack, post, message } = await request({ rolls: 'Climbing vs 90; Driving vs 110', hidden: true }, 'linked');
     expect(ack.content).not.toMatch(/investigat/i);
     const id = /#(\d+)/.exec(textOf(post))![1];
-    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
 
     // A button the bot never put there, pushed onto its message as a modified client could send it.
     const stored = (sandbox.fake as unknown as { state: { messages: Map<string, { components: unknown[] }> } }).state.messages.get(message)!;
@@ -184,12 +190,12 @@ describe('/dispatch linked', () => {
   it('rolls every part from the player’s sheet, hidden CLs stay hidden, and no investigation is offered', async () => {
     const { post, message } = await request({ rolls: 'Lock Picking +Acuity vs 150; Driving vs 60', hidden: true }, 'linked');
     const id = /#(\d+)/.exec(textOf(post))![1];
-    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
+    expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
     expect(JSON.stringify(post)).not.toMatch(/\b150\b/);
     const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
     expect(textOf(rolled)).toMatch(/\d of 2 succeeded/);
     expect(JSON.stringify(rolled)).not.toMatch(/\b150\b/);
-    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', rolls: 'Driving vs 50', cl: 20 } });
+    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', ...STATED, rolls: 'Driving vs 50', cl: 20 } });
     expect(refused.content).toContain('at least two');
   });
 });

@@ -136,4 +136,38 @@ describe('/log', () => {
     // Filtering by the Dispatcher does not reveal it either.
     expect(textOf(await sandbox().one({ user: 'mike', command: 'log', options: { user: 'dee' } }))).toContain('secret roll by a Dispatcher');
   });
+
+  it('lists a declined roll request among the rolls by when it was declined, marked as not a roll, on exactly one page', async () => {
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+    await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
+    const before = await roll('sasha');
+    const asked = await sandbox().act({
+      user: 'dee',
+      roles: ['dispatcher'],
+      command: 'dispatch challenge',
+      options: { player: 'mike', skill: 'Climbing', cl: 170, hidden: true, intent: 'climb the drainpipe', outcome: 'Troy is on the roof' },
+    });
+    const post = asked.responses.find((response) => !response.ephemeral)!;
+    const requestId = /#(\d+)/.exec(textOf(post))![1]!;
+    await sandbox().one({ user: 'mike', button: `dispatch:decline:${requestId}`, message: post.messageId! });
+    const after: string[] = [];
+    for (let index = 0; index < 10; index++) after.push(await roll('sasha'));
+
+    const mike = sandbox().fake.user('mike').id;
+    const declined = new RegExp(`^🙅 \\*not a roll\\* <t:\\d+:R> <@${mike}> as \\*\\*Troy\\*\\* declined request #${requestId}: Climbing vs a hidden CL to climb the drainpipe$`, 'm');
+    const first = await sandbox().one({ user: 'mike', command: 'log' });
+    expect(idsOf(first)).toEqual([...after].reverse());
+    expect(textOf(first)).not.toMatch(declined);
+    const second = await press('mike', buttons(first).next, first);
+    expect(idsOf(second)).toEqual([before]);
+    expect(textOf(second)).toMatch(declined);
+    // Newest first: the decline above the roll made before it.
+    expect(textOf(second).indexOf('declined request')).toBeLessThan(textOf(second).indexOf(`\`${before}\``));
+    expect(textOf(second)).not.toContain('170');
+    expect(textOf(second)).toContain('🙅 marks a roll the player declined: nothing was rolled.');
+
+    // Filtered by player: only that player's declines.
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'log', options: { user: 'mike' } }))).toMatch(declined);
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'log', options: { user: 'sasha', count: 1 } }))).not.toContain('declined');
+  });
 });

@@ -55,7 +55,7 @@ async function tactalkRolls(): Promise<void> {
   await box.one({ user: 'mike', command: 'roll linked', options: { rolls: 'Driving vs 80; Lock Picking vs 120' } });
   await box.one({ user: 'mike', command: 'roll outcome', options: { table: 'Investigation: Lock Picking', skill: 'lock picking' } });
 
-  const asked = await box.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Lock Picking', cl: 150, hidden: true } });
+  const asked = await box.act({ ...DISPATCHER, command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'mike', skill: 'Lock Picking', cl: 150, hidden: true } });
   const post = asked.responses.find((response) => !response.ephemeral)!;
   const requestId = /#(\d+)/.exec(textOf(post))![1];
   const investigated = await box.act({ user: 'mike', button: `dispatch:investigate:${requestId}`, message: post.messageId! });

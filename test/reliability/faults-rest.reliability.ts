@@ -360,7 +360,7 @@ describe('REST faults', () => {
     // A message the bot posts in the channel (a Dispatcher's roll request).
     const posts = fake.messages().length;
     fake.faults.add({ target: 'channel-message', method: 'POST', status: 429, retryAfterMs: 300, times: 1, name: 'b: channel post 429' });
-    const request = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', cl: 70 } });
+    const request = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'mike', skill: 'Climbing', cl: 70 } });
     expect(request.faults).toHaveLength(1);
     expect(request.responses.filter((r) => r.kind === 'reply' && !r.ephemeral)).toHaveLength(1);
     expect(fake.messages().length).toBe(posts + 1);
@@ -500,12 +500,12 @@ describe('REST faults', () => {
 
     // Posting in the channel fails for good: the Dispatcher is told, with the reference the log carries.
     const posts = fake.faults.add({ target: 'channel-message', method: 'POST', status: 503, name: 'd: channel posts down' });
-    const refused = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'nina', skill: 'Climbing', cl: 70 } });
+    const refused = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'nina', skill: 'Climbing', cl: 70 } });
     posts.remove();
     expect(refused.faults).toHaveLength(4);
     expect(refused.responses).toMatchObject([{ kind: 'reply', ephemeral: true }]);
     expect(refused.responses[0]!.content).toContain(refused.id);
-    const posted = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'nina', skill: 'Climbing', cl: 70 } });
+    const posted = await step({ user: DISPATCHER, roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'nina', skill: 'Climbing', cl: 70 } });
     expect(posted.responses.filter((r) => r.kind === 'reply' && !r.ephemeral)).toHaveLength(1);
   });
 });

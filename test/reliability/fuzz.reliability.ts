@@ -288,7 +288,7 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       () => ({ kind: 'flow', request: { ...who, command: 'contest start', options: { opponent: other, intent: 'fair fight', stakes: 'loser buys' } }, mayPing: [userIds.get(other)!] }),
       () => ({
         kind: 'flow',
-        request: { ...who, roles: ['dispatcher'], command: 'dispatch challenge', options: { player: other, skill: pick(SKILLS), cl: int(101) } },
+        request: { ...who, roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: other, skill: pick(SKILLS), cl: int(101) } },
         mayPing: [userIds.get(other)!],
       }),
       () => ({ kind: 'flow', request: { ...who, command: 'roll challenge', options: { skill: pick(SKILLS), cl: int(101) } }, mayPing: [] }),

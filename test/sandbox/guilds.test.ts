@@ -106,7 +106,7 @@ describe('a second guild', () => {
   it('honours its own Dispatcher role, and the bot posts the request in its own channel', async () => {
     await sandbox.one({ user: 'mike', guild: 'Other', command: 'sheet create', options: { name: 'Troy' } });
     await sandbox.one({ user: 'mike', guild: 'Other', command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
-    const ask = { command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50 } };
+    const ask = { command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'mike', skill: 'Driving', cl: 50 } };
 
     const refused = await sandbox.one({ user: 'dee', guild: 'Other', ...ask });
     expect(refused.content).toContain('Only a Dispatcher');
@@ -172,7 +172,7 @@ describe('a second guild', () => {
 
     await post({ user: 'mike', guild: 'Other', command: 'sheet create', options: { name: 'Troy' } });
     await post({ user: 'mike', guild: 'Other', command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
-    const asked = await post({ user: 'dee', guild: 'Other', roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'mike', skill: 'Driving', cl: 50 } });
+    const asked = await post({ user: 'dee', guild: 'Other', roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'mike', skill: 'Driving', cl: 50 } });
     expect(asked.status).toBe(200);
     const other = (await (await fetch(`${sandbox.fake.url}/api/messages?guild=other`)).json()) as { messages: Array<{ channelId: string }> };
     const home = (await (await fetch(`${sandbox.fake.url}/api/messages`)).json()) as { messages: unknown[] };

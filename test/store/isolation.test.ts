@@ -90,7 +90,7 @@ describe('an id from another server', () => {
     const request = await store.rollRequests.create(
       HOME,
       'c',
-      newRollRequest({ kind: 'challenge', dispatcherId: 'dee', playerId: 'mike', parts: [{ skill: 'Climbing', challengeLevel: 120, archetypes: [], situationalModifier: 0 }], hidden: true, investigationTable: null }),
+      newRollRequest({ kind: 'challenge', dispatcherId: 'dee', playerId: 'mike', parts: [{ skill: 'Climbing', challengeLevel: 120, archetypes: [], situationalModifier: 0 }], hidden: true, investigationTable: null, consequence: null, consequenceTable: null, intent: 'Scale the wall', outcome: 'Troy is on the roof' }),
     );
     expect(await store.rollRequests.find(HOME, request.id)).not.toBeNull();
     expect(await store.rollRequests.find(ELSEWHERE, request.id)).toBeNull();

@@ -1,19 +1,51 @@
 /**
- * A Dispatcher's request for a player's roll (RULES 1.5): the challenge (or linked challenges), possibly with a
- * hidden CL, answered once by the player's *Roll*; before that the player may investigate a hidden CL once.
+ * A challenge roll as a conversation (RULES 1.5, seed 000 "Challenge Rolls"): the player states what their Operator
+ * tries and what happens if it works; the Dispatcher answers with a roll (the skill, the archetypes, the CL shown or
+ * hidden, and what failing costs), or lets it happen with no roll. The player sees all of that, the hidden CL
+ * excepted, and takes the roll or declines it. A Dispatcher may also call for the roll directly, stating the intent
+ * and outcome themselves. A failed roll whose consequence is an outcome table lets the player make that Outcome Roll
+ * once. Before rolling, the player may investigate a hidden CL of a single challenge once.
  * Pure: who may do what, and the new state.
  */
 import { UserError } from '../../../errors.js';
 import type { ChallengeResult } from './challenge.js';
 import type { LinkedRollPart } from './linked-notation.js';
 
-export type RollRequestPhase = 'open' | 'rolled' | 'cancelled';
+/**
+ * `stated`: a player's intent, waiting for a Dispatcher. `open`: a roll called for, waiting for the player to take it
+ * or decline. Then one of: `rolled`, `declined` (the player chose not to try), `cancelled` (by a Dispatcher),
+ * `withdrawn` (the player took back their intent), `granted` (a Dispatcher let it happen with no roll).
+ */
+export type RollRequestPhase = 'stated' | 'open' | 'rolled' | 'declined' | 'cancelled' | 'withdrawn' | 'granted';
+
+export const ROLL_REQUEST_LIMITS = {
+  intentLength: 300,
+  outcomeLength: 300,
+  consequenceLength: 300,
+} as const;
+
+export interface ConsequenceRoll {
+  rollId: string;
+  table: string;
+  result: number;
+  rowText: string;
+}
 
 export interface RollRequestState {
   kind: 'challenge' | 'linked';
+  /** The Dispatcher who called for the roll; '' while a stated intent waits for one. */
   dispatcherId: string;
   playerId: string;
-  /** One part for a challenge; two or more for a linked roll. */
+  /** The Operator the player named the intent for (their active sheet then); null when a Dispatcher called directly. */
+  operatorName: string | null;
+  /** What the Operator tries, and what happens if it works (null only on requests made before they were asked for). */
+  intent: string | null;
+  outcome: string | null;
+  /** What failing costs, in words; null when the Dispatcher named nothing beyond not getting it done. */
+  consequence: string | null;
+  /** The outcome table a failure is rolled on, if any. */
+  consequenceTable: string | null;
+  /** One part for a challenge; two or more for a linked roll; none while only stated. */
   parts: LinkedRollPart[];
   hidden: boolean;
   /** The investigation table for a hidden challenge (named by the Dispatcher, or "Investigation: <skill>"). */
@@ -21,24 +53,133 @@ export interface RollRequestState {
   phase: RollRequestPhase;
   investigation: { rollId: string; rowText: string; revealed: string | null } | null;
   result: { rollId: string | null; succeeded: number; total: number; operatorName: string; results: ChallengeResult[] } | null;
+  /** The Outcome Roll a failure led to, once made. */
+  consequenceRoll: ConsequenceRoll | null;
 }
 
 export class RollRequestRefusal extends UserError {}
 
-export function newRollRequest(input: Omit<RollRequestState, 'phase' | 'investigation' | 'result'>): RollRequestState {
-  if (input.kind === 'linked' && input.investigationTable) {
-    throw new UserError('A linked roll allows no investigation (RULES 1.5): leave `investigation` out.');
-  }
-  return { ...input, phase: 'open', investigation: null, result: null };
+/** A stored request of any age as the current shape: requests made before the conversation have no intent. */
+export function normalizeRollRequest(raw: Partial<RollRequestState> & Pick<RollRequestState, 'kind' | 'dispatcherId' | 'playerId' | 'phase'>): RollRequestState {
+  return {
+    operatorName: null,
+    intent: null,
+    outcome: null,
+    consequence: null,
+    consequenceTable: null,
+    parts: [],
+    hidden: false,
+    investigationTable: null,
+    investigation: null,
+    result: null,
+    consequenceRoll: null,
+    ...raw,
+  };
 }
 
-function requireOpen(state: RollRequestState): void {
-  if (state.phase === 'rolled') throw new RollRequestRefusal('This roll has already been made.');
-  if (state.phase === 'cancelled') throw new RollRequestRefusal('This request was cancelled by the Dispatcher.');
+/** The player's words (intent, outcome) or the Dispatcher's (consequence): trimmed, not empty, bounded. */
+export function checkRequestText(what: 'intent' | 'outcome' | 'consequence', text: string): string {
+  const trimmed = text.trim();
+  const max = ROLL_REQUEST_LIMITS[`${what}Length`];
+  const say = { intent: 'what the Operator tries to do', outcome: 'what happens if it works', consequence: 'what failing costs' }[what];
+  if (trimmed.length === 0) throw new UserError(`The ${what} cannot be empty: say ${say}.`);
+  if (trimmed.length > max) throw new UserError(`The ${what} may be at most ${max} characters; yours has ${trimmed.length}.`);
+  return trimmed;
+}
+
+/** The roll a Dispatcher calls for: which skills and CLs, and what failing costs. */
+export interface RollCall {
+  kind: 'challenge' | 'linked';
+  parts: LinkedRollPart[];
+  hidden: boolean;
+  investigationTable: string | null;
+  consequence: string | null;
+  consequenceTable: string | null;
+}
+
+function checkCall(call: RollCall): RollCall {
+  if (call.kind === 'linked' && call.investigationTable) {
+    throw new UserError('A linked roll allows no investigation (RULES 1.5): leave `investigation` out.');
+  }
+  if (call.parts.length === 0 || (call.kind === 'linked' && call.parts.length < 2) || (call.kind === 'challenge' && call.parts.length !== 1)) {
+    throw new UserError(call.kind === 'linked' ? 'A linked roll needs at least two challenge rolls.' : 'A challenge roll tests one skill.');
+  }
+  return { ...call, consequence: call.consequence === null ? null : checkRequestText('consequence', call.consequence) };
+}
+
+/** A Dispatcher calls for a roll directly, stating the intent and outcome it decides. */
+export function newRollRequest(input: RollCall & { dispatcherId: string; playerId: string; intent: string; outcome: string }): RollRequestState {
+  const call = checkCall(input);
+  return normalizeRollRequest({
+    ...call,
+    dispatcherId: input.dispatcherId,
+    playerId: input.playerId,
+    intent: checkRequestText('intent', input.intent),
+    outcome: checkRequestText('outcome', input.outcome),
+    phase: 'open',
+  });
+}
+
+/** A player states what their Operator tries and what happens if it works; a Dispatcher answers it. */
+export function stateIntent(input: { playerId: string; operatorName: string; intent: string; outcome: string }): RollRequestState {
+  return normalizeRollRequest({
+    kind: 'challenge',
+    dispatcherId: '',
+    playerId: input.playerId,
+    operatorName: input.operatorName,
+    intent: checkRequestText('intent', input.intent),
+    outcome: checkRequestText('outcome', input.outcome),
+    phase: 'stated',
+  });
+}
+
+const CLOSED: Partial<Record<RollRequestPhase, string>> = {
+  rolled: 'This roll has already been made.',
+  declined: 'The player declined this roll; nothing was rolled.',
+  cancelled: 'This request was cancelled by the Dispatcher.',
+  withdrawn: 'The player withdrew this intent.',
+  granted: 'The Dispatcher let this happen with no roll.',
+};
+
+function requirePhase(state: RollRequestState, phase: 'stated' | 'open'): void {
+  if (state.phase === phase) return;
+  throw new RollRequestRefusal(
+    CLOSED[state.phase] ?? (phase === 'open' ? 'No roll has been called for yet: a Dispatcher answers the intent first.' : 'A Dispatcher has already called for a roll here.'),
+  );
 }
 
 export function requirePlayer(state: RollRequestState, userId: string): void {
-  if (userId !== state.playerId) throw new RollRequestRefusal(`This roll is for <@${state.playerId}> only.`);
+  if (userId !== state.playerId) throw new RollRequestRefusal(`This is for <@${state.playerId}> only.`);
+}
+
+function requireDispatcher(isDispatcher: boolean, doing: string): void {
+  if (!isDispatcher) throw new RollRequestRefusal(`Only a Dispatcher can ${doing}.`);
+}
+
+/** Whether this member may answer this intent with a roll now: a Dispatcher, while the intent waits. */
+export function checkCallForRoll(state: RollRequestState, actor: { isDispatcher: boolean }): void {
+  requireDispatcher(actor.isDispatcher, 'call for a roll');
+  requirePhase(state, 'stated');
+}
+
+/** A Dispatcher answers a stated intent with a roll: the player then takes it or declines. */
+export function callForRoll(state: RollRequestState, actor: { userId: string; isDispatcher: boolean }, call: RollCall): RollRequestState {
+  checkCallForRoll(state, actor);
+  return { ...state, ...checkCall(call), dispatcherId: actor.userId, phase: 'open' };
+}
+
+/** A Dispatcher decides no roll is needed: the intent simply happens. */
+export function grantWithoutRoll(state: RollRequestState, actor: { userId: string; isDispatcher: boolean }): RollRequestState {
+  requireDispatcher(actor.isDispatcher, 'decide that no roll is needed');
+  requirePhase(state, 'stated');
+  return { ...state, dispatcherId: actor.userId, phase: 'granted' };
+}
+
+/** The player takes back an intent no Dispatcher has answered yet. */
+export function withdrawIntent(state: RollRequestState, userId: string): RollRequestState {
+  requirePlayer(state, userId);
+  requirePhase(state, 'stated');
+  return { ...state, phase: 'withdrawn' };
 }
 
 /** Whether the player may still investigate: a hidden single challenge, not investigated, not rolled. */
@@ -48,7 +189,7 @@ export function mayInvestigate(state: RollRequestState): boolean {
 
 export function checkInvestigation(state: RollRequestState, userId: string): void {
   requirePlayer(state, userId);
-  requireOpen(state);
+  requirePhase(state, 'open');
   if (state.kind === 'linked') throw new RollRequestRefusal('A linked roll allows no investigation.');
   if (!state.hidden) throw new RollRequestRefusal('The Challenge Level is not hidden: there is nothing to investigate.');
   if (state.investigation) throw new RollRequestRefusal('You have already investigated this challenge.');
@@ -61,7 +202,7 @@ export function recordInvestigation(state: RollRequestState, userId: string, inv
 
 export function checkRoll(state: RollRequestState, userId: string): void {
   requirePlayer(state, userId);
-  requireOpen(state);
+  requirePhase(state, 'open');
 }
 
 export function recordRoll(state: RollRequestState, userId: string, result: NonNullable<RollRequestState['result']>): RollRequestState {
@@ -69,8 +210,37 @@ export function recordRoll(state: RollRequestState, userId: string, result: NonN
   return { ...state, phase: 'rolled', result };
 }
 
+/** The player, knowing what failing costs, chooses not to try: nothing is rolled. */
+export function declineRoll(state: RollRequestState, userId: string): RollRequestState {
+  checkRoll(state, userId);
+  return { ...state, phase: 'declined' };
+}
+
 export function cancelRollRequest(state: RollRequestState, isDispatcher: boolean): RollRequestState {
-  if (!isDispatcher) throw new RollRequestRefusal('Only a Dispatcher can cancel a roll request.');
-  requireOpen(state);
+  requireDispatcher(isDispatcher, 'cancel a roll request');
+  if (state.phase !== 'stated') requirePhase(state, 'open');
   return { ...state, phase: 'cancelled' };
+}
+
+/** Whether the roll failed: a single challenge that failed, or a linked roll with any part failed. */
+export function rollFailed(state: RollRequestState): boolean {
+  return state.phase === 'rolled' && state.result !== null && state.result.succeeded < state.result.total;
+}
+
+/** Whether the failure's Outcome Roll is still to be made. */
+export function mayRollConsequence(state: RollRequestState): boolean {
+  return rollFailed(state) && state.consequenceTable !== null && state.consequenceRoll === null;
+}
+
+export function checkConsequenceRoll(state: RollRequestState, userId: string): void {
+  requirePlayer(state, userId);
+  if (state.consequenceRoll) throw new RollRequestRefusal(`The Outcome Roll on ${state.consequenceRoll.table} was already made: roll ${state.consequenceRoll.rollId}.`);
+  if (state.consequenceTable === null) throw new RollRequestRefusal('This roll has no consequence table to roll on.');
+  if (state.phase !== 'rolled') throw new RollRequestRefusal('The challenge roll has not been made.');
+  if (!rollFailed(state)) throw new RollRequestRefusal('The roll succeeded: its consequence does not apply.');
+}
+
+export function recordConsequenceRoll(state: RollRequestState, userId: string, consequenceRoll: ConsequenceRoll): RollRequestState {
+  checkConsequenceRoll(state, userId);
+  return { ...state, consequenceRoll };
 }

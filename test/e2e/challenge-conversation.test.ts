@@ -1,0 +1,288 @@
+// A challenge roll is a conversation (seed 000 "Challenge Rolls"): the player states an intent and an outcome, the
+// Dispatcher answers with the roll and what failing costs, and the player, knowing that, takes the roll or declines.
+import { afterEach, describe, expect, it } from 'vitest';
+import { rollD100 } from '../../src/engine/dice.js';
+import { seededRng } from '../../src/engine/rng.js';
+import { resolveOutcomeRoll, type OutcomeTable } from '../../src/engine/tables.js';
+import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+
+const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
+const CLIMB = { intent: 'scale the side of the building to the balcony on the 3rd floor', outcome: 'Troy is on the balcony, unseen' };
+
+const FALL_DAMAGE: OutcomeTable = {
+  name: 'Fall Damage',
+  die: 'd100',
+  asks: 'Nothing to add',
+  skill: null,
+  rows: [
+    { min: 1, max: 40, text: 'Bruised: Troy limps on.', next: null, reveals: null },
+    { min: 41, max: 90, text: 'A broken leg.', next: null, reveals: null },
+    { min: 91, max: 200, text: 'Troy does not survive the fall.', next: null, reveals: null },
+  ],
+};
+
+/** A seed whose D100 makes Troy's Climbing 40 fail against CL 120 (a die under 80): computed, not guessed. */
+const FAILING_SEED = Array.from({ length: 100 }, (_, index) => `climb-${index}`).find((seed) => rollD100(seededRng(seed)).value < 80)!;
+
+let sandbox: TestSandbox;
+afterEach(async () => {
+  expect(sandbox.fake.violations).toEqual([]);
+  await sandbox.stop();
+});
+
+async function start(seeds: string[] = []): Promise<void> {
+  sandbox = await startTestSandbox({ seeds });
+  await sandbox.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
+  await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
+  await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Lock Picking', level: 60 } });
+  await sandbox.bot.store.tables.save(sandbox.fake.guildId, FALL_DAMAGE);
+}
+
+function buttonsOf(response: Pick<SandboxResponse, 'components'>): string[] {
+  return (response.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id));
+}
+
+function labelsOf(response: Pick<SandboxResponse, 'components'>): string[] {
+  return (response.components as Array<{ components: Array<{ label: string }> }>).flatMap((row) => row.components.map((c) => c.label));
+}
+
+/** The channel's copy of a message, as everyone sees it now. */
+function channelMessage(messageId: string) {
+  return sandbox.fake.messages().find((message) => message.id === messageId)!;
+}
+
+/** Presses a button the message no longer shows, as a stale client or a forged request would. */
+async function forgedPress(request: Omit<SandboxInteractionRequest, 'message'> & { button: string }, messageId: string): Promise<SandboxResponse> {
+  const stored = (sandbox.fake as unknown as { state: { messages: Map<string, { components: unknown[] }> } }).state.messages.get(messageId)!;
+  const original = stored.components;
+  stored.components = [...original, { type: 1, components: [{ type: 2, style: 2, custom_id: request.button, label: 'Old button' }] }];
+  try {
+    return await sandbox.one({ ...request, message: messageId });
+  } finally {
+    stored.components = original;
+  }
+}
+
+/** Mike states Troy's intent; returns the intent's message and id. */
+async function stateTheClimb() {
+  const stated = await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB });
+  expect(stated).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: { parse: [] } });
+  const id = /Intent #(\d+)/.exec(textOf(stated))![1]!;
+  return { stated, id, message: stated.messageId! };
+}
+
+describe('the Dispatcher answers a stated intent', () => {
+  it("Mike's climb: the Dispatcher calls for Climbing with a fall as the consequence, Mike sees it and declines; nothing is rolled", async () => {
+    await start();
+    const { stated, id, message } = await stateTheClimb();
+    const mikeId = sandbox.fake.user('mike').id;
+    expect(textOf(stated)).toContain(`<@${mikeId}> (**Troy**) wants to **${CLIMB.intent}**`);
+    expect(textOf(stated)).toContain(`**If it works:** ${CLIMB.outcome}`);
+    expect(buttonsOf(stated)).toEqual([`dispatch:call:${id}`, `dispatch:noroll:${id}`, `dispatch:withdraw:${id}`, `dispatch:cancel:${id}`]);
+
+    // Players may not pick the roll: only a Dispatcher answers.
+    expect((await sandbox.one({ user: 'mike', button: `dispatch:call:${id}`, message })).content).toContain('Only a Dispatcher can call for a roll');
+    const form = await sandbox.one({ ...DISPATCHER, button: `dispatch:call:${id}`, message });
+    expect(form.kind).toBe('modal');
+
+    const answered = await sandbox.act({
+      ...DISPATCHER,
+      modal: `dispatch:callform:${id}`,
+      message,
+      fields: { skill: 'Climbing', cl: '120', adds: '', consequence: 'Troy falls from the wall.', consequence_table: 'fall damage' },
+    });
+    const [update, ping] = answered.responses;
+    expect(update!.kind).toBe('update');
+    const asked = textOf(update!);
+    expect(asked).toContain(`wants to **${CLIMB.intent}**`);
+    expect(asked).toContain('**Climbing** vs CL **120**');
+    // Mike understands what failing costs before he decides.
+    expect(asked).toContain('**If it fails:** Troy falls from the wall. Then an **Outcome Roll on Fall Damage**.');
+    expect(asked).toContain('**Take the roll** or **Decline**');
+    expect(buttonsOf(update!)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`]);
+    expect(ping).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [], users: [mikeId] } });
+
+    // Only Mike decides; Sasha's press is refused privately and changes nothing.
+    const intruder = await sandbox.one({ user: 'sasha', button: `dispatch:decline:${id}`, message });
+    expect(intruder).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(intruder.content).toContain(`for <@${mikeId}> only`);
+
+    // Mike decides Troy takes the stairs.
+    const declined = await sandbox.one({ user: 'mike', button: `dispatch:decline:${id}`, message });
+    expect(declined.kind).toBe('update');
+    expect(textOf(declined)).toContain('**Troy** does not attempt it. Nothing was rolled.');
+    expect(buttonsOf(declined)).toEqual([]);
+    expect(textOf(channelMessage(message))).toContain('does not attempt it');
+
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
+    const log = textOf(await sandbox.one({ user: 'sasha', command: 'log' }));
+    expect(log).toContain(`*not a roll*`);
+    expect(log).toContain(`<@${mikeId}> as **Troy** declined request #${id}: Climbing vs CL 120 to ${CLIMB.intent}`);
+    expect(log).not.toMatch(/^`\w{8}`/m);
+  });
+
+  it('No roll needed: the action happens as stated, nothing is rolled; a player withdraws an intent nobody answered', async () => {
+    await start();
+    const first = await stateTheClimb();
+    expect((await sandbox.one({ user: 'mike', button: `dispatch:noroll:${first.id}`, message: first.message })).content).toContain('Only a Dispatcher');
+    const granted = await sandbox.one({ ...DISPATCHER, button: `dispatch:noroll:${first.id}`, message: first.message });
+    expect(textOf(granted)).toContain('no roll needed. It happens as stated.');
+    expect(buttonsOf(granted)).toEqual([]);
+
+    const second = await stateTheClimb();
+    expect((await sandbox.one({ user: 'sasha', button: `dispatch:withdraw:${second.id}`, message: second.message })).content).toContain('only');
+    const withdrawn = await sandbox.one({ user: 'mike', button: `dispatch:withdraw:${second.id}`, message: second.message });
+    expect(textOf(withdrawn)).toContain('**Troy** withdrew the intent.');
+    expect(buttonsOf(withdrawn)).toEqual([]);
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
+  });
+
+  it("the Dispatcher's form is checked as /dispatch is; a refusal shows back what was typed and posts nothing", async () => {
+    await start();
+    const { id, message } = await stateTheClimb();
+    const submit = (fields: Record<string, string>) => sandbox.one({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message, fields: { adds: '', consequence: '', consequence_table: '', ...fields } });
+
+    const badCl = await submit({ skill: 'Climbing', cl: '250', consequence: 'Troy falls.' });
+    expect(badCl).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(badCl.content).toContain('from 0 to 200');
+    expect(badCl.content).toContain('Skill: `Climbing`');
+    expect(badCl.content).toContain('CL: `250`');
+    expect(badCl.content).toContain('If it fails: `Troy falls.`');
+    expect((await submit({ skill: 'Climbing', cl: 'hard' })).content).toContain('write `?120` to hide it');
+    expect((await submit({ skill: 'Flying', cl: '90' })).content).toContain('Troy has no skill named **Flying**');
+    const noTable = await submit({ skill: 'Climbing', cl: '90', consequence_table: 'Fall Damages' });
+    expect(noTable.content).toContain('There is no outcome table named **Fall Damages**');
+    expect(noTable.content).toContain('Outcome table: `Fall Damages`');
+    expect(textOf(channelMessage(message))).toContain('Call for a roll');
+
+    // A hidden CL (`?`), archetypes and a modifier in one field.
+    await sandbox.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Dexterity', modifier: 5 } });
+    const answered = await sandbox.act({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message, fields: { skill: 'Climbing', cl: '?137', adds: 'Dexterity, -10', consequence: '', consequence_table: '' } });
+    const asked = textOf(answered.responses[0]!);
+    expect(asked).toContain('**Climbing** + Dexterity −10 vs CL **hidden**');
+    expect(asked).toContain('**If it fails:** It does not happen; the Dispatcher named no other consequence.');
+    expect(JSON.stringify(answered.responses)).not.toMatch(/\b137\b/);
+  });
+});
+
+describe('a failure with a consequence table', () => {
+  it('offers its Outcome Roll to the player once, also after a restart; the two rolls name each other in /log and /roll replay', async () => {
+    const OUTCOME_SEED = 'fall-0';
+    await start([FAILING_SEED, OUTCOME_SEED]);
+    const mikeId = sandbox.fake.user('mike').id;
+    const asked = await sandbox.act({
+      ...DISPATCHER,
+      command: 'dispatch challenge',
+      options: { player: 'mike', skill: 'Climbing', cl: 120, ...CLIMB, consequence: 'Troy falls.', 'consequence-table': 'Fall Damage' },
+    });
+    const post = asked.responses.find((response) => !response.ephemeral)!;
+    const message = post.messageId!;
+    const id = /#(\d+)/.exec(textOf(post))![1]!;
+    expect(textOf(post)).toContain('**If it fails:** Troy falls. Then an **Outcome Roll on Fall Damage**.');
+
+    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const die = rollD100(seededRng(FAILING_SEED)).value;
+    expect(textOf(taken)).toContain(`${die} (D100) + 40 Climbing = **${die + 40}**`);
+    expect(textOf(taken)).toContain('❌ **failure**');
+    expect(textOf(taken)).toContain('**It failed, so:** Troy falls. Then an **Outcome Roll on Fall Damage**.');
+    expect(buttonsOf(taken)).toEqual([`dispatch:consequence:${id}`]);
+    expect(labelsOf(taken)).toEqual(['Outcome Roll: Fall Damage']);
+    const challengeId = /Roll (\w{8})/.exec(textOf(taken))![1]!;
+
+    const theirs = await sandbox.one({ user: 'sasha', button: `dispatch:consequence:${id}`, message });
+    expect(theirs).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(theirs.content).toContain(`for <@${mikeId}> only`);
+
+    const pressed = await sandbox.act({ user: 'mike', button: `dispatch:consequence:${id}`, message });
+    const [update, result] = pressed.responses;
+    const expected = resolveOutcomeRoll({ table: FALL_DAMAGE, modifiers: [] }, seededRng(OUTCOME_SEED));
+    expect(update!.kind).toBe('update');
+    expect(buttonsOf(update!)).toEqual([]);
+    expect(textOf(update!)).toContain(`Outcome Roll on **Fall Damage**: **${expected.result}**`);
+    expect(result).toMatchObject({ kind: 'followup', ephemeral: false });
+    expect(textOf(result!)).toContain(`After challenge roll \`${challengeId}\``);
+    expect(textOf(result!)).toContain(expected.row.text);
+    const outcomeId = /Roll (\w{8})/.exec(textOf(result!))![1]!;
+
+    // Once only: a second press, now and after the bot restarts, rolls nothing.
+    const again = await forgedPress({ user: 'mike', button: `dispatch:consequence:${id}` }, message);
+    expect(again.content).toContain(`The Outcome Roll on Fall Damage was already made: roll ${outcomeId}.`);
+    await sandbox.restartBot();
+    const afterRestart = await forgedPress({ user: 'mike', button: `dispatch:consequence:${id}` }, message);
+    expect(afterRestart).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(afterRestart.content).toContain('already made');
+    expect((await sandbox.bot.store.rolls.latestOfAllServers(10)).map((roll) => roll.id).sort()).toEqual([challengeId, outcomeId].sort());
+
+    const log = textOf(await sandbox.one({ user: 'mike', command: 'log' }));
+    expect(log).toContain(`\`${outcomeId}\``);
+    expect(log).toContain(`outcome on Fall Damage, after challenge roll \`${challengeId}\``);
+    const replayed = textOf(await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: outcomeId } }));
+    expect(replayed).toContain('the dice match');
+    expect(replayed).toContain(`The consequence of failing challenge roll \`${challengeId}\``);
+    const challengeReplay = textOf(await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: challengeId } }));
+    expect(challengeReplay).toContain(`Its failure led to the Outcome Roll \`${outcomeId}\``);
+  });
+
+  it('a success offers no Outcome Roll, and a forged press is refused', async () => {
+    const SUCCESS_SEED = Array.from({ length: 200 }, (_, index) => `win-${index}`).find((seed) => rollD100(seededRng(seed)).value >= 80)!;
+    await start([SUCCESS_SEED]);
+    const asked = await sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', cl: 120, ...CLIMB, 'consequence-table': 'Fall Damage' } });
+    const post = asked.responses.find((response) => !response.ephemeral)!;
+    const id = /#(\d+)/.exec(textOf(post))![1]!;
+    expect(textOf(post)).toContain('**If it fails:** An **Outcome Roll on Fall Damage**.');
+    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    expect(textOf(taken)).toContain('✅ **success**');
+    expect(buttonsOf(taken)).toEqual([]);
+    const forged = await forgedPress({ user: 'mike', button: `dispatch:consequence:${id}` }, post.messageId!);
+    expect(forged.content).toContain('The roll succeeded: its consequence does not apply.');
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toHaveLength(1);
+  });
+
+  it('a linked roll: any failed part brings the consequence, and a hidden linked result shows each part’s dice and total, never a CL', async () => {
+    const seed = 'linked-0';
+    await start([seed, 'fall-1']);
+    const asked = await sandbox.act({
+      ...DISPATCHER,
+      command: 'dispatch linked',
+      // 187 cannot be reached by Climbing 40 (at most 140): that part fails whatever the die.
+      options: { player: 'mike', rolls: 'Climbing vs 187; Lock Picking vs 163', hidden: true, ...CLIMB, consequence: 'Troy falls.', 'consequence-table': 'Fall Damage' },
+    });
+    const post = asked.responses.find((response) => !response.ephemeral)!;
+    const id = /#(\d+)/.exec(textOf(post))![1]!;
+    expect(textOf(post)).toContain('**If it fails:** Troy falls.');
+    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    const rng = seededRng(seed);
+    const climb = rollD100(rng);
+    const lock = rollD100(rng);
+    const text = textOf(taken);
+    expect(text).toContain(`🎲 \`[${climb.tens}][${climb.ones}] → ${climb.value}\``);
+    expect(text).toContain(`${climb.value} (D100) + 40 Climbing = **${climb.value + 40}**`);
+    expect(text).toContain(`${lock.value} (D100) + 60 Lock Picking = **${lock.value + 60}**`);
+    expect(JSON.stringify(taken)).not.toMatch(/\b(187|163)\b|margin|Chance/);
+    expect(buttonsOf(taken)).toEqual([`dispatch:consequence:${id}`, `dispatch:details:${id}`]);
+  });
+});
+
+describe('the server setting for players’ own challenge rolls', () => {
+  it('off: a player’s /roll challenge and /roll linked are refused with what works instead; a Dispatcher still rolls', async () => {
+    await start();
+    const allowed = await sandbox.one({ user: 'mike', command: 'roll challenge', options: { skill: 'Climbing', cl: 90 } });
+    expect(textOf(allowed)).toMatch(/Roll \w{8}/);
+
+    await sandbox.one({ user: 'olga', permissions: ['ManageGuild'], command: 'config player-challenge-rolls', options: { state: 'off' } });
+    const refused = await sandbox.one({ user: 'mike', command: 'roll challenge', options: { skill: 'Climbing', cl: 90 } });
+    expect(refused).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(refused.content).toContain('a Dispatcher calls for challenge rolls');
+    expect(refused.content).toContain('`/roll intent intent:… outcome:…`');
+    const refusedLinked = await sandbox.one({ user: 'mike', command: 'roll linked', options: { rolls: 'Climbing vs 90; Lock Picking vs 90' } });
+    expect(refusedLinked.content).toContain('/roll intent');
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toHaveLength(1);
+
+    await sandbox.one({ user: 'dee', command: 'sheet create', options: { name: 'Handler' } });
+    const dispatcherRoll = await sandbox.one({ ...DISPATCHER, command: 'roll challenge', options: { skill: 'Climbing', cl: 90, level: 50 } });
+    expect(textOf(dispatcherRoll)).toMatch(/Roll \w{8}/);
+    // The way that works instead does work.
+    expect((await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB })).ephemeral).toBe(false);
+  });
+});
