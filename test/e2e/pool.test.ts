@@ -310,7 +310,7 @@ describe('/pool', () => {
       against: rollId,
     });
 
-    it('pings the opponent once; only they roll, once, across a restart, from their sheet; only the roller pushes, after too; replays match', async () => {
+    it('pings the opponent once; only they roll, once, across a restart, from their sheet; only the roller pushes, after too; only a Dispatcher breaks the tie; replays match', async () => {
       await kat(sandbox());
       await troy(sandbox());
       const sashaId = sandbox().fake.user('sasha').id;
