@@ -15,6 +15,7 @@ import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } fro
 import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
 import { rollDiceNotationOffThread } from './dice-notation-thread.js';
 import { codeCheckDice, resolveCodeCheck, type CodeCheckInput, type CodeCheckResult } from './systems/result-points/check.js';
+import type { SceneRecord } from './systems/result-points/scene.js';
 import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput, type PoolResult } from './systems/d10-pool/pool.js';
 import { resolveCumulativeStep, type CumulativeStepInput, type CumulativeStepResult } from './systems/d10-pool/cumulative.js';
 import { d6Faces, resolveD6Pool, resolvePush, resolveTieBreak, tieBreakFaces, type D6PoolInput, type D6PoolResult, type PoolConditionRecord, type PushInput, type PushResult, type TieBreakInput, type TieBreakResult } from './systems/d6-pool/pool.js';
@@ -31,6 +32,8 @@ export const ROLL_KINDS = [
   'contest',
   'outcome',
   'code',
+  'code-spend',
+  'code-scene',
   'd10',
   'd10-advanced',
   'd10-extended',
@@ -68,6 +71,7 @@ export type Rederived =
   | { kind: 'contest'; result: ContestRollResult; dice: ReturnType<typeof contestDice> }
   | { kind: 'outcome'; result: OutcomeRollResult; dice: ReturnType<typeof outcomeDice> }
   | { kind: 'code'; result: CodeCheckResult; dice: ReturnType<typeof codeCheckDice> }
+  | { kind: 'code-scene'; result: SceneRecord; dice: never[] }
   | { kind: 'd10'; result: PoolResult; dice: number[] }
   | { kind: 'd10-advanced'; result: PoolResult; dice: number[] }
   | { kind: 'd10-extended'; result: CumulativeStepResult; dice: number[] }
@@ -142,9 +146,14 @@ export function rederive(kind: string, inputs: unknown, seed: string): Rederived
     const result = resolveOutcomeRoll(inputs as OutcomeRollInput, rng);
     return { kind, result, dice: outcomeDice(result) };
   }
-  if (kind === 'code') {
+  if (kind === 'code' || kind === 'code-spend') {
+    // Points spent on a track store the check's inputs, seed and dice: they replay as the check they came from.
     const result = resolveCodeCheck(inputs as CodeCheckInput, rng);
-    return { kind, result, dice: codeCheckDice(result) };
+    return { kind: 'code', result, dice: codeCheckDice(result) };
+  }
+  if (kind === 'code-scene') {
+    // A concession, a scene's end or an action point: no dice, stored so each is made once; replays as recorded.
+    return { kind, result: inputs as SceneRecord, dice: [] };
   }
   if (kind === 'd10') {
     const result = resolvePoolRoll(inputs as PoolInput, rng);

@@ -7,7 +7,7 @@ import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { outcomeLines } from './tables.js';
 import { diceReplayField } from './dice.js';
-import { replayFieldsOfCheck } from './result-points.js';
+import { replayFieldsOfCheck, replayFieldsOfScene } from './result-points.js';
 import { replayFieldsOfPool } from './d10-pool.js';
 import { replayFieldsOfD6 } from './d6-pool.js';
 import { replayFieldsOfTactics } from './tactics.js';
@@ -68,6 +68,7 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
     return [field(`${result.input.table.name} (the table as it was rolled)`, outcomeLines(result).join('\n'))];
   }
   if (rederived.kind === 'code') return replayFieldsOfCheck(rederived.result).map(([name, value]) => field(name, value));
+  if (rederived.kind === 'code-scene') return replayFieldsOfScene(rederived.result).map(([name, value]) => field(name, value));
   if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
     return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
   }

@@ -1,17 +1,24 @@
-/** Die-code checks (RULES 3) as embeds: every die, the pips, each helper's dice, the opposition and the result points. */
-import { EmbedBuilder } from 'discord.js';
+/**
+ * Die-code checks (RULES 3, seed 002) as embeds: every die, the pips, each helper's dice, the opposition, the result
+ * points and the effect roll; the condition tracks of the roller and the target, the button that spends the points;
+ * concessions, the end of a scene and action points.
+ */
+import { ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import {
   describeOpposition,
   outcomesAbove,
+  pointsToSpend,
   resultPointsDistribution,
   type CodeCheckResult,
 } from '../engine/systems/result-points/check.js';
 import { formatDieCode, type CodeRoll } from '../engine/systems/result-points/die-code.js';
+import { sceneNumber, type SceneRecord } from '../engine/systems/result-points/scene.js';
+import { OUT_OF_ACTION_AT, trackState, type TrackState } from '../engine/systems/result-points/tracks.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
-import type { ReplyPayload } from './messages.js';
+import type { MessageBody, ReplyPayload } from './messages.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, neutral: 0x7f8c8d } as const;
 
@@ -28,10 +35,12 @@ function oppositionLine(result: CodeCheckResult): string | null {
       return null;
     case 'difficulty':
       return against.name ? `Difficulty **${against.name}**: the top of its range, **${against.value}**` : `Difficulty **${against.value}**`;
-    case 'fixed':
-      return against.code
+    case 'fixed': {
+      const line = against.code
         ? `Fixed resistance ${formatDieCode(against.code)} = 3 × ${against.code.dice}${against.code.pips === 0 ? '' : ` ${signed(against.code.pips)}`} = **${against.value}**`
         : `Fixed resistance **${against.value}**`;
+      return against.conceded === undefined ? line : `${line}: ${escapeMarkdown(against.conceded)} conceded the scene, so resists only with fixed values (nothing rolled)`;
+    }
     case 'active':
       return `Opponent rolls ${formatDieCode(against.code)}: ${formatCodeRoll(result.opponent!)} → **${result.opposition}**`;
   }
@@ -67,6 +76,10 @@ export function codeCheckLines(result: CodeCheckResult): string[] {
   const opposition = oppositionLine(result);
   if (opposition) lines.push(opposition);
   lines.push(pointsLine(result));
+  if (result.input.effect) {
+    const effect = formatDieCode(result.input.effect);
+    lines.push(result.effect ? `💥 Effect roll ${effect}: ${formatCodeRoll(result.effect)}` : `💥 Effect roll ${effect}: not rolled, the check did not succeed`);
+  }
   lines.push(`${result.opposition === null ? 'Chance of an effect' : 'Chance of success'}: ${codeCheckChance(result)}%`);
   return lines;
 }
@@ -78,14 +91,142 @@ export function codeCheckTitle(result: CodeCheckResult): string {
   return `${result.success ? '✅' : '❌'} ${what}: ${result.success ? `success, ${band}` : 'failure'} (${result.resultPoints} result points)`;
 }
 
-export function codeCheckReply(result: CodeCheckResult, who: string, rollId: string | null): ReplyPayload {
+/** The characters a check was made by and against, as stored with it: their tracks as they were when it was rolled. */
+export interface CodeCheckFacts {
+  /** The roller's sheet (their active one, or the NPC a Dispatcher rolled for). */
+  roller?: { sheetId: number; name: string; tracks: Array<{ attribute: string; points: number }> };
+  /** Whom the check acts against, and the condition track its points go on. */
+  target?: { sheetId: number; name: string; track: { attribute: string; points: number } | null };
+}
+
+/** The points spent on the target's track, once (stored under an id derived from the check's). */
+export interface SpentPoints {
+  markerId: string;
+  sheet: string;
+  track: string;
+  amount: number;
+  before: number;
+  after: number;
+}
+
+export interface CodeCheckMessageState {
+  who: string;
+  rollId: string | null;
+  result: CodeCheckResult;
+  facts: CodeCheckFacts;
+  spent?: SpentPoints;
+}
+
+export const SPEND_PREFIX = 'code:spend:';
+
+/** `Wounds 7 (Adequate)`, `Wounds 27 (Overwhelming): out of action`, `Wounds 0`. */
+export function formatTrack(track: TrackState): string {
+  const level = track.level ? ` (${track.level.name})` : '';
+  return `${escapeMarkdown(track.name)} ${track.points}${level}${track.outOfAction ? ': **out of action**' : ''}`;
+}
+
+/** `Wounds 22 → **27** (Overwhelming): **out of action**`. */
+export function trackChange(before: number, after: TrackState): string {
+  return `${escapeMarkdown(after.name)} ${before} → **${after.points}**${after.level ? ` (${after.level.name})` : ''}${after.outOfAction ? `: **out of action** (${OUT_OF_ACTION_AT} or more)` : ''}`;
+}
+
+/** The lines about the characters: the roller's tracks, the target and its track, what was spent on it. */
+function characterLines(state: CodeCheckMessageState): string[] {
+  const { roller, target } = state.facts;
+  const lines: string[] = [];
+  if (roller && roller.tracks.length > 0) {
+    lines.push(`📋 ${escapeMarkdown(roller.name)}: ${roller.tracks.map((track) => formatTrack(trackState(track.attribute, track.points))).join(' · ')}`);
+  }
+  if (target) {
+    const track = target.track ? trackState(target.track.attribute, target.track.points) : null;
+    lines.push(`🎯 Against ${escapeMarkdown(target.name)}${track ? `: ${formatTrack(track)}` : ''}`);
+    if (state.spent) {
+      const after = trackState(state.spent.track, state.spent.after);
+      lines.push(`✅ Spent **${state.spent.amount}** on ${escapeMarkdown(state.spent.sheet)}'s ${trackChange(state.spent.before, after)} · \`${state.spent.markerId}\``);
+    } else if (track && pointsToSpend(state.result) === 0) {
+      lines.push(`Nothing to spend on ${escapeMarkdown(track.name)}: ${state.result.resultPoints > 0 ? 'the effect roll came to 0 or less' : 'the check did not succeed'}.`);
+    }
+  }
+  return lines;
+}
+
+/** The check as posted: with a Spend button while its points can still go on the target's track. */
+export function codeCheckMessage(state: CodeCheckMessageState): MessageBody {
+  const { result } = state;
   const color = result.success === null ? COLOR.neutral : result.success ? COLOR.success : COLOR.failure;
   const embed = new EmbedBuilder()
     .setColor(color)
     .setTitle(truncate(codeCheckTitle(result), DISCORD_LIMITS.embedTitle))
-    .setDescription(truncate([`**${escapeMarkdown(who)}**`, ...codeCheckLines(result)].join('\n'), DISCORD_LIMITS.embedDescription))
-    .setFooter({ text: rollFooter(rollId) });
+    .setDescription(truncate([`**${escapeMarkdown(state.who)}**`, ...codeCheckLines(result), ...characterLines(state)].join('\n'), DISCORD_LIMITS.embedDescription))
+    .setFooter({ text: rollFooter(state.rollId) });
+  const amount = pointsToSpend(result);
+  const { target } = state.facts;
+  const offer = !state.spent && state.rollId !== null && amount > 0 && target?.track;
+  const label = offer ? `Spend ${amount} on ${target.name}'s ${trackState(target.track!.attribute, 0).name}` : '';
+  return {
+    embeds: [embed.toJSON()],
+    components: offer
+      ? [{ type: 1, components: [{ type: 2, style: ButtonStyle.Danger, custom_id: `${SPEND_PREFIX}${state.rollId}`, label: truncate(label, DISCORD_LIMITS.buttonLabel) }] }]
+      : [],
+    allowedMentions: NO_PINGS,
+  };
+}
+
+/** A character's tracks, action points and whether they conceded: `/code status`. */
+export function statusLines(sheet: { name: string; npc: boolean; tracks: TrackState[]; actionPoints: number; conceded: boolean }): string[] {
+  const lines = [
+    sheet.tracks.length > 0 ? `Condition tracks: ${sheet.tracks.map(formatTrack).join(' · ')}` : 'Condition tracks: *none* (add one with `/code track`)',
+  ];
+  if (!sheet.npc) lines.push(`Action points: **${sheet.actionPoints}**`);
+  if (sheet.conceded) lines.push(`**Conceded** the scene: takes no more actions and resists only with fixed values until it ends${sheet.npc ? '' : '; then gains an action point'}.`);
+  if (sheet.tracks.some((track) => track.outOfAction)) lines.push(`**Out of action** (a track at ${OUT_OF_ACTION_AT} or more).`);
+  return lines;
+}
+
+export function statusReply(sheet: Parameters<typeof statusLines>[0], share: boolean): ReplyPayload {
+  const embed = new EmbedBuilder()
+    .setColor(COLOR.neutral)
+    .setTitle(truncate(`📋 ${escapeMarkdown(sheet.name)}${sheet.npc ? ' (NPC)' : ''}`, DISCORD_LIMITS.embedTitle))
+    .setDescription(truncate(statusLines(sheet).join('\n'), DISCORD_LIMITS.embedDescription));
+  return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS, ...(share ? {} : { flags: MessageFlags.Ephemeral }) };
+}
+
+/** What the end of a scene did for each character who conceded in it. */
+export type SceneEndLine =
+  | { kind: 'action-point'; sheet: string; before: number; after: number }
+  | { kind: 'npc'; sheet: string }
+  | { kind: 'already'; sheet: string }
+  | { kind: 'gone'; sheet: string };
+
+export function sceneEndReply(scene: number, lines: SceneEndLine[]): ReplyPayload {
+  const described = lines.map((line) => {
+    const name = `**${escapeMarkdown(line.sheet)}**`;
+    if (line.kind === 'action-point') return `${name} conceded: action points ${line.before} → **${line.after}**`;
+    if (line.kind === 'npc') return `${name} (NPC) conceded`;
+    if (line.kind === 'already') return `${name} conceded: the action point was already given`;
+    return `${name} conceded, but the sheet no longer exists: no action point`;
+  });
+  const embed = new EmbedBuilder()
+    .setColor(COLOR.neutral)
+    .setTitle(`🎬 Scene ${sceneNumber(scene)} of this channel ends`)
+    .setDescription(
+      truncate(
+        [
+          described.length > 0 ? described.join('\n') : 'Nobody conceded.',
+          `Everyone may act again. Scene ${sceneNumber(scene + 1)} begins.`,
+        ].join('\n'),
+        DISCORD_LIMITS.embedDescription,
+      ),
+    );
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
+}
+
+/** A record of a scene replayed: what was recorded, no dice. */
+export function replayFieldsOfScene(record: SceneRecord): Array<[string, string]> {
+  const scene = `Scene ${sceneNumber(record.scene)} of <#${record.channelId}>`;
+  if (record.event === 'concede') return [[`${scene}: a concession`, `${escapeMarkdown(record.sheet)} conceded${record.playerId === null ? ' (NPC)' : ''}. No dice.`]];
+  if (record.event === 'end') return [[`${scene}: its end`, 'A Dispatcher ended the scene. No dice.']];
+  return [[`${scene}: an action point`, `${escapeMarkdown(record.sheet)}: action points ${record.before} → ${record.after} for conceding. No dice.`]];
 }
 
 /** A replayed check, as [name, value] fields for the replay embed. */

@@ -1,7 +1,10 @@
-// /code roll (die codes and result points, RULES 3) through the real bot and the fake Discord.
+// /code (die codes and result points, RULES 3, seed 002) through the real bot and the fake Discord: quick checks,
+// effect rolls, points spent on a condition track (the roller's button, once, across a restart), conceding a scene,
+// its end with the action point, and spending action points.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { resolveCodeCheck, type CodeCheckInput } from '../../src/engine/systems/result-points/check.js';
+import { concededResistance, pointsToSpend, resolveCodeCheck, type CodeCheckInput } from '../../src/engine/systems/result-points/check.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { codeCheckFromOptions } from '../../commands/code.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
@@ -13,10 +16,23 @@ async function storedRolls(limit = 10): Promise<Array<Record<string, unknown>>> 
   return ((await response.json()) as { rolls: Array<Record<string, unknown>> }).rolls;
 }
 
-/** What the bot will roll for these options and seed. */
-function expected(options: Parameters<typeof codeCheckFromOptions>[0], seed: string) {
+/** What the bot will roll for these options and seed; `conceded` names a target who conceded the scene. */
+function expected(options: Parameters<typeof codeCheckFromOptions>[0], seed: string, conceded?: string) {
   const input: CodeCheckInput = codeCheckFromOptions(options);
+  if (conceded) input.against = concededResistance(input.against, conceded);
   return resolveCodeCheck(input, seededRng(seed));
+}
+
+const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
+
+function buttonsOf(response: SandboxResponse): Array<{ custom_id: string; label: string }> {
+  return ((response.components ?? []) as Array<{ components: Array<{ custom_id: string; label: string }> }>).flatMap((row) => row.components);
+}
+
+/** A player's sheet with the given attributes (tracks are attributes named "<name> track"). */
+async function sheet(user: string, name: string, attributes: Record<string, number> = {}): Promise<void> {
+  await sandbox().one({ user, command: 'sheet create', options: { name, system: 'result-points' } });
+  for (const [attribute, value] of Object.entries(attributes)) await sandbox().one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
 }
 
 const dice = (faces: number[]) => `\`${faces.map((face) => `[${face}]`).join('')}\``;
@@ -99,5 +115,194 @@ describe('/code roll', () => {
     ]);
     const number = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', difficulty: '12' }, focused: 'difficulty' });
     expect(number.choices).toEqual([{ name: '12', value: '12' }]);
+  });
+});
+
+describe('/code roll: the effect roll', () => {
+  it('a success is followed by the effect roll, shown, stored with the dice and replayed', async () => {
+    const options = { code: '6D+2', difficulty: 'very easy', effect: '2D+1' };
+    const result = expected(options, 'code-1');
+    expect(result.success).toBe(true);
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'code roll', options }));
+    expect(text).toContain(`💥 Effect roll 2D+1: ${dice(result.effect!.dice)} + 1 = ${result.effect!.total}`);
+    const [stored] = await storedRolls(1);
+    expect(stored).toMatchObject({ kind: 'code', dice: { roll: result.roll.dice, opponent: null, effect: result.effect!.dice } });
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollIdOf(text) } }));
+    expect(replay).toContain('the dice match');
+    expect(replay).toContain(`💥 Effect roll 2D+1: ${dice(result.effect!.dice)}`);
+  });
+
+  it('a failure throws no effect roll', async () => {
+    const text = textOf(await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '1D', difficulty: 'heroic', effect: '3D' } }));
+    expect(text).toContain('💥 Effect roll 3D: not rolled, the check did not succeed');
+    expect((await storedRolls(1))[0]).toMatchObject({ dice: { effect: null } });
+  });
+});
+
+describe('/code roll: points spent on a condition track', () => {
+  it('the roller spends the points on the target track with a button, once, across a restart; the track persists', async () => {
+    await sheet('sasha', 'Kat');
+    expect((await sandbox().one({ user: 'sasha', command: 'code track', options: { name: 'Wounds' } })).content).toContain('**Kat** now has a Wounds track: Wounds 0.');
+    // 6D+2 against an opponent's 1D always succeeds (8 or more against 6 at most).
+    const options = { code: '6D+2', opponent: '1D' };
+    const result = expected(options, 'code-1');
+    const amount = pointsToSpend(result);
+    const reply = await sandbox().one({ user: 'mike', command: 'code roll', options: { ...options, target: 'sasha', track: 'wounds' } });
+    const rollId = rollIdOf(textOf(reply));
+    expect(textOf(reply)).toContain('🎯 Against Kat: Wounds 0');
+    expect(buttonsOf(reply)).toEqual([expect.objectContaining({ custom_id: `code:spend:${rollId}`, label: `Spend ${amount} on Kat's Wounds` })]);
+
+    const intruder = await sandbox().one({ user: 'sasha', button: `code:spend:${rollId}`, message: reply.messageId! });
+    expect(intruder).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(intruder.content).toContain('who rolled this check, can spend its points. Nothing was changed.');
+
+    await sandbox().restartBot();
+    const spent = await sandbox().one({ user: 'mike', button: `code:spend:${rollId}`, message: reply.messageId! });
+    expect(spent).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS, components: [] });
+    expect(textOf(spent)).toContain(`✅ Spent **${amount}** on Kat's Wounds 0 → **${amount}**`);
+    await expect(sandbox().fake.interact({ user: 'mike', button: `code:spend:${rollId}`, message: reply.messageId! })).rejects.toThrow(/has no component/);
+
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code status' }))).toContain(`Condition tracks: Wounds ${amount}`);
+    const marker = (await storedRolls(1))[0]!;
+    expect(marker).toMatchObject({ kind: 'code-spend', total: amount });
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: marker.id as string } }));
+    expect(replay).toContain(`Roll ${marker.id as string}: the dice match`);
+  });
+
+  it('two presses at once spend the points once', async () => {
+    await sheet('sasha', 'Kat', { 'Wounds track': 0 });
+    const reply = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '6D+2', opponent: '1D', target: 'sasha', track: 'Wounds' } });
+    const amount = Number(/Spend (\d+)/.exec(buttonsOf(reply)[0]!.label)![1]);
+    const press = { user: 'mike', button: buttonsOf(reply)[0]!.custom_id, message: reply.messageId! };
+    const results = await Promise.all([sandbox().fake.interact(press), sandbox().fake.interact(press)]);
+    for (const result of results) expect(result.errors).toEqual([]);
+    expect(results.map((result) => result.responses.map((response) => response.kind)).sort()).toEqual([['reply'], ['update']]);
+    expect(results.flatMap((result) => result.responses).find((response) => response.kind === 'reply')!.content).toContain("This check's points were already spent");
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code status' }))).toContain(`Wounds ${amount}`);
+  });
+
+  it('a track at Overwhelming (26) takes its character out of action until it is lowered; the track shows on their checks', async () => {
+    await sheet('sasha', 'Kat', { 'Wounds track': 20 });
+    const reply = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '6D+2', resistance: '1D', target: 'sasha', track: 'Wounds' } });
+    const amount = Number(/Spend (\d+)/.exec(buttonsOf(reply)[0]!.label)![1]);
+    expect(amount).toBeGreaterThanOrEqual(6); // 6D+2 (8 or more) against a fixed 3
+    const spent = textOf(await sandbox().one({ user: 'mike', button: buttonsOf(reply)[0]!.custom_id, message: reply.messageId! }));
+    expect(spent).toContain(`Kat's Wounds 20 → **${20 + amount}** (Overwhelming): **out of action** (26 or more)`);
+
+    const refused = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '3D' } });
+    expect(refused).toMatchObject({ ephemeral: true });
+    expect(refused.content).toContain(`Kat is out of action: Wounds ${20 + amount}`);
+    const lowered = await sandbox().one({ user: 'sasha', command: 'code track', options: { name: 'Wounds', points: 7 } });
+    expect(lowered.content).toContain(`**Kat**: Wounds ${20 + amount} → **7** (Adequate)`);
+    const check = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '3D' } });
+    expect(textOf(check)).toContain('📋 Kat: Wounds 7 (Adequate)');
+  });
+
+  it('refuses a track the target does not have, or a track without a target, and rolls nothing', async () => {
+    await sheet('sasha', 'Kat');
+    const missing = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', target: 'sasha', track: 'Fatigue' } });
+    expect(missing).toMatchObject({ ephemeral: true });
+    expect(missing.content).toContain('Kat has no Fatigue track. Add it first: `/code track name:Fatigue`');
+    const alone = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', track: 'Wounds' } });
+    expect(alone.content).toContain('name them too, with `target`');
+    const npc = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', target_npc: 'Sectoid' } });
+    expect(npc.content).toContain('Dispatcher');
+    expect(await storedRolls()).toEqual([]);
+  });
+
+  it("a failure offers no button; only a Dispatcher changes another player's track", async () => {
+    await sheet('sasha', 'Kat', { 'Wounds track': 3 });
+    const failed = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '1D', difficulty: 'heroic', target: 'sasha', track: 'Wounds' } });
+    expect(buttonsOf(failed)).toEqual([]);
+    expect(textOf(failed)).toContain('Nothing to spend on Wounds: the check did not succeed.');
+    const player = await sandbox().one({ user: 'mike', command: 'code track', options: { name: 'Wounds', points: 0, player: 'sasha' } });
+    expect(player).toMatchObject({ ephemeral: true });
+    const dispatcher = await sandbox().one({ ...DISPATCHER, command: 'code track', options: { name: 'Wounds', points: 0, player: 'sasha' } });
+    expect(dispatcher.content).toContain('**Kat**: Wounds 3 → **0**');
+  });
+
+  it("autocompletes the target's tracks with their points", async () => {
+    await sheet('sasha', 'Kat', { 'Wounds track': 4, 'Stress track': 0, Health: 10 });
+    const choices = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', target: 'sasha', track: '' }, focused: 'track' });
+    expect(choices.choices).toEqual([
+      { name: 'Stress (0)', value: 'Stress' },
+      { name: 'Wounds (4)', value: 'Wounds' },
+    ]);
+  });
+});
+
+describe('/code concede and /code scene-end', () => {
+  it('a player who concedes takes no more actions, resists only with fixed values, and gets an action point when the scene ends', async () => {
+    await sheet('sasha', 'Kat');
+    const conceded = await sandbox().one({ user: 'sasha', command: 'code concede' });
+    expect(conceded).toMatchObject({ ephemeral: false, allowedMentions: NO_PINGS });
+    expect(conceded.content).toContain('🏳️ **Kat** concedes scene 1 of this channel: takes no more actions in it and resists only with fixed values; an action point comes when a Dispatcher ends the scene.');
+    expect((await sandbox().one({ user: 'sasha', command: 'code concede' })).content).toContain('**Kat** has already conceded');
+    const conceding = await sandbox().one({ user: 'sasha', command: 'code status' });
+    expect(conceding).toMatchObject({ ephemeral: true });
+    expect(textOf(conceding)).toContain('**Conceded** the scene: takes no more actions and resists only with fixed values until it ends; then gains an action point.');
+
+    // "their character may take no more actions"
+    const acting = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '3D' } });
+    expect(acting).toMatchObject({ ephemeral: true });
+    expect(acting.content).toContain('Kat conceded this scene and may take no more actions');
+
+    // "If a character acts against an opponent who has conceded, that opponent can only use fixed resistance values."
+    await sandbox().restartBot();
+    const options = { code: '4D', opponent: '3D+1' };
+    const result = expected(options, 'code-1', 'Kat');
+    const against = textOf(await sandbox().one({ user: 'mike', command: 'code roll', options: { ...options, target: 'sasha' } }));
+    expect(against).toContain('Fixed resistance 3D+1 = 3 × 3 + 1 = **10**: Kat conceded the scene, so resists only with fixed values (nothing rolled)');
+    expect(against).toContain(`Result points ${result.total} − 10 = **${result.total - 10}**`);
+    expect((await storedRolls(1))[0]).toMatchObject({ challengeLevel: 10, dice: { opponent: null } });
+
+    const player = await sandbox().one({ user: 'mike', command: 'code scene-end' });
+    expect(player).toMatchObject({ ephemeral: true });
+    const ended = await sandbox().one({ ...DISPATCHER, command: 'code scene-end' });
+    expect(textOf(ended)).toContain('🎬 Scene 1 of this channel ends');
+    expect(textOf(ended)).toContain('**Kat** conceded: action points 0 → **1**');
+    expect(textOf(ended)).toContain('Scene 2 begins.');
+
+    const status = textOf(await sandbox().one({ user: 'sasha', command: 'code status' }));
+    expect(status).toContain('Action points: **1**');
+    expect(status).not.toContain('Conceded');
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '3D' } }))).toContain('🎲 3D');
+
+    const next = textOf(await sandbox().one({ ...DISPATCHER, command: 'code scene-end' }));
+    expect(next).toContain('🎬 Scene 2 of this channel ends');
+    expect(next).toContain('Nobody conceded.');
+    // A concession is in the roll log and replays as recorded.
+    const concession = (await storedRolls(20)).find((roll) => roll.kind === 'code-scene' && (roll.inputs as { event: string }).event === 'concede')!;
+    expect(textOf(await sandbox().one({ ...DISPATCHER, command: 'roll replay', options: { id: concession.id as string } }))).toContain('Kat conceded. No dice.');
+  });
+
+  it('an NPC concedes for a Dispatcher only and earns no action point; players conceding at once each get theirs', async () => {
+    await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Sectoid' } });
+    expect((await sandbox().one({ user: 'mike', command: 'code concede', options: { npc: 'Sectoid' } })).ephemeral).toBe(true);
+    expect((await sandbox().one({ ...DISPATCHER, command: 'code concede', options: { npc: 'Sectoid' } })).content).toContain('🏳️ **Sectoid** concedes scene 1 of this channel: takes no more actions in it and resists only with fixed values.');
+    // The conceded NPC cannot act, even for a Dispatcher.
+    expect((await sandbox().one({ ...DISPATCHER, command: 'code roll', options: { code: '3D', as_npc: 'Sectoid' } })).content).toContain('Sectoid conceded this scene');
+
+    await sheet('sasha', 'Kat');
+    await sheet('mike', 'Troy');
+    const both = await Promise.all(['sasha', 'mike'].map((user) => sandbox().fake.interact({ user, command: 'code concede' })));
+    for (const answer of both) expect(answer.responses[0]!.content).toContain('concedes scene 1');
+    const ended = textOf(await sandbox().one({ ...DISPATCHER, command: 'code scene-end' }));
+    expect(ended).toContain('**Sectoid** (NPC) conceded');
+    expect(ended).toContain('**Kat** conceded: action points 0 → **1**');
+    expect(ended).toContain('**Troy** conceded: action points 0 → **1**');
+  });
+});
+
+describe('/code action-point', () => {
+  it('spends one action point, never below 0', async () => {
+    await sheet('sasha', 'Kat', { 'Action points': 1 });
+    const spent = await sandbox().one({ user: 'sasha', command: 'code action-point', options: { reason: 'a **daring** leap @everyone' } });
+    expect(spent).toMatchObject({ ephemeral: false, allowedMentions: NO_PINGS });
+    expect(spent.content).toContain('⚡ **Kat** spends an action point: a \\*\\*daring\\*\\* leap @everyone. Action points 1 → **0**.');
+    const none = await sandbox().one({ user: 'sasha', command: 'code action-point' });
+    expect(none).toMatchObject({ ephemeral: true });
+    expect(none.content).toContain('**Kat** has no action points. A player earns one by conceding a scene');
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code status' }))).toContain('Action points: **0**');
   });
 });

@@ -110,6 +110,13 @@ async function otherSystemsRolls(): Promise<void> {
   await box.one({ user: 'mike', command: 'tactics psi', options: { difficulty: -10, target: 'sasha' } });
   await box.one({ user: 'mike', command: 'tactics social', options: { species_distance: 25 } });
   await box.one({ user: 'mike', command: 'tactics reaction', options: { kind: 'dodge', modifier: -15 } });
+
+  // Points spent on a track replay as their check; a concession, a scene's end and its action point as recorded.
+  await box.one({ user: 'sasha', command: 'code track', options: { name: 'Wounds' } });
+  const check = await box.one({ user: 'mike', command: 'code roll', options: { code: '6D+2', opponent: '1D', target: 'sasha', track: 'Wounds' } });
+  await box.one({ user: 'mike', button: `code:spend:${rollIdOf(textOf(check))}`, message: check.messageId! });
+  await box.one({ user: 'sasha', command: 'code concede' });
+  await box.one({ ...DISPATCHER, command: 'code scene-end' });
 }
 
 /** Initiative rolls: a debate's ability check (die codes) and a d10 pool's Initiative, each made by an NPC joining. */
