@@ -19,16 +19,22 @@ import {
   ContestRefusal,
   OPEN_PHASES,
   applyContestAction,
+  isLinkedRoll,
   postContest,
   proposeContest,
   sideOf,
   type ContestAction,
   type ContestActor,
+  type ContestLinkedPart,
   type ContestRollSideInput,
   type ContestRound,
   type ContestSideName,
+  type ContestSideRoll,
   type ContestState,
 } from '../src/engine/systems/tactalk/contest.js';
+import { validateChallengeInput } from '../src/engine/systems/tactalk/challenge.js';
+import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
+import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { contestDice } from '../src/engine/replay.js';
 import type { StoredContest } from '../src/store/contests.js';
 import { isIdClash, newRollId, type RollEntry } from '../src/store/rolls.js';
@@ -137,6 +143,35 @@ function field(interaction: ComponentInteraction, name: string): string {
   return interaction.isModalSubmit() ? interaction.fields.getTextInputValue(name) : '';
 }
 
+/**
+ * What the Dispatcher typed as a side's skill: one skill, or a linked roll (RULES 1.3), its skills separated by `;`,
+ * each with its own `+Archetype` and `±N` terms. Null when it is the side's roll as it is (no dispute).
+ */
+function disputeOf(sheet: OperatorSheet, state: ContestState, side: ContestSideName, typed: string, now: Date): ContestAction | null {
+  const current = state[side];
+  if (/[;\n]/.test(typed)) {
+    // The CL of every part is the other side's aptitude (RULES 1.6), never one the Dispatcher names.
+    if (/\bvs\b/i.test(typed)) throw new UserError('In a contest each part’s Challenge Level is the other side’s aptitude: leave out `vs`.');
+    if (typed.split(/[;\n]/).filter((part) => part.trim()).length < 2) {
+      throw new UserError('A linked roll needs at least two skills separated by `;`, e.g. `Handgun Handling +Acuity; Driving`.');
+    }
+    const parts: ContestLinkedPart[] = parseLinkedRoll(typed, 0).map((part) => {
+      const challenge = challengeFromSheet(sheet, part, { force: false, hidden: false }, now);
+      validateChallengeInput(challenge);
+      return { skill: challenge.skill, archetypeModifiers: challenge.archetypeModifiers, conditionModifiers: challenge.conditionModifiers, situationalModifier: challenge.situationalModifier };
+    });
+    const comparable = (list: ContestLinkedPart[]) => JSON.stringify(list.map(({ skill, archetypeModifiers, situationalModifier }) => [skill.name, archetypeModifiers, situationalModifier]));
+    if (current.linked && comparable(current.linked) === comparable(parts)) return null;
+    return { type: 'disputeLinked', side, parts };
+  }
+  if (!typed || (!current.linked && typed.toLowerCase() === current.skill?.name.toLowerCase())) return null;
+  if (/\s[+-]/.test(typed)) {
+    throw new UserError('`+Archetype` and `±N` after a skill are for the parts of a linked roll (`Handgun Handling +Acuity; Driving -10`). For one skill, use the archetypes field and Situational.');
+  }
+  const chosen = findSkill(sheet, typed);
+  return { type: 'dispute', side, skill: { name: chosen.name, level: chosen.level }, conditionModifiers: conditionModifiers(sheet, chosen.name, now) };
+}
+
 /** The Dispatcher's form becomes a list of actions, applied together or not at all. */
 async function adjustActions(interaction: ComponentInteraction, context: HandlerContext, state: ContestState): Promise<ContestAction[]> {
   const actions: ContestAction[] = [];
@@ -147,11 +182,8 @@ async function adjustActions(interaction: ComponentInteraction, context: Handler
   }
   for (const [index, side] of (['challenger', 'opponent'] as const).entries()) {
     const sheet = await operatorOf(context, state, side);
-    const typedSkill = field(interaction, `${side}_skill`).trim();
-    if (typedSkill && typedSkill.toLowerCase() !== state[side].skill?.name.toLowerCase()) {
-      const chosen = findSkill(sheet, typedSkill);
-      actions.push({ type: 'dispute', side, skill: { name: chosen.name, level: chosen.level }, conditionModifiers: conditionModifiers(sheet, chosen.name, context.now()) });
-    }
+    const dispute = disputeOf(sheet, state, side, field(interaction, `${side}_skill`).trim(), context.now());
+    if (dispute) actions.push(dispute);
     const archetypes = archetypeModifiers(sheet, splitNameList(field(interaction, `${side}_archetypes`)));
     const situationalModifier = Number(modifiers[index]);
     const current = state[side];
@@ -397,7 +429,11 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
 
 /** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
 function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string): RollEntry {
-  const inputOf = ({ skill, role, terms, challengeLevel }: ContestRollSideInput) => ({ skill, role, terms, challengeLevel });
+  // Only what the roll needs: a linked side as its parts, a side with one skill in the shape rounds always had.
+  const inputOf = (side: ContestSideRoll): ContestRollSideInput =>
+    isLinkedRoll(side)
+      ? { role: side.role, challengeLevel: side.challengeLevel, linked: side.linked.map(({ skill, terms }) => ({ skill, terms })) }
+      : { skill: side.skill, role: side.role, terms: side.terms, challengeLevel: side.challengeLevel };
   return context.store.rolls.entry(round.rollId!, {
     ...rolledBy(context),
     kind: 'contest',

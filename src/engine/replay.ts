@@ -10,7 +10,7 @@ import {
   type ChallengeResult,
   type LinkedChallengeResult,
 } from './systems/tactalk/challenge.js';
-import { resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
+import { partsOf, resolveContestRoll, type ContestRollInput, type ContestRollResult } from './systems/tactalk/contest.js';
 import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } from './tables.js';
 import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
 import { rollDiceNotationOffThread } from './dice-notation-thread.js';
@@ -94,9 +94,9 @@ export function outcomeDice(result: OutcomeRollResult): Array<{ tens: number; on
   return result.roll.dice.map((die) => (die.d100 ? { tens: die.d100.tens, ones: die.d100.ones } : { value: die.value }));
 }
 
-/** A contest round's two dice, challenger first. */
+/** A contest round's dice, challenger first: one per side, or one per part of a linked side, in the order rolled. */
 export function contestDice(result: ContestRollResult): Array<{ tens: number; ones: number }> {
-  return [result.challenger, result.opponent].map((side) => ({ tens: side.d100.tens, ones: side.d100.ones }));
+  return [result.challenger, result.opponent].flatMap(partsOf).map((part) => ({ tens: part.d100.tens, ones: part.d100.ones }));
 }
 
 /**

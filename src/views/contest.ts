@@ -18,11 +18,18 @@ import { nameKey } from '../engine/names.js';
 import type { SkillEntry } from '../engine/sheet.js';
 import {
   CONTEST_LIMITS,
+  aptitudeOf,
   contestOdds,
+  isLinkedRoll,
+  partTerms,
   rollTerms,
+  tieChoiceOf,
+  type ContestLinkedPart,
+  type ContestPartRoll,
   type ContestRound,
   type ContestSide,
   type ContestSideName,
+  type ContestSideRoll,
   type ContestState,
 } from '../engine/systems/tactalk/contest.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
@@ -49,8 +56,17 @@ function shortName(state: ContestState, side: ContestSideName): string {
   return state[side].operator?.name ?? (side === 'challenger' ? 'Challenger' : 'Opponent');
 }
 
-function percent(tenThousandths: number): string {
-  return `${(tenThousandths / 100).toFixed(tenThousandths % 100 === 0 ? 0 : 2)}%`;
+/**
+ * `ways` of `outOf` as a percentage. Exact whenever it has at most 4 decimals (always with one D100 a side, and with
+ * a linked side of two skills against one); a longer one is rounded to 4 decimals and says so with ≈.
+ */
+export function percentOf(ways: bigint, outOf: bigint): string {
+  const scaled = ways * 1_000_000n; // the percentage × 10^4
+  const exact = scaled % outOf === 0n;
+  const tenThousandths = exact ? scaled / outOf : (scaled * 2n + outOf) / (2n * outOf);
+  let decimals = (tenThousandths % 10_000n).toString().padStart(4, '0').replace(/0+$/, '');
+  if (decimals.length === 1) decimals += '0';
+  return `${exact ? '' : '≈'}${tenThousandths / 10_000n}${decimals ? `.${decimals}` : ''}%`;
 }
 
 function field(name: string, value: string, inline = false): APIEmbedField {
@@ -67,12 +83,24 @@ function roleText(state: ContestState, side: ContestSideName): string {
 
 function skillText(state: ContestState, side: ContestSideName): string {
   const own = state[side];
+  const ready = own.ready ? ' ✅ ready' : '';
+  const otherName = escapeMarkdown(shortName(state, side === 'challenger' ? 'opponent' : 'challenger'));
+  if (own.linked) {
+    const parts = own.linked.map((part, index) => {
+      const terms = partTerms(state, side, part);
+      return `${index + 1}. **${escapeMarkdown(part.skill.name)} ${part.skill.level}**${terms.length ? ` adds${formatTerms(terms)}` : ''}`;
+    });
+    return [
+      `**Linked roll** (set by the Dispatcher): one D100 per skill, each against ${otherName}'s aptitude; it succeeds only if every part does.`,
+      ...parts,
+      `Highest aptitude **${aptitudeOf(own)}**: the CL of ${otherName}'s roll${ready}`,
+    ].join('\n');
+  }
   if (!own.skill) return 'not chosen yet';
   const terms = rollTerms(state, side);
-  const ready = own.ready ? ' ✅ ready' : '';
   const disputed = own.disputed ? ' (set by the Dispatcher)' : '';
   const adds = terms.length ? `\nadds${formatTerms(terms)}` : '';
-  return `**${escapeMarkdown(own.skill.name)} ${own.skill.level}**${disputed}: the CL of ${escapeMarkdown(shortName(state, side === 'challenger' ? 'opponent' : 'challenger'))}'s roll${adds}${ready}`;
+  return `**${escapeMarkdown(own.skill.name)} ${own.skill.level}**${disputed}: the CL of ${otherName}'s roll${adds}${ready}`;
 }
 
 function nextStep(view: ContestView): string {
@@ -88,20 +116,60 @@ function nextStep(view: ContestView): string {
     case 'skills':
       return 'Each player picks a skill from their own sheet, then presses **Ready**. When both are ready, both sides roll at once.';
     case 'tied':
-      return 'Two attackers and a tie: **Another round** (both must press it; new skills, none used before) or **Accept the tie** and decide the outcome together.';
+      return 'Two attackers and a tie: both choose **Another round** (new skills, none used before) or both **Accept the tie** and decide the outcome together. Each may change their choice until both agree.';
     default:
       return '';
   }
 }
 
+function verdict(success: boolean): string {
+  return success ? '✅ success' : '❌ failure';
+}
+
+function partLine(part: ContestPartRoll): string {
+  return `${part.d100.value} (D100)${formatTerms(part.terms)} = **${part.result}** vs CL ${part.challengeLevel} → ${verdict(part.success)}`;
+}
+
+/**
+ * A side's roll as the result and `/roll replay` show it: the skills (the field's title) and the dice. A linked side
+ * shows each part on its own line, then "N of M succeeded".
+ */
+export function contestSideRollText(roll: ContestSideRoll): { skills: string; dice: string } {
+  if (!isLinkedRoll(roll)) return { skills: `${roll.skill.name} ${roll.skill.level}`, dice: `🎲 \`${formatD100(roll.d100)}\`\n${partLine(roll)}` };
+  const lines = roll.linked.map((part, index) => `${index + 1}. **${escapeMarkdown(part.skill.name)} ${part.skill.level}** 🎲 \`${formatD100(part.d100)}\`\n${partLine(part)}`);
+  const summary = `**${roll.succeeded} of ${roll.linked.length} succeeded** → ${verdict(roll.success)}${roll.success ? '' : ' (a linked roll succeeds only if every part does)'}`;
+  return { skills: `linked roll: ${roll.linked.map((part) => `${part.skill.name} ${part.skill.level}`).join(' + ')}`, dice: [...lines, summary].join('\n') };
+}
+
 function roundField(state: ContestState, round: ContestRound, side: ContestSideName): APIEmbedField {
   const roll = round[side];
-  const verdict = roll.success ? '✅ success' : '❌ failure';
-  return field(
-    `${shortName(state, side)} (${roll.role}): ${roll.skill.name} ${roll.skill.level}`,
-    `🎲 \`${formatD100(roll.d100)}\`\n${roll.d100.value} (D100)${formatTerms(roll.terms)} = **${roll.result}** vs CL ${roll.challengeLevel} → ${verdict}`,
-    true,
-  );
+  const { skills, dice } = contestSideRollText(roll);
+  return field(`${shortName(state, side)} (${roll.role}): ${skills}`, dice, true);
+}
+
+/** RULES 1.3: a part that succeeded stands even when its linked roll, and with it the contest, was lost. */
+function standingSuccesses(state: ContestState, round: ContestRound): string[] {
+  return (['challenger', 'opponent'] as const).flatMap((side) => {
+    const roll = round[side];
+    if (!isLinkedRoll(roll) || roll.success || roll.succeeded === 0) return [];
+    const succeeded = roll.linked.filter((part) => part.success).map((part) => `**${escapeMarkdown(part.skill.name)}**`);
+    return [`${escapeMarkdown(shortName(state, side))}'s linked roll failed, but ${succeeded.join(', ')} succeeded: ${succeeded.length > 1 ? 'those parts stand' : 'that part stands'}, exactly as described.`];
+  });
+}
+
+/** After a tie: what each player chose so far ("Kat accepts the tie — waiting for Troy"). */
+function tieChoicesLine(state: ContestState): string | null {
+  const choice = (side: ContestSideName) => tieChoiceOf(state[side]);
+  const says = (side: ContestSideName) => {
+    const name = escapeMarkdown(shortName(state, side));
+    const changed = state[side].tieChoiceChanged ? ' (changed their mind)' : '';
+    return `${name} ${choice(side) === 'accept' ? 'accepts the tie' : 'wants another round'}${changed}`;
+  };
+  const [c, o] = [choice('challenger'), choice('opponent')];
+  if (c === null && o === null) return null;
+  if (c !== null && o !== null) return `${says('challenger')}; ${says('opponent')}: they disagree. Either may change their choice with the other button.`;
+  const chosen: ContestSideName = c !== null ? 'challenger' : 'opponent';
+  return `${says(chosen)} — waiting for ${escapeMarkdown(shortName(state, chosen === 'challenger' ? 'opponent' : 'challenger'))}.`;
 }
 
 export function contestEmbed(view: ContestView): EmbedBuilder {
@@ -121,7 +189,10 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   if (state.phase === 'skills') {
     fields.push(field(`${c}'s skill`, skillText(state, 'challenger'), true), field(`${o}'s skill`, skillText(state, 'opponent'), true));
     const odds = contestOdds(state);
-    if (odds) fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${percent(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${percent(odds.opponentWins)}** · tie **${percent(odds.tie)}**`));
+    if (odds) {
+      const shown = (ways: bigint) => percentOf(ways, odds.outOf);
+      fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${shown(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${shown(odds.opponentWins)}** · tie **${shown(odds.tie)}**`));
+    }
   }
   for (const round of state.rounds.slice(-3)) {
     fields.push(roundField(state, round, 'challenger'), roundField(state, round, 'opponent'));
@@ -134,10 +205,11 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
     const winner = last.winner;
     const loser = winner === 'challenger' ? 'opponent' : 'challenger';
     lines.push('', `🏆 **${escapeMarkdown(shortName(state, winner))} wins.** ${escapeMarkdown(shortName(state, loser))} suffers ${escapeMarkdown(shortName(state, winner))}'s stated outcome:`, `> ${escapeMarkdown(state[winner].stakes)}`);
+    lines.push(...standingSuccesses(state, last));
     embed.setColor(COLOR.won);
   } else if (state.phase === 'tied') {
-    const asking = (['challenger', 'opponent'] as const).filter((side) => state[side].wantsAnotherRound).map((side) => escapeMarkdown(shortName(state, side)));
-    lines.push('', '🤝 **Tie** between two attackers.', ...(asking.length ? [`${asking.join(' and ')} asked for another round.`] : []));
+    const choices = tieChoicesLine(state);
+    lines.push('', '🤝 **Tie** between two attackers.', ...(last ? standingSuccesses(state, last) : []), ...(choices ? [choices] : []));
     embed.setColor(COLOR.tie);
   } else if (!open) {
     lines.push('', `⛔ ${escapeMarkdown(state.endReason ?? 'The contest is over.')}`);
@@ -254,24 +326,44 @@ export function skillSearchModal(id: number, side: ContestSideName) {
     );
 }
 
-/** The Dispatcher's form: both skills, both sides' archetypes, both situational modifiers, prefilled. */
+/** A linked side as the Dispatcher's form writes it: `Handgun Handling +Acuity; Driving -10`. */
+export function linkedNotation(parts: ContestLinkedPart[]): string {
+  return parts
+    .map((part) => [part.skill.name, ...part.archetypeModifiers.map((modifier) => `+${modifier.name}`), ...(part.situationalModifier ? [signedCompact(part.situationalModifier).replace('−', '-')] : [])].join(' '))
+    .join('; ');
+}
+
+/** The Dispatcher's form: both skills (or linked rolls), both sides' archetypes, both situational modifiers, prefilled. */
 export function adjustModal(id: number, state: ContestState) {
-  const input = (customId: string, label: string, value: string, required = false) => {
-    const text = new TextInputBuilder().setCustomId(customId).setLabel(truncate(label, 45)).setStyle(TextInputStyle.Short).setRequired(required).setMaxLength(200);
+  const input = (customId: string, label: string, value: string, options: { required?: boolean; placeholder?: string; maxLength?: number } = {}) => {
+    const text = new TextInputBuilder()
+      .setCustomId(customId)
+      .setLabel(truncate(label, 45))
+      .setStyle(TextInputStyle.Short)
+      .setRequired(options.required ?? false)
+      .setMaxLength(options.maxLength ?? 200);
+    if (options.placeholder) text.setPlaceholder(truncate(options.placeholder, 100));
     if (value) text.setValue(value);
     return new ActionRowBuilder<TextInputBuilder>().addComponents(text);
   };
   const c = shortName(state, 'challenger');
   const o = shortName(state, 'opponent');
   const names = (side: ContestSideName) => state[side].archetypeModifiers.map((modifier) => modifier.name).join(', ');
+  const skills = (side: ContestSideName) => {
+    const own: ContestSide = state[side];
+    return own.linked ? linkedNotation(own.linked) : (own.skill?.name ?? '');
+  };
+  // One skill, or a linked roll: its skills separated by `;`, each with its own +Archetype and ±N terms.
+  const skillHelp = 'One skill, or a linked roll: Handgun Handling +Acuity; Driving -10';
+  const skillLength = 600;
   return new ModalBuilder()
     .setCustomId(`contest:adjustform:${id}`)
     .setTitle(`Dispatcher: contest #${id}`)
     .addComponents(
-      input('challenger_skill', `${c}'s skill (dispute)`, state.challenger.skill?.name ?? ''),
-      input('opponent_skill', `${o}'s skill (dispute)`, state.opponent.skill?.name ?? ''),
-      input('challenger_archetypes', `${c}'s archetypes (comma list)`, names('challenger')),
-      input('opponent_archetypes', `${o}'s archetypes (comma list)`, names('opponent')),
-      input('modifiers', `Situational: ${c}, ${o} (e.g. 0, -10)`, `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`, true),
+      input('challenger_skill', `${c}'s skill (dispute; a; b = linked)`, skills('challenger'), { placeholder: skillHelp, maxLength: skillLength }),
+      input('opponent_skill', `${o}'s skill (dispute; a; b = linked)`, skills('opponent'), { placeholder: skillHelp, maxLength: skillLength }),
+      input('challenger_archetypes', `${c}'s archetypes (comma list)`, names('challenger'), { placeholder: 'Added to every part of a linked roll' }),
+      input('opponent_archetypes', `${o}'s archetypes (comma list)`, names('opponent'), { placeholder: 'Added to every part of a linked roll' }),
+      input('modifiers', `Situational: ${c}, ${o} (e.g. 0, -10)`, `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`, { required: true }),
     );
 }

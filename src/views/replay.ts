@@ -2,7 +2,7 @@
 import { EmbedBuilder, type APIEmbedField } from 'discord.js';
 import type { Rederived } from '../engine/replay.js';
 import { challengeLines } from './challenge.js';
-import { formatD100, formatTerms } from './format.js';
+import { contestSideRollText } from './contest.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { outcomeLines } from './tables.js';
@@ -53,13 +53,10 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
       ['Opponent', result.opponent],
     ] as const;
     return [
-      ...sides.map(([label, side]) =>
-        field(
-          `${label} (${side.role}): ${side.skill.name} ${side.skill.level}`,
-          `🎲 \`${formatD100(side.d100)}\`\n${side.d100.value} (D100)${formatTerms(side.terms)} = **${side.result}** vs CL ${side.challengeLevel} → ${side.success ? 'success' : 'failure'}`,
-          true,
-        ),
-      ),
+      ...sides.map(([label, side]) => {
+        const { skills, dice } = contestSideRollText(side);
+        return field(`${label} (${side.role}): ${skills}`, dice, true);
+      }),
       field('Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'),
     ];
   }

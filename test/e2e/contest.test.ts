@@ -548,12 +548,32 @@ describe('ties', () => {
     expect(text).toMatch(/rolls \w{8}, \w{8} · check with \/roll replay/);
   });
 
-  it('after a tie a player accepts the tie: the contest ends and the players decide the outcome together', async () => {
+  it('a tie is accepted only when both players accept it: the first press waits for the other, the second ends the contest', async () => {
     const contest = await toTied();
     await expectRefused(contest, button(contest, BYSTANDER, 'accepttie'), NOT_YOURS);
-    const ended = await press(contest, OPPONENT, 'accepttie');
-    expect(textOf(ended)).toContain('⛔ Troy accepted the tie: the players decide the outcome together.');
+    const waiting = await press(contest, OPPONENT, 'accepttie');
+    expect(textOf(waiting)).toContain('🤝 **Tie** between two attackers.\nTroy accepts the tie — waiting for Kat.');
+    expect(textOf(waiting)).not.toContain('⛔');
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([`contest:again:${contest.id}`, `contest:accepttie:${contest.id}`, `contest:cancel:${contest.id}`]);
+    await expectRefused(contest, button(contest, OPPONENT, 'accepttie'), 'You already accept the tie; waiting for Kat.');
+    const ended = await press(contest, CHALLENGER, 'accepttie');
+    expect(textOf(ended)).toContain('⛔ Kat and Troy accepted the tie: the players decide the outcome together.');
     expect(ended.components).toEqual([]);
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('after a tie each player may change their choice until both agree; a disagreement is shown and no choice is cleared', async () => {
+    const contest = await toTied();
+    await press(contest, CHALLENGER, 'accepttie');
+    const changed = await press(contest, CHALLENGER, 'again');
+    expect(textOf(changed)).toContain('Kat wants another round (changed their mind) — waiting for Troy.');
+    const disagree = await press(contest, OPPONENT, 'accepttie');
+    expect(textOf(disagree)).toContain('Kat wants another round (changed their mind); Troy accepts the tie: they disagree. Either may change their choice with the other button.');
+    // Troy gives in: both want another round, which starts with both choices cleared by the new round.
+    const round2 = await press(contest, OPPONENT, 'again');
+    expect(textOf(round2)).toContain('picks a skill from their own sheet');
+    expect(textOf(round2)).not.toContain('wants another round');
+    expect(menuValues(contest, 'challenger').sort()).toEqual(['Climbing', 'Stealth']);
   });
 });
 
@@ -619,11 +639,12 @@ describe('expiry', () => {
     ]);
   });
 
-  it('a contest that expires after a tie shows its Another round and Accept the tie buttons, disabled', async () => {
+  it('a contest that expires after a tie shows its Another round and Accept the tie buttons, disabled, and stays a tie with the choices made', async () => {
     const contest = await toTied();
+    await press(contest, CHALLENGER, 'accepttie');
     advanceMinutes(16);
-    await sandbox.act(button(contest, OPPONENT, 'again'));
-    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
+    await sandbox.act(button(contest, OPPONENT, 'accepttie'));
+    expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired. The round stays a tie with no outcome agreed (Kat accepted the tie; Troy had not chosen).');
     expect(componentsOf(contest).map((component) => [component.custom_id, component.disabled])).toEqual([
       [`contest:again:${contest.id}`, true],
       [`contest:accepttie:${contest.id}`, true],
@@ -675,12 +696,11 @@ describe('robustness', () => {
     expect(shownText(contest).match(/rolls \w{8}/g)).toHaveLength(1);
   });
 
-  it('both players pressing Accept the tie at once end the contest once, and the other gets a polite answer', async () => {
+  it('both players pressing Accept the tie at once: both choices count, whichever saves first, and the contest ends once', async () => {
     const contest = await toTied();
     const responses = await concurrently(button(contest, CHALLENGER, 'accepttie'), button(contest, OPPONENT, 'accepttie'));
-    const update = expectOneWinner(responses, /already handled|is over/);
-    const reasons = textOf(update).match(/(Kat|Troy) accepted the tie/g);
-    expect(reasons).toHaveLength(1);
+    for (const list of responses) expect(list.map((response) => response.kind)).toEqual(['update']);
+    expect(shownText(contest)).toContain('⛔ Kat and Troy accepted the tie: the players decide the outcome together.');
     expect(shown(contest).components).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { beforeAll, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { sweepContestsNow } from '../../commands/contest.js';
-import { OPEN_PHASES, CONTEST_LIMITS, type ContestPhase, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
+import { OPEN_PHASES, CONTEST_LIMITS, chosenSkills, partsOf, type ContestPhase, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { SandboxRequestError, type SandboxInteractionRequest, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { captureBotLog } from '../helpers/bot-log.js';
@@ -581,7 +581,7 @@ function contestProblems(row: { phase: string; challengerId: string; opponentId:
     check(sides.every((s) => s.role !== null), `${phase} without both roles`);
     check(!(state.challenger.role === 'defender' && state.opponent.role === 'defender'), `${phase} with two defenders`);
   }
-  if (phase === 'skills') check(sides.every((s) => !s.ready || s.skill !== null), 'ready without a skill');
+  if (phase === 'skills') check(sides.every((s) => !s.ready || chosenSkills(s).length > 0), 'ready without a skill');
   if (phase === 'tied') check(state.rounds.at(-1)?.winner === 'tie', 'tied without a tied last round');
   if (state.phase === 'resolved') {
     const last = state.rounds.at(-1);
@@ -591,7 +591,7 @@ function contestProblems(row: { phase: string; challengerId: string; opponentId:
   if (state.phase === 'ended' || state.phase === 'expired') check(typeof state.endReason === 'string' && state.endReason.length > 0, `${state.phase} without a reason`);
   if (OPEN_PHASES.includes(state.phase)) check(state.endReason === null, 'open with an end reason');
   for (const round of state.rounds) {
-    for (const roll of [round.challenger, round.opponent]) check(roll.d100.value >= 1 && roll.d100.value <= 100, `a D100 of ${roll.d100.value}`);
+    for (const roll of [round.challenger, round.opponent].flatMap(partsOf)) check(roll.d100.value >= 1 && roll.d100.value <= 100, `a D100 of ${roll.d100.value}`);
   }
   return problems;
 }

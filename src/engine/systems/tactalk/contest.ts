@@ -22,9 +22,25 @@ export const CONTEST_LIMITS = {
   stakesLength: 500,
   openPerUser: 3,
   rounds: 10,
+  /** Skills in one side's linked roll: each part is a line of that side's field on the message, which has room for 5. */
+  linkedParts: 5,
 } as const;
 
 export const OPEN_PHASES: readonly ContestPhase[] = ['proposed', 'countered', 'roles', 'skills', 'tied'];
+
+/**
+ * One skill of a side the Dispatcher made a Linked Challenge Roll (RULES 1.3 inside a contest): its own archetypes,
+ * its conditions and its own modifier, added to the side's archetypes and situational modifier.
+ */
+export interface ContestLinkedPart {
+  skill: { name: string; level: number };
+  archetypeModifiers: Modifier[];
+  conditionModifiers: Modifier[];
+  situationalModifier: number;
+}
+
+/** After a tie, what a player chose: both accept → the tie stands; both want another round → a new round. */
+export type TieChoice = 'accept' | 'another';
 
 export interface ContestSide {
   userId: string;
@@ -34,7 +50,12 @@ export interface ContestSide {
   stakes: string;
   role: ContestRole | null;
   skill: { name: string; level: number } | null;
-  /** Set when a Dispatcher replaced the skill this side picked. */
+  /**
+   * Set when the Dispatcher decided a Linked Challenge Roll should be made instead of this side's one skill: then
+   * `skill` is null and the side rolls one D100 per part. Absent in contests stored before linked sides existed.
+   */
+  linked?: ContestLinkedPart[] | null;
+  /** Set when a Dispatcher replaced the skill this side picked (by another skill or by a linked roll). */
   disputed: boolean;
   archetypeModifiers: Modifier[];
   conditionModifiers: Modifier[];
@@ -42,25 +63,55 @@ export interface ContestSide {
   ready: boolean;
   /** Skills rolled in earlier rounds of this contest: they cannot be chosen again. */
   usedSkills: string[];
-  /** After a tie: this side wants another round. */
-  wantsAnotherRound: boolean;
+  /** After a tie: what this side chose, until both choose the same. */
+  tieChoice?: TieChoice | null;
+  /** This side changed its choice after a tie at least once (the message says so: a choice never changes silently). */
+  tieChoiceChanged?: boolean;
+  /** Contests stored before a tie needed both players' choice: true meant "another round". */
+  wantsAnotherRound?: boolean;
 }
 
-export interface ContestSideRoll {
-  d100: D100;
-  /** The other side's aptitude. */
-  challengeLevel: number;
-  result: number;
-  success: boolean;
+/** One D100 of a side: a side with one skill rolls one, a linked side one per skill. */
+export interface ContestPartRoll {
+  skill: { name: string; level: number };
   /** The sum's terms (for the result embed): own skill (house rule only), archetypes, conditions, situational. */
   terms: Modifier[];
+  /** The other side's aptitude (its highest, when the other side is linked). */
+  challengeLevel: number;
+  d100: D100;
+  result: number;
+  success: boolean;
+}
+
+export interface ContestSingleRoll extends ContestPartRoll {
+  role: ContestRole;
+}
+
+/** A linked side's roll: every part resolved on its own, in order; the side succeeds only if every part does. */
+export interface ContestLinkedRoll {
+  role: ContestRole;
+  challengeLevel: number;
+  linked: ContestPartRoll[];
+  succeeded: number;
+  success: boolean;
+}
+
+export type ContestSideRoll = ContestSingleRoll | ContestLinkedRoll;
+
+export function isLinkedRoll(side: ContestSideRoll): side is ContestLinkedRoll {
+  return 'linked' in side && Array.isArray(side.linked);
+}
+
+/** A side's dice, in the order they were rolled. */
+export function partsOf(side: ContestSideRoll): ContestPartRoll[] {
+  return isLinkedRoll(side) ? side.linked : [side];
 }
 
 export interface ContestRound {
   number: number;
   rollId: string | null;
-  challenger: ContestSideRoll & { skill: { name: string; level: number }; role: ContestRole };
-  opponent: ContestSideRoll & { skill: { name: string; level: number }; role: ContestRole };
+  challenger: ContestSideRoll;
+  opponent: ContestSideRoll;
   winner: ContestSideName | 'tie';
 }
 
@@ -96,6 +147,7 @@ export type ContestAction =
   | { type: 'chooseSkill'; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
   | { type: 'ready' }
   | { type: 'dispute'; side: ContestSideName; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
+  | { type: 'disputeLinked'; side: ContestSideName; parts: ContestLinkedPart[] }
   | { type: 'setModifiers'; side: ContestSideName; archetypeModifiers: Modifier[]; situationalModifier: number }
   | { type: 'cancel' }
   | { type: 'anotherRound' }
@@ -133,7 +185,7 @@ function newSide(userId: string, operator: ContestSide['operator'], stakes: stri
     situationalModifier: 0,
     ready: false,
     usedSkills: [],
-    wantsAnotherRound: false,
+    tieChoice: null,
   };
 }
 
@@ -219,6 +271,56 @@ function assertSkillFree(side: ContestSide, skillName: string): void {
   }
 }
 
+/** The skills a side rolls this round: its one skill, or its linked roll's skills in order. */
+export function chosenSkills(side: ContestSide): { name: string; level: number }[] {
+  if (side.linked) return side.linked.map((part) => part.skill);
+  return side.skill ? [side.skill] : [];
+}
+
+/**
+ * The aptitude a side tells the other, which is the Challenge Level of the other side's roll (RULES 1.6). A linked
+ * side tells the highest of its skills: the other side's one roll must overcome the whole complex action, each skill
+ * it is made of, as the linked side must succeed at every part.
+ */
+export function aptitudeOf(side: ContestSide): number | null {
+  const skills = chosenSkills(side);
+  return skills.length ? Math.max(...skills.map((skill) => skill.level)) : null;
+}
+
+function describeSkills(side: ContestSide): string {
+  return chosenSkills(side).map((skill) => `${skill.name} ${skill.level}`).join(' + ');
+}
+
+/** A linked roll in a contest: 2 to 5 skills, each once, none rolled in an earlier round. */
+function checkLinkedParts(side: ContestSide, parts: ContestLinkedPart[]): void {
+  if (parts.length < 2) throw new ContestRefusal('invalid', 'A linked roll needs at least two skills, separated by `;`.');
+  if (parts.length > CONTEST_LIMITS.linkedParts) {
+    throw new ContestRefusal('invalid', `A linked roll in a contest may have at most ${CONTEST_LIMITS.linkedParts} skills; this one has ${parts.length}.`);
+  }
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const key = nameKey(part.skill.name);
+    if (seen.has(key)) throw new ContestRefusal('invalid', `**${part.skill.name}** is named twice in the linked roll; each skill is rolled once.`);
+    seen.add(key);
+    assertSkillFree(side, part.skill.name);
+  }
+}
+
+/** What a side chose after a tie; a contest stored before both had to choose knew only "another round". */
+export function tieChoiceOf(side: ContestSide): TieChoice | null {
+  return side.tieChoice ?? (side.wantsAnotherRound ? 'another' : null);
+}
+
+/** "Kat accepts the tie, Troy has not chosen": each side's choice after a tie, in the players' words. */
+export function tieChoicesText(state: ContestState): string {
+  const one = (side: ContestSideName) => {
+    const name = state[side].operator?.name ?? (side === 'challenger' ? 'the challenger' : 'the opponent');
+    const choice = tieChoiceOf(state[side]);
+    return `${name} ${choice === 'accept' ? 'accepted the tie' : choice === 'another' ? 'wanted another round' : 'had not chosen'}`;
+  };
+  return `${one('challenger')}; ${one('opponent')}`;
+}
+
 /**
  * One step of the flow. Returns the new state; rolls with `rng` when this action makes both sides ready.
  * Throws a ContestRefusal when the actor may not act, or not now: the caller then changes nothing.
@@ -267,12 +369,25 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
       requireDispatcher(actor);
       requirePhase(state, 'skills');
       assertSkillFree(state[action.side], action.skill.name);
-      const before = state[action.side].skill;
       const who = state[action.side].operator?.name ?? action.side;
-      const next = withSide(state, action.side, { skill: action.skill, conditionModifiers: action.conditionModifiers, disputed: true });
+      const before = describeSkills(state[action.side]);
+      const next = withSide(state, action.side, { skill: action.skill, linked: null, conditionModifiers: action.conditionModifiers, disputed: true });
       return unready({
         ...next,
-        changes: [...state.changes, `${actor.name} disputed ${who}'s skill: ${before ? `${before.name} ${before.level} → ` : ''}${action.skill.name} ${action.skill.level}`],
+        changes: [...state.changes, `${actor.name} disputed ${who}'s skill: ${before ? `${before} → ` : ''}${action.skill.name} ${action.skill.level}`],
+      });
+    }
+    case 'disputeLinked': {
+      requireDispatcher(actor);
+      requirePhase(state, 'skills');
+      checkLinkedParts(state[action.side], action.parts);
+      const who = state[action.side].operator?.name ?? action.side;
+      const before = describeSkills(state[action.side]);
+      const next = withSide(state, action.side, { skill: null, linked: action.parts, conditionModifiers: [], disputed: true });
+      const after = describeSkills(next[action.side]);
+      return unready({
+        ...next,
+        changes: [...state.changes, `${actor.name} made ${who}'s roll a linked roll: ${before ? `${before} → ` : ''}${after}`],
       });
     }
     case 'setModifiers': {
@@ -291,34 +406,52 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     case 'ready': {
       const side = requireSide(state, actor);
       requirePhase(state, 'skills');
-      if (!state[side].skill) throw new ContestRefusal('invalid', 'Pick your skill first, then press Ready.');
+      if (chosenSkills(state[side]).length === 0) throw new ContestRefusal('invalid', 'Pick your skill first, then press Ready.');
       if (state[side].ready) throw new ContestRefusal('notNow', 'You are already ready; waiting for the other player.');
       const next = withSide(state, side, { ready: true });
       return next.challenger.ready && next.opponent.ready ? rollRound(next, rng) : next;
     }
-    case 'anotherRound': {
+    case 'anotherRound':
+    case 'acceptTie': {
       const side = requireSide(state, actor);
       requirePhase(state, 'tied');
-      if (state[side].wantsAnotherRound) throw new ContestRefusal('notNow', 'You already asked for another round; waiting for the other player.');
-      const next = withSide(state, side, { wantsAnotherRound: true });
-      if (!(next.challenger.wantsAnotherRound && next.opponent.wantsAnotherRound)) return next;
+      const choice: TieChoice = action.type === 'acceptTie' ? 'accept' : 'another';
+      const before = tieChoiceOf(state[side]);
+      const otherName = state[other(side)].operator?.name ?? 'the other player';
+      if (before === choice) {
+        throw new ContestRefusal('notNow', `${choice === 'accept' ? 'You already accept the tie' : 'You already asked for another round'}; waiting for ${otherName}.`);
+      }
+      const next = withSide(state, side, { tieChoice: choice, tieChoiceChanged: state[side].tieChoiceChanged === true || before !== null, wantsAnotherRound: undefined });
+      if (tieChoiceOf(next[other(side)]) !== choice) return next;
+      const names = `${next.challenger.operator?.name ?? 'The challenger'} and ${next.opponent.operator?.name ?? 'the opponent'}`;
+      if (choice === 'accept') return end(next, `${names} accepted the tie: the players decide the outcome together.`);
       if (state.rounds.length >= CONTEST_LIMITS.rounds) {
         return end(next, `After ${CONTEST_LIMITS.rounds} tied rounds the contest stops as a tie: decide the outcome together.`);
       }
-      const fresh = (s: ContestSide): ContestSide => ({ ...s, skill: null, disputed: false, archetypeModifiers: [], conditionModifiers: [], situationalModifier: 0, ready: false, wantsAnotherRound: false });
+      const fresh = (s: ContestSide): ContestSide => ({
+        ...s,
+        skill: null,
+        linked: null,
+        disputed: false,
+        archetypeModifiers: [],
+        conditionModifiers: [],
+        situationalModifier: 0,
+        ready: false,
+        tieChoice: null,
+        tieChoiceChanged: false,
+        wantsAnotherRound: undefined,
+      });
       return { ...next, phase: 'skills', challenger: fresh(next.challenger), opponent: fresh(next.opponent) };
-    }
-    case 'acceptTie': {
-      requireSide(state, actor);
-      requirePhase(state, 'tied');
-      return end(state, `${actor.name} accepted the tie: the players decide the outcome together.`);
     }
     case 'expire': {
       // A draft may have been shown (a crash between its message and its posting): it expires as the proposal
       // that message shows.
       if (state.phase === 'draft') return { ...state, phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' };
       requirePhase(state, ...OPEN_PHASES);
-      return { ...state, phase: 'expired', expiredAt: state.phase, endReason: 'Nobody acted in time: the contest expired.' };
+      const reason = 'Nobody acted in time: the contest expired.';
+      // An unsettled tie stays a tie the bot never resolved; the choices made so far are kept on the message.
+      const tied = state.phase === 'tied' ? ` The round stays a tie with no outcome agreed (${tieChoicesText(state)}).` : '';
+      return { ...state, phase: 'expired', expiredAt: state.phase, endReason: reason + tied };
     }
   }
 }
@@ -327,7 +460,7 @@ function signedNumber(value: number): string {
   return value < 0 ? `−${-value}` : `+${value}`;
 }
 
-/** The terms a side adds to its D100 (its own skill only under the house rule). */
+/** The terms a side adds to its D100 (its own skill only under the house rule); a linked side: see `partTerms`. */
 export function rollTerms(state: ContestState, side: ContestSideName): Modifier[] {
   const own = state[side];
   return [
@@ -338,10 +471,34 @@ export function rollTerms(state: ContestState, side: ContestSideName): Modifier[
   ];
 }
 
+/**
+ * The terms one part of a linked side adds to its D100: its own skill (house rule only), the side's archetypes and
+ * the part's own (an archetype named for both adds once, as on any one roll), the part skill's conditions, and one
+ * situational modifier, the side's plus the part's.
+ */
+export function partTerms(state: ContestState, side: ContestSideName, part: ContestLinkedPart): Modifier[] {
+  const own = state[side];
+  const sideArchetypes = new Set(own.archetypeModifiers.map((modifier) => nameKey(modifier.name)));
+  const situational = own.situationalModifier + part.situationalModifier;
+  return [
+    ...(state.addsOwnSkill ? [{ name: part.skill.name, value: part.skill.level }] : []),
+    ...own.archetypeModifiers,
+    ...part.archetypeModifiers.filter((modifier) => !sideArchetypes.has(nameKey(modifier.name))),
+    ...part.conditionModifiers,
+    ...(situational !== 0 ? [{ name: 'situational', value: situational }] : []),
+  ];
+}
+
+/** Each D100 a side will roll: its skill and the terms added to it (one for a side with one skill). */
+export function sideParts(state: ContestState, side: ContestSideName): { skill: { name: string; level: number }; terms: Modifier[] }[] {
+  const own = state[side];
+  if (own.linked) return own.linked.map((part) => ({ skill: part.skill, terms: partTerms(state, side, part) }));
+  return own.skill ? [{ skill: own.skill, terms: rollTerms(state, side) }] : [];
+}
+
 /** What a side adds to its D100, and the CL it must reach (the other side's aptitude). */
 export function sideTarget(state: ContestState, side: ContestSideName): { base: number; challengeLevel: number } {
-  const theirs = state[other(side)].skill;
-  return { base: rollTerms(state, side).reduce((sum, term) => sum + term.value, 0), challengeLevel: theirs?.level ?? 0 };
+  return { base: rollTerms(state, side).reduce((sum, term) => sum + term.value, 0), challengeLevel: aptitudeOf(state[other(side)]) ?? 0 };
 }
 
 /** Both succeed or both fail: the single defender wins; two attackers tie. */
@@ -355,13 +512,22 @@ export function contestWinner(
   return 'tie';
 }
 
-/** Everything a round's roll needs, as stored in the roll log: replaying it needs only this and the seed. */
-export interface ContestRollSideInput {
+/**
+ * Everything a round's roll needs, as stored in the roll log: replaying it needs only this and the seed. A side with
+ * one skill keeps the shape rounds were stored in before linked sides existed, so those replay unchanged.
+ */
+export interface ContestRollSingleInput {
   skill: { name: string; level: number };
   role: ContestRole;
   terms: Modifier[];
   challengeLevel: number;
 }
+export interface ContestRollLinkedInput {
+  role: ContestRole;
+  challengeLevel: number;
+  linked: { skill: { name: string; level: number }; terms: Modifier[] }[];
+}
+export type ContestRollSideInput = ContestRollSingleInput | ContestRollLinkedInput;
 export interface ContestRollInput {
   challenger: ContestRollSideInput;
   opponent: ContestRollSideInput;
@@ -369,21 +535,34 @@ export interface ContestRollInput {
 export type ContestRollResult = Omit<ContestRound, 'number' | 'rollId'>;
 
 export function contestRollInput(state: ContestState): ContestRollInput {
-  const side = (name: ContestSideName): ContestRollSideInput => ({
-    skill: state[name].skill!,
-    role: state[name].role!,
-    terms: rollTerms(state, name),
-    challengeLevel: sideTarget(state, name).challengeLevel,
-  });
+  const side = (name: ContestSideName): ContestRollSideInput => {
+    const role = state[name].role!;
+    const challengeLevel = sideTarget(state, name).challengeLevel;
+    if (state[name].linked) return { role, challengeLevel, linked: sideParts(state, name) };
+    return { skill: state[name].skill!, role, terms: rollTerms(state, name), challengeLevel };
+  };
   return { challenger: side('challenger'), opponent: side('opponent') };
 }
 
-/** Both sides roll at once: the challenger's D100 first, then the opponent's, from the one generator. */
+function rollPart(part: { skill: { name: string; level: number }; terms: Modifier[] }, challengeLevel: number, rng: Rng): ContestPartRoll {
+  const d100 = rollD100(rng);
+  const result = d100.value + part.terms.reduce((sum, term) => sum + term.value, 0);
+  return { skill: part.skill, terms: part.terms, challengeLevel, d100, result, success: result >= challengeLevel };
+}
+
+/**
+ * Both sides roll at once from the one generator: the challenger's D100s first (one, or one per linked part in
+ * order), then the opponent's. A linked side's parts are each resolved on their own and all kept (RULES 1.3: a
+ * success inside a linked roll is never overturned); the side succeeds at its challenge only if every part does.
+ */
 export function resolveContestRoll(input: ContestRollInput, rng: Rng): ContestRollResult {
-  const rollSide = (side: ContestRollSideInput) => {
-    const d100 = rollD100(rng);
-    const result = d100.value + side.terms.reduce((sum, term) => sum + term.value, 0);
-    return { ...side, d100, result, success: result >= side.challengeLevel };
+  const rollSide = (side: ContestRollSideInput): ContestSideRoll => {
+    if ('linked' in side) {
+      const linked = side.linked.map((part) => rollPart(part, side.challengeLevel, rng));
+      const succeeded = linked.filter((part) => part.success).length;
+      return { role: side.role, challengeLevel: side.challengeLevel, linked, succeeded, success: succeeded === linked.length };
+    }
+    return { ...rollPart(side, side.challengeLevel, rng), role: side.role };
   };
   const challenger = rollSide(input.challenger);
   const opponent = rollSide(input.opponent);
@@ -393,7 +572,7 @@ export function resolveContestRoll(input: ContestRollInput, rng: Rng): ContestRo
 function rollRound(state: ContestState, rng: Rng): ContestState {
   const rolled = resolveContestRoll(contestRollInput(state), rng);
   const round: ContestRound = { number: state.rounds.length + 1, rollId: null, ...rolled };
-  const used = (side: ContestSide): ContestSide => ({ ...side, usedSkills: [...side.usedSkills, side.skill!.name] });
+  const used = (side: ContestSide): ContestSide => ({ ...side, usedSkills: [...side.usedSkills, ...chosenSkills(side).map((skill) => skill.name)] });
   return {
     ...state,
     phase: rolled.winner === 'tie' ? 'tied' : 'resolved',
@@ -403,33 +582,44 @@ function rollRound(state: ContestState, rng: Rng): ContestState {
   };
 }
 
-/** The exact chances of the current choices, in ten-thousandths (every pair of D100 faces counted once). */
+/**
+ * The exact chances of the current choices: how many of the equally likely ways the dice can fall (`outOf`, 100 to
+ * the power of the number of D100s rolled) give each outcome. A linked side rolls several D100s; they are independent,
+ * so the ways a side succeeds are the product of each part's succeeding faces. Bigints: ten D100s are 10^20 ways.
+ */
 export interface ContestOdds {
-  challengerWins: number;
-  opponentWins: number;
-  tie: number;
+  challengerWins: bigint;
+  opponentWins: bigint;
+  tie: bigint;
+  outOf: bigint;
 }
 
 function faces(base: number, challengeLevel: number): number {
   return Math.max(0, Math.min(100, 101 - Math.max(1, challengeLevel - base)));
 }
 
+/** Of the 100^parts ways a side's dice can fall, how many succeed (every part reaching its CL). */
+function sideSuccessWays(state: ContestState, side: ContestSideName): { succeed: bigint; outOf: bigint } {
+  const challengeLevel = aptitudeOf(state[other(side)]) ?? 0;
+  const parts = sideParts(state, side);
+  const succeed = parts.reduce((ways, part) => ways * BigInt(faces(part.terms.reduce((sum, term) => sum + term.value, 0), challengeLevel)), 1n);
+  return { succeed, outOf: 100n ** BigInt(parts.length) };
+}
+
 export function contestOdds(state: ContestState): ContestOdds | null {
   const { challenger, opponent } = state;
-  if (!challenger.skill || !opponent.skill || !challenger.role || !opponent.role) return null;
-  const c = sideTarget(state, 'challenger');
-  const o = sideTarget(state, 'opponent');
-  const cFaces = faces(c.base, c.challengeLevel);
-  const oFaces = faces(o.base, o.challengeLevel);
-  const odds: ContestOdds = { challengerWins: 0, opponentWins: 0, tie: 0 };
-  // The four (success, success) combinations, each weighted by how many face pairs give it.
+  if (!chosenSkills(challenger).length || !chosenSkills(opponent).length || !challenger.role || !opponent.role) return null;
+  const c = sideSuccessWays(state, 'challenger');
+  const o = sideSuccessWays(state, 'opponent');
+  const odds: ContestOdds = { challengerWins: 0n, opponentWins: 0n, tie: 0n, outOf: c.outOf * o.outOf };
+  // The four (success, success) combinations, each weighted by how many ways the dice give it.
   for (const cSuccess of [true, false]) {
     for (const oSuccess of [true, false]) {
-      const pairs = (cSuccess ? cFaces : 100 - cFaces) * (oSuccess ? oFaces : 100 - oFaces);
+      const ways = (cSuccess ? c.succeed : c.outOf - c.succeed) * (oSuccess ? o.succeed : o.outOf - o.succeed);
       const winner = contestWinner({ success: cSuccess, role: challenger.role }, { success: oSuccess, role: opponent.role });
-      if (winner === 'challenger') odds.challengerWins += pairs;
-      else if (winner === 'opponent') odds.opponentWins += pairs;
-      else odds.tie += pairs;
+      if (winner === 'challenger') odds.challengerWins += ways;
+      else if (winner === 'opponent') odds.opponentWins += ways;
+      else odds.tie += ways;
     }
   }
   return odds;

@@ -9,6 +9,7 @@ import {
   postContest,
   proposeContest,
   OPEN_PHASES,
+  partsOf,
   resolveContestRoll,
   type ContestAction,
   type ContestActor,
@@ -113,10 +114,41 @@ describe('rolling a contest round', () => {
     expect(() => act(state, kat, { type: 'chooseSkill', skill: { name: 'cqc', level: 37 }, conditionModifiers: [] })).toThrow(/already rolled in this contest/);
   });
 
-  it('a tie accepted by either player ends the contest', () => {
-    const state = act(rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1), troy, { type: 'acceptTie' });
-    expect(state).toMatchObject({ phase: 'ended' });
-    expect(state.endReason).toContain('accepted the tie');
+  it('a tie is accepted only when both players accept it (seed: "accept the tie and mutually decide on the outcome")', () => {
+    const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1);
+    const one = act(tied, troy, { type: 'acceptTie' });
+    expect(one).toMatchObject({ phase: 'tied', opponent: { tieChoice: 'accept' }, challenger: { tieChoice: null } });
+    expect(() => act(one, troy, { type: 'acceptTie' })).toThrow('You already accept the tie; waiting for Kat.');
+    const both = act(one, kat, { type: 'acceptTie' });
+    expect(both).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
+  });
+
+  it('after a tie a player may change their choice until both agree; a disagreement keeps the tie open', () => {
+    const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1);
+    const disagree = act(act(tied, kat, { type: 'acceptTie' }), troy, { type: 'anotherRound' });
+    expect(disagree).toMatchObject({ phase: 'tied', challenger: { tieChoice: 'accept' }, opponent: { tieChoice: 'another' } });
+    // Kat changes her mind: her choice is replaced, Troy's is kept, and both now want another round.
+    const round2 = act(disagree, kat, { type: 'anotherRound' });
+    expect(round2.phase).toBe('skills');
+    expect([round2.challenger.tieChoice, round2.opponent.tieChoice]).toEqual([null, null]);
+    // Or Troy changes his: both accept.
+    const accepted = act(disagree, troy, { type: 'acceptTie' });
+    expect(accepted.phase).toBe('ended');
+    expect(accepted.opponent.tieChoiceChanged).toBe(true);
+    expect(accepted.challenger.tieChoiceChanged).toBeFalsy();
+  });
+
+  it('a tie that expires stays a tie with no outcome agreed, and says what each player had chosen', () => {
+    const tied = act(rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1), kat, { type: 'acceptTie' });
+    const expired = act(tied, bystander, { type: 'expire' });
+    expect(expired).toMatchObject({ phase: 'expired', expiredAt: 'tied' });
+    expect(expired.endReason).toBe('Nobody acted in time: the contest expired. The round stays a tie with no outcome agreed (Kat accepted the tie; Troy had not chosen).');
+  });
+
+  it('a tie stored before both had to choose (wantsAnotherRound) still counts that choice', () => {
+    const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1);
+    const legacy: ContestState = { ...tied, challenger: { ...tied.challenger, tieChoice: undefined, wantsAnotherRound: true } };
+    expect(act(legacy, troy, { type: 'anotherRound' }).phase).toBe('skills');
   });
 
   it('both defenders end the contest before any skill is picked', () => {
@@ -137,7 +169,7 @@ describe('rolling a contest round', () => {
 describe('the odds shown before the roll', () => {
   /** Counts all 100×100 pairs of D100 faces through the same resolution the roll uses. */
   function bruteForce(state: ContestState) {
-    const counts = { challengerWins: 0, opponentWins: 0, tie: 0 };
+    const counts = { challengerWins: 0n, opponentWins: 0n, tie: 0n, outOf: 10_000n };
     for (let c = 1; c <= 100; c++) {
       for (let o = 1; o <= 100; o++) {
         const ready = act(state, kat, { type: 'ready' });
@@ -161,7 +193,7 @@ describe('the odds shown before the roll', () => {
     state = act(state, dispatcher, { type: 'setModifiers', side: 'challenger', archetypeModifiers: [], situationalModifier: modifier });
     const odds = contestOdds(state)!;
     expect(odds).toEqual(bruteForce(state));
-    expect(odds.challengerWins + odds.opponentWins + odds.tie).toBe(10_000);
+    expect(odds.challengerWins + odds.opponentWins + odds.tie).toBe(10_000n);
   });
 });
 
@@ -176,6 +208,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
     ['chooseSkill', { type: 'chooseSkill', skill: { name: 'Driving', level: 10 }, conditionModifiers: [] }],
     ['ready', { type: 'ready' }],
     ['dispute', { type: 'dispute', side: 'opponent', skill: { name: 'Driving', level: 10 }, conditionModifiers: [] }],
+    ['disputeLinked', { type: 'disputeLinked', side: 'opponent', parts: [{ skill: { name: 'Driving', level: 10 }, archetypeModifiers: [], conditionModifiers: [], situationalModifier: 0 }, { skill: { name: 'Handgun Handling', level: 20 }, archetypeModifiers: [], conditionModifiers: [], situationalModifier: 0 }] }],
     ['setModifiers', { type: 'setModifiers', side: 'opponent', archetypeModifiers: [], situationalModifier: 5 }],
     ['cancel', { type: 'cancel' }],
     ['anotherRound', { type: 'anotherRound' }],
@@ -187,7 +220,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
     proposed: ['accept', 'decline', 'cancel'],
     countered: ['agree', 'withdraw', 'cancel'],
     roles: ['chooseRole', 'cancel'],
-    skills: ['chooseSkill', 'ready', 'dispute', 'setModifiers', 'cancel'],
+    skills: ['chooseSkill', 'ready', 'dispute', 'disputeLinked', 'setModifiers', 'cancel'],
     tied: ['anotherRound', 'acceptTie', 'cancel'],
     resolved: [],
     ended: [],
@@ -274,6 +307,6 @@ describe('the contest state machine refuses what a step does not accept', () => 
     const dice = [rollD100(rng), rollD100(rng)];
     let state = act(withSkills(atSkills('attacker', 'defender'), 37, 35), kat, { type: 'ready' });
     state = act(state, troy, { type: 'ready' }, seededRng(seed));
-    expect([state.rounds[0]!.challenger.d100, state.rounds[0]!.opponent.d100]).toEqual(dice);
+    expect([state.rounds[0]!.challenger, state.rounds[0]!.opponent].flatMap(partsOf).map((part) => part.d100)).toEqual(dice);
   });
 });
