@@ -138,6 +138,16 @@ describe('the Dispatcher answers a stated intent', () => {
     expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
   });
 
+  it('a player has at most three intents waiting; withdrawing one frees its place', async () => {
+    await start();
+    const waiting = [await stateTheClimb(), await stateTheClimb(), await stateTheClimb()];
+    const fourth = await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB });
+    expect(fourth).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(fourth.content).toContain('You already have 3 intents waiting for a Dispatcher');
+    await sandbox.one({ user: 'mike', button: `dispatch:withdraw:${waiting[0]!.id}`, message: waiting[0]!.message });
+    expect((await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB })).ephemeral).toBe(false);
+  });
+
   it("the Dispatcher's form is checked as /dispatch is; a refusal shows back what was typed and posts nothing", async () => {
     await start();
     const { id, message } = await stateTheClimb();
@@ -222,6 +232,27 @@ describe('a failure with a consequence table', () => {
     expect(replayed).toContain(`The consequence of failing challenge roll \`${challengeId}\``);
     const challengeReplay = textOf(await sandbox.one({ user: 'mike', command: 'roll replay', options: { id: challengeId } }));
     expect(challengeReplay).toContain(`Its failure led to the Outcome Roll \`${outcomeId}\``);
+  });
+
+  it("/dispatch autocompletes the consequence table and refuses one the server does not have; a table that names a skill adds the player's aptitude", async () => {
+    await start([FAILING_SEED, 'grip-0']);
+    await sandbox.bot.store.tables.save(sandbox.fake.guildId, { ...FALL_DAMAGE, name: 'Grip', asks: 'Add your Climbing aptitude', skill: 'Climbing' });
+    const choices = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { 'consequence-table': 'fall' }, focused: 'consequence-table' });
+    expect(choices.choices).toEqual([{ name: 'Fall Damage', value: 'Fall Damage' }]);
+    const base = { player: 'mike', skill: 'Climbing', cl: 120, ...CLIMB };
+    const unknown = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { ...base, 'consequence-table': 'Fal Damage' } });
+    expect(unknown).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(unknown.content).toContain('There is no outcome table named **Fal Damage** on this server. Did you mean **Fall Damage**');
+    expect(sandbox.fake.messages()).toHaveLength(0);
+
+    const asked = await sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { ...base, 'consequence-table': 'grip' } });
+    const post = asked.responses.find((response) => !response.ephemeral)!;
+    const id = /#(\d+)/.exec(textOf(post))![1]!;
+    await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    const pressed = await sandbox.act({ user: 'mike', button: `dispatch:consequence:${id}`, message: post.messageId! });
+    const expected = resolveOutcomeRoll({ table: { ...FALL_DAMAGE, name: 'Grip', skill: 'Climbing' }, modifiers: [{ name: 'Climbing', value: 40 }] }, seededRng('grip-0'));
+    expect(textOf(pressed.responses[0]!)).toContain(`Outcome Roll on **Grip**: **${expected.result}**`);
+    expect(textOf(pressed.responses[1]!)).toContain('40 Climbing');
   });
 
   it('a success offers no Outcome Roll, and a forged press is refused', async () => {

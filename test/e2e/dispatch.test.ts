@@ -72,7 +72,7 @@ describe('/dispatch challenge', () => {
     expect(sandbox.fake.messages()).toHaveLength(0);
   });
 
-  it('with a hidden CL: investigation reveals privately, the result says only success or failure, the Dispatcher alone sees the numbers', async () => {
+  it('with a hidden CL: investigation reveals privately, the result shows the player their dice and total but never the CL, the Dispatcher alone sees the numbers', async () => {
     await investigationTable();
     const { ack, post, message } = await request({ skill: 'Lock Picking', cl: HIDDEN_CL, hidden: true });
     expect(ack.content).toContain('investigate with **Investigation: Lock Picking**');
