@@ -200,11 +200,14 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     await expectRefused(contest, { ...adjustForm(contest, { opponent_skill: 'Driving; Athletics' }), user: OPPONENT, roles: [] }, 'Only a Dispatcher can adjust a contest.');
   });
 
-  it('the Dispatcher can turn a linked roll back into one skill, and the odds follow', async () => {
+  it('the odds of three linked skills (four D100s) are exact to 4 decimals and marked ≈; the Dispatcher can turn the linked roll back into one skill', async () => {
     const contest = await toSkills(['attacker', 'defender']);
-    await adjust(contest, { opponent_skill: 'Handgun Handling; Driving' });
+    const linked = textOf(await adjust(contest, { opponent_skill: 'Handgun Handling; Driving; Athletics' }));
+    // Four D100s: Kat needs 40 (61 faces), each of Troy's parts 37 (64 faces): Troy succeeds in 64³ = 262 144 of 10^6
+    // ways, Kat wins 61 × 737 856 = 45 009 216 of 10^8 (45.009216 %): past 4 decimals, so rounded, and marked ≈.
+    expect(linked).toContain('Odds for these choices\nKat wins **≈45.0092%** · Troy wins **≈54.9908%** · tie **0%**');
     const single = textOf(await adjust(contest, { opponent_skill: 'Athletics' }));
-    expect(single).toContain("dee disputed Troy's skill: Handgun Handling 40 + Driving 30 → Athletics 30");
+    expect(single).toContain("dee disputed Troy's skill: Handgun Handling 40 + Driving 30 + Athletics 30 → Athletics 30");
     expect(single).toContain('**Athletics 30** (set by the Dispatcher)');
     expect(single).not.toContain('**Linked roll**');
     // Kat needs 30 (71 faces), Troy needs 37 (64): Kat wins 71 × 36 = 2556 of 10 000.
