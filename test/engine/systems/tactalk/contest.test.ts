@@ -145,6 +145,18 @@ describe('rolling a contest round', () => {
     expect(expired.endReason).toBe('Nobody acted in time: the contest expired. The round stays a tie with no outcome agreed (Kat accepted the tie; Troy had not chosen).');
   });
 
+  it('after 10 tied rounds, both asking for another stops the contest as a tie', () => {
+    let state = atSkills('attacker', 'attacker');
+    for (let round = 1; round <= 10; round++) {
+      state = act(state, kat, { type: 'chooseSkill', skill: { name: `Kat skill ${round}`, level: 10 }, conditionModifiers: [] });
+      state = act(state, troy, { type: 'chooseSkill', skill: { name: `Troy skill ${round}`, level: 10 }, conditionModifiers: [] });
+      state = rollBoth(state, 90, 90);
+      expect(state.phase).toBe('tied');
+      state = act(act(state, kat, { type: 'anotherRound' }), troy, { type: 'anotherRound' });
+    }
+    expect(state).toMatchObject({ phase: 'ended', endReason: 'After 10 tied rounds the contest stops as a tie: decide the outcome together.' });
+  });
+
   it('a tie stored before both had to choose (wantsAnotherRound) still counts that choice', () => {
     const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1);
     const legacy: ContestState = { ...tied, challenger: { ...tied.challenger, tieChoice: undefined, wantsAnotherRound: true } };
