@@ -45,7 +45,7 @@ import {
 } from '../src/engine/systems/result-points/tracks.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { npcOwner } from '../src/store/operators.js';
-import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
+import { derivedRollId } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { DISCORD_LIMITS } from '../src/views/limits.js';
@@ -305,9 +305,6 @@ async function track(interaction: ChatInputCommandInteraction, context: HandlerC
     await interaction.reply(publicNote(`${who}: ${formatTrack(existing)}.`));
     return;
   }
-  if (points !== null && (!Number.isInteger(points) || points < 0 || points > TRACK_MAX)) {
-    throw new UserError(`A track holds 0 to ${TRACK_MAX} points; ${points} is not.`);
-  }
   const now = trackState(existing?.attribute ?? attribute, points ?? 0);
   await context.store.operators.setAttribute(sheet, now.attribute, now.points);
   await interaction.reply(publicNote(existing ? `${who}: ${trackChange(existing.points, now)}.` : `${who} now has a ${escapeMarkdown(now.name)} track: ${formatTrack(now)}.`));
@@ -416,14 +413,14 @@ async function concede(interaction: ChatInputCommandInteraction, context: Handle
 }
 
 /** `/code scene-end`: a Dispatcher ends this channel's scene (once); every concession in it is settled. */
-async function sceneEnd(context: HandlerContext, interaction: ChatInputCommandInteraction): Promise<void> {
+async function sceneEnd(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   await context.requireDispatcher('end a scene');
   const scene = await currentScene((n) => sceneEnded(context, n));
   const ended = await context.store.rolls.recordOnce(sceneId(context, scene, SCENE_LABELS.end), sceneRoll(context, { event: 'end', scene, channelId: context.channelId }));
   if (!ended) throw new UserError(`Scene ${sceneNumber(scene)} of this channel was just ended by someone else. Nothing more was changed.`);
   const lines: SceneEndLine[] = [];
   for (let slot = 0; slot < SCENE_CONCESSIONS_MAX; slot++) {
-    const taken: StoredRoll | null = await context.store.rolls.find(context.guildId, sceneId(context, scene, SCENE_LABELS.concession(slot)));
+    const taken = await context.store.rolls.find(context.guildId, sceneId(context, scene, SCENE_LABELS.concession(slot)));
     if (!taken) break;
     lines.push(await settle(context, taken.inputs as SceneRecord & { event: 'concede' }));
   }
@@ -450,7 +447,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub === 'track') return track(interaction, context);
   if (sub === 'status') return status(interaction, context);
   if (sub === 'concede') return concede(interaction, context);
-  if (sub === 'scene-end') return sceneEnd(context, interaction);
+  if (sub === 'scene-end') return sceneEnd(interaction, context);
   if (sub === 'action-point') return spendActionPoint(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }

@@ -294,6 +294,28 @@ describe('/code concede and /code scene-end', () => {
   });
 });
 
+describe('/code concede racing /code scene-end', () => {
+  it('a concession made while the scene ends is settled once: never lost, never counted twice', async () => {
+    await sheet('sasha', 'Kat');
+    const actionPoints = async () => {
+      const status = textOf(await sandbox().one({ user: 'sasha', command: 'code status' }));
+      return { points: Number(/Action points: \*\*(\d+)\*\*/.exec(status)![1]), conceded: status.includes('**Conceded**') };
+    };
+    for (let trial = 0; trial < 8; trial++) {
+      const before = trial;
+      const answers = await Promise.all([sandbox().fake.interact({ user: 'sasha', command: 'code concede' }), sandbox().fake.interact({ ...DISPATCHER, command: 'code scene-end' })]);
+      for (const answer of answers) expect(answer.errors).toEqual([]);
+      const after = await actionPoints();
+      if (after.conceded) {
+        // The concession landed in the next scene: it is still pending, and ending that scene pays it.
+        expect(after.points, `trial ${trial}`).toBe(before);
+        await sandbox().one({ ...DISPATCHER, command: 'code scene-end' });
+      }
+      expect((await actionPoints()).points, `trial ${trial}`).toBe(before + 1);
+    }
+  });
+});
+
 describe('/code action-point', () => {
   it('spends one action point, never below 0', async () => {
     await sheet('sasha', 'Kat', { 'Action points': 1 });
