@@ -47,7 +47,6 @@ import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.j
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
-import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { CALL_FIELDS, callModal, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
@@ -372,7 +371,8 @@ async function callFromForm(interaction: ComponentInteraction, context: HandlerC
 function typedBack(interaction: ComponentInteraction): string {
   const shown = (label: string, name: string) => {
     const value = field(interaction, name).trim();
-    return value ? `${label}: \`${escapeMarkdown(value).replace(/`/g, "'")}\`` : null;
+    // In inline code the text shows as typed; only a backtick could close it early.
+    return value ? `${label}: \`${value.replace(/`/g, "'").replace(/\s+/g, ' ')}\`` : null;
   };
   return [
     shown('Skill', CALL_FIELDS.skill),

@@ -40,7 +40,7 @@ function operatorOrPlayer(state: RollRequestState): string {
 
 /** What failing costs, in the words the player decides on. */
 export function consequenceText(state: Pick<RollRequestState, 'consequence' | 'consequenceTable'>): string {
-  const words = state.consequence ? escapeMarkdown(state.consequence) : null;
+  const words = state.consequence ? escapeMarkdown(/[.!?…]$/.test(state.consequence) ? state.consequence : `${state.consequence}.`) : null;
   const table = state.consequenceTable ? `an **Outcome Roll on ${escapeMarkdown(state.consequenceTable)}**` : null;
   if (words && table) return `${words} Then ${table}.`;
   if (table) return `${table.charAt(0).toUpperCase()}${table.slice(1)}.`;
