@@ -342,3 +342,9 @@ it('survives a restart: the same message’s buttons carry on where it stood', a
   const refused = await ack({ ...DISPATCHER, command: 'initiative start', options: { rule: 'chase' } });
   expect(refused.content).toContain('is already open in this channel');
 });
+
+it('offers the rules the seeds give and a manual order, and no tracker for a dramatic scene (seed 002: no initiative, no rounds)', () => {
+  const command = (sandbox().fake.commands() as Array<{ name: string; options: Array<{ name: string; options?: Array<{ name: string; choices?: Array<{ value: string }> }> }> }>).find((c) => c.name === 'initiative')!;
+  const rule = command.options.find((sub) => sub.name === 'start')!.options!.find((option) => option.name === 'rule')!;
+  expect(rule.choices!.map((choice) => choice.value)).toEqual(['melee', 'chase', 'debate', 'd10-phase', 'manual:tactalk', 'manual:d100-tactics', 'manual:d6-pool']);
+});
