@@ -130,8 +130,8 @@ function backOfTheChase(state: TrackerState): number {
 }
 
 /**
- * Where a combatant's initiative comes from, from what was typed, as the tracker's rule reads it. `who` is the
- * joining player (a chase position is the Dispatcher's to give) or null for the Dispatcher.
+ * Where a combatant's initiative comes from, from what was typed, as the tracker's rule reads it. `byPlayer`: a
+ * player joining, who may not pick a chase position (the Dispatcher gives it).
  */
 function sourceFrom(state: TrackerState, value: string | null, modifier: number | null, byPlayer: boolean): InitiativeSource {
   const rule = ruleOf(state);
@@ -190,10 +190,9 @@ function initiativeEntry(context: HandlerContext, tracker: StoredTracker, kind: 
 
 /** A new combatant's initiative: the value given, or (debate, d10) their roll, made now and saved with the join. */
 function joinInitiative(context: HandlerContext, tracker: StoredTracker, name: string, source: InitiativeSource, npc: boolean): { mark: Omit<InitiativeMark, 'cycle'>; roll?: RollEntry } {
-  const seedFor = () => context.newSeed();
   if (source.kind === 'value') return { mark: { total: source.value, dice: null, rollId: null } };
   if (source.kind === 'position') return { mark: { total: source.position, dice: null, rollId: null } };
-  const seed = seedFor();
+  const seed = context.newSeed();
   if (source.kind === 'code') {
     const input = { entries: [{ name, code: source.code }] };
     const result = rollDebateInitiative(input, seededRng(seed));
