@@ -170,7 +170,9 @@ export function requestComponents(view: RollRequestView) {
 }
 
 export function requestMessage(view: RollRequestView): MessageBody {
-  return { embeds: [requestEmbed(view).toJSON()], components: requestComponents(view), allowedMentions: NO_PINGS };
+  // Once the player has chosen, the opening's "take it or decline" would be stale: an edit keeps content it omits.
+  const closed = view.state.phase !== 'open' && view.state.phase !== 'stated';
+  return { ...(closed ? { content: '' } : {}), embeds: [requestEmbed(view).toJSON()], components: requestComponents(view), allowedMentions: NO_PINGS };
 }
 
 /** A roll called for pings the player, and only them: the choice is theirs. */

@@ -60,6 +60,8 @@ describe('/dispatch challenge', () => {
     const die = rollD100(seededRng(seedUsed));
     expect(textOf(rolled)).toContain(`${die.value} (D100) + 60 Lock Picking + 10 Acuity = **${die.value + 70}**`);
     expect(buttonsOf(rolled)).toEqual([]);
+    // The opening's "take it or decline" is gone once the roll is taken.
+    expect(sandbox.fake.messages().find((m) => m.id === message)!.content).toBe('');
   });
 
   it('only a Dispatcher can ask, and the player must have the skill now', async () => {
