@@ -61,6 +61,7 @@ import {
   type SceneEndLine,
 } from '../src/views/result-points.js';
 import { npcNameChoices } from './npc.js';
+import { npcNamed, rollerSheet, targetSheet } from './shared/roll-sheets.js';
 
 export const RESULT_POINTS_SYSTEM: SystemId = 'result-points';
 /** The roll log entry that marks a check's points as spent on a track (once, under an id derived from the check's). */
@@ -146,29 +147,6 @@ export function codeCheckFromOptions(options: {
 /** A check as the roll log stores its inputs: the engine's input and the characters' facts beside it. */
 type StoredCheckInputs = CodeCheckInput & CodeCheckFacts;
 
-/** The roller's sheet: an NPC named by a Dispatcher, the member's active sheet, or none (a check needs no sheet). */
-async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
-  const npc = interaction.options.getString('as_npc');
-  if (npc !== null) {
-    await context.requireDispatcher('roll for an NPC');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
-  }
-  return context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
-}
-
-/** Whom the check acts against: a member's active sheet or (Dispatchers only) an NPC; null when neither is named. */
-async function targetSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
-  const user = interaction.options.getUser('target');
-  const npc = interaction.options.getString('target_npc');
-  if (user && npc !== null) throw new UserError('Name one target: `target` (a member) or `target_npc` (an NPC), not both.');
-  if (npc !== null) {
-    await context.requireDispatcher('name an NPC as the target');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
-  }
-  if (!user) return null;
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, user.id === context.userId ? undefined : `<@${user.id}>`);
-}
-
 /** The sheet a track or status subcommand reads or changes: yours, or (Dispatchers only) a player's or an NPC's. */
 async function characterSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, action: string): Promise<OperatorSheet> {
   const player = interaction.options.getUser('player');
@@ -195,7 +173,7 @@ async function roll(interaction: ChatInputCommandInteraction, context: HandlerCo
     penalty: interaction.options.getString('penalty'),
     effect: interaction.options.getString('effect'),
   });
-  const roller = await rollerSheet(interaction, context);
+  const roller = await rollerSheet(interaction, context, 'optional');
   if (roller) requireMayAct(roller);
   const target = await targetSheet(interaction, context);
   const typedTrack = interaction.options.getString('track');
@@ -462,7 +440,7 @@ async function sheetForTracks(interaction: AutocompleteInteraction, context: Han
   const npc = interaction.options.getString(interaction.options.getSubcommand() === 'roll' ? 'target_npc' : 'npc');
   if (npc) {
     if (!(await context.isDispatcher())) return null;
-    return (await context.store.operators.list(npcOwner(context.guildId))).find((sheet) => nameKey(sheet.name) === nameKey(npc)) ?? null;
+    return npcNamed(context, npc);
   }
   const user = interaction.options.get(interaction.options.getSubcommand() === 'roll' ? 'target' : 'player')?.value;
   const ownerId = typeof user === 'string' ? user : context.userId;

@@ -44,13 +44,13 @@ import {
   type SocialInput,
 } from '../src/engine/systems/d100-tactics/tactics.js';
 import { MOBILITY_MAX, MOVE_ACTION_COSTS, OTHER_MOVE_ACTIONS_MAX, parsePath, resolveMove, TAKE_MAX, type MoveAction } from '../src/engine/systems/d100-tactics/movement.js';
-import { npcOwner } from '../src/store/operators.js';
 import { derivedRollId } from '../src/store/rolls.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
+import { npcNamed, rollerSheet, targetSheet } from './shared/roll-sheets.js';
 
 export const TACTICS_SYSTEM: SystemId = 'd100-tactics';
 /** The roll log entry that marks an attack's damage as applied (stored once, under an id derived from the attack's). */
@@ -179,29 +179,6 @@ function attributeOr0(sheet: OperatorSheet, name: string): number {
   return sheet.attributes.find((entry) => nameKey(entry.name) === nameKey(name))?.value ?? 0;
 }
 
-/** The roller's sheet: an NPC named by a Dispatcher, or the member's active sheet. */
-async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet> {
-  const npc = interaction.options.getString('as_npc');
-  if (npc !== null) {
-    await context.requireDispatcher('roll for an NPC');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
-  }
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
-}
-
-/** The target's sheet: a member's active sheet or (Dispatchers only) an NPC; null when neither is named. */
-async function targetSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
-  const user = interaction.options.getUser('target');
-  const npc = interaction.options.getString('target_npc');
-  if (user && npc !== null) throw new UserError('Name one target: `target` (a member) or `target_npc` (an NPC), not both.');
-  if (npc !== null) {
-    await context.requireDispatcher('name an NPC as the target');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
-  }
-  if (!user) return null;
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, user.id === context.userId ? undefined : `<@${user.id}>`);
-}
-
 async function record(context: HandlerContext, kind: string, inputs: unknown, seed: string, dice: unknown, result: unknown, facts: { total: number | null; target: number | null; success: boolean | null; npc?: string }): Promise<string> {
   return context.store.rolls.record({
     ...rolledBy(context),
@@ -219,7 +196,7 @@ async function record(context: HandlerContext, kind: string, inputs: unknown, se
 }
 
 async function check(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context);
+  const sheet = await rollerSheet(interaction, context, 'required');
   const typed = interaction.options.getString('attribute', true);
   const banned = NOT_CHECKED.find((name) => nameKey(name) === nameKey(typed));
   if (banned) throw new UserError(`${banned} is never checked (seed 001: Health, Mobility and Armor cannot be checked).`);
@@ -258,7 +235,7 @@ async function damage(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function attack(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const attacker = await rollerSheet(interaction, context);
+  const attacker = await rollerSheet(interaction, context, 'required');
   const target = await targetSheet(interaction, context);
   if (!target) throw new UserError('Name the target: `target` (a member, from their active sheet) or, for a Dispatcher, `target_npc`.');
   const input: AttackInput = {
@@ -289,7 +266,7 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function psi(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context);
+  const sheet = await rollerSheet(interaction, context, 'required');
   const target = await targetSheet(interaction, context);
   const input: PsiInput = {
     psi: attributeOr0(sheet, 'Psi'),
@@ -305,7 +282,7 @@ async function psi(interaction: ChatInputCommandInteraction, context: HandlerCon
 }
 
 async function social(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context);
+  const sheet = await rollerSheet(interaction, context, 'required');
   const input: SocialInput = {
     will: attributeOr0(sheet, 'Will'),
     speciesDistance: interaction.options.getInteger('species_distance') ?? 0,
@@ -322,7 +299,7 @@ async function social(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function reaction(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context);
+  const sheet = await rollerSheet(interaction, context, 'required');
   const kind = interaction.options.getString('kind', true) as ReactionInput['kind'];
   const input: ReactionInput = { kind, value: attributeOr0(sheet, kind === 'defense' ? 'Defense' : 'Dodge'), modifier: interaction.options.getInteger('modifier') ?? 0 };
   validateReactionInput(input);
@@ -337,7 +314,7 @@ async function move(interaction: ChatInputCommandInteraction, context: HandlerCo
   const path = parsePath(interaction.options.getString('path', true));
   const given = interaction.options.getInteger('mobility');
   // A Mobility given outright needs no sheet (a quick sum, or a character whose special rule replaces Mobility).
-  const sheet = given !== null && interaction.options.getString('as_npc') === null ? null : await rollerSheet(interaction, context);
+  const sheet = given !== null && interaction.options.getString('as_npc') === null ? null : await rollerSheet(interaction, context, 'required');
   const listed = sheet?.attributes.find((entry) => nameKey(entry.name) === nameKey('Mobility'));
   if (given === null && !listed) throw new UserError(`${sheet!.name} has no Mobility on the sheet. Set it (\`/sheet attribute set name:Mobility value:…\`, or \`/npc attribute set\`) or give \`mobility:\`.`);
   const mobility = given ?? listed!.value;
@@ -414,7 +391,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   // attribute: the seed's checkable attributes and the sheet's own.
   const npc = interaction.options.getString('as_npc');
   const sheet = npc && (await context.isDispatcher())
-    ? (await context.store.operators.list(npcOwner(context.guildId))).find((entry) => nameKey(entry.name) === nameKey(npc)) ?? null
+    ? await npcNamed(context, npc)
     : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
   const names = [...CHECKABLE];
   for (const entry of sheet?.attributes ?? []) if (!names.some((name) => nameKey(name) === nameKey(entry.name)) && !NOT_CHECKED.some((name) => nameKey(name) === nameKey(entry.name))) names.push(entry.name);
