@@ -107,11 +107,11 @@ describe('a roll as a line of the log', () => {
 });
 
 describe('a roll against a hidden CL in the log', () => {
-  it('shows players the skill and the verdict, never the CL or the total; Dispatchers see everything', () => {
-    const roll = stored({ inputs: { skill: { name: 'Lock Picking', level: 60 }, challengeLevel: 173, hidden: true }, challengeLevel: 173, total: 150, success: false, result: { success: false }, hiddenChallengeLevel: true });
+  it('shows players the skill, the total they rolled and the verdict, never the CL; Dispatchers see everything', () => {
+    const roll = stored({ inputs: { skill: { name: 'Lock Picking', level: 60 }, challengeLevel: 173, hidden: true }, challengeLevel: 173, total: 150, success: false, result: { success: false, result: 150 }, hiddenChallengeLevel: true });
     const forPlayer = logLine(roll, false);
-    expect(forPlayer).toContain('Lock Picking vs a hidden CL → **failure**');
-    expect(forPlayer).not.toMatch(/173|150/);
+    expect(forPlayer).toContain('Lock Picking vs a hidden CL → **150**, **failure**');
+    expect(forPlayer).not.toMatch(/173/);
     expect(logLine(roll, true)).toContain('vs CL 173');
   });
 });
