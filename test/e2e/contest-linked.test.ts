@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 
 const CHALLENGER = 'sasha';
 const OPPONENT = 'mike';
@@ -29,8 +29,8 @@ const DICE = (() => {
 let sandbox: TestSandbox;
 beforeEach(async () => {
   sandbox = await startTestSandbox({ seeds: Array.from({ length: 100 }, () => DICE.seed) });
-  await importSheet(CHALLENGER, { name: 'Kat', skills: [{ name: 'CQC', level: 37 }, { name: 'Climbing', level: 50 }], archetypes: [{ name: 'Acuity', modifier: 5 }], conditions: [] });
-  await importSheet(OPPONENT, {
+  await importSheet(sandbox, CHALLENGER, { name: 'Kat', skills: [{ name: 'CQC', level: 37 }, { name: 'Climbing', level: 50 }], archetypes: [{ name: 'Acuity', modifier: 5 }], conditions: [] });
+  await importSheet(sandbox, OPPONENT, {
     name: 'Troy',
     skills: [
       { name: 'CQC', level: 40 },
@@ -55,10 +55,6 @@ interface Contest {
   message: string;
 }
 
-async function importSheet(user: string, sheet: object): Promise<void> {
-  const imported = await sandbox.one({ user, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(sheet) } } });
-  expect(imported.content).toContain('Imported');
-}
 
 function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
   return sandbox.one({ user, button: `contest:${verb}:${contest.id}${arg ? `:${arg}` : ''}`, message: contest.message, ...(roles ? { roles } : {}) });

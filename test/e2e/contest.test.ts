@@ -8,7 +8,7 @@ import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { OPEN_PHASES, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 
 const CHALLENGER = 'sasha';
 const OPPONENT = 'mike';
@@ -62,8 +62,8 @@ let ids: { challenger: string; opponent: string; bystander: string };
 beforeEach(async () => {
   clock = new Date('2031-03-14T20:00:00Z');
   sandbox = await startTestSandbox({ seeds: Array.from({ length: 200 }, () => DICE.seed), now: () => clock });
-  await importSheet(CHALLENGER, KAT);
-  await importSheet(OPPONENT, TROY);
+  await importSheet(sandbox, CHALLENGER, KAT);
+  await importSheet(sandbox, OPPONENT, TROY);
   ids = {
     challenger: sandbox.fake.user(CHALLENGER).id,
     opponent: sandbox.fake.user(OPPONENT).id,
@@ -83,10 +83,6 @@ interface Contest {
   message: string;
 }
 
-async function importSheet(user: string, sheet: object): Promise<void> {
-  const imported = await sandbox.one({ user, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(sheet) } } });
-  expect(imported.content).toContain('Imported');
-}
 
 function advanceMinutes(minutes: number): void {
   clock = new Date(clock.getTime() + minutes * 60_000);
@@ -381,7 +377,7 @@ describe('roles and skills', () => {
   /** A contest at the skills step where Mike plays Mo, a sheet of 30 skills: more than one menu can list. */
   async function toSkillsWithManySkills(): Promise<Contest> {
     const skills = Array.from({ length: 30 }, (_, index) => ({ name: `Skill ${String(index + 1).padStart(2, '0')}`, level: 10 + index }));
-    await importSheet(OPPONENT, { name: 'Mo', skills });
+    await importSheet(sandbox, OPPONENT, { name: 'Mo', skills });
     const contest = await startContest();
     await press(contest, OPPONENT, 'accept');
     await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat is kicked', operator: 'Mo' }, message: contest.message });
@@ -718,7 +714,7 @@ describe('limits and mentions', () => {
     await startContest();
     const third = await startContest();
     await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: BYSTANDER, intent: 'One more', stakes: 'Eve loses' } }, 'You have 3 open contests already');
-    await importSheet(BYSTANDER, { name: 'Ivy', skills: [{ name: 'CQC', level: 20 }] });
+    await importSheet(sandbox, BYSTANDER, { name: 'Ivy', skills: [{ name: 'CQC', level: 20 }] });
     const refusal = await expectRefusedCommand({ user: BYSTANDER, command: 'contest start', options: { opponent: OPPONENT, intent: 'Ivy trips Troy', stakes: 'Troy falls' } }, `<@${ids.opponent}> has 3 open contests already`);
     expect(refusal.allowedMentions).toEqual(NO_PINGS);
     // Once one ends, there is room again.

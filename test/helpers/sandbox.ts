@@ -91,3 +91,9 @@ export function useTestSandbox(options: Parameters<typeof startTestSandbox>[0] =
     return sandbox;
   };
 }
+
+/** Imports a sheet file as `user` (their new active sheet), through the real `/sheet import`. */
+export async function importSheet(sandbox: Pick<TestSandbox, 'one'>, user: string, sheet: object): Promise<void> {
+  const imported = await sandbox.one({ user, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(sheet) } } });
+  expect(imported.content).toContain('Imported');
+}
