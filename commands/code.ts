@@ -61,6 +61,7 @@ import {
   type SceneEndLine,
 } from '../src/views/result-points.js';
 import { npcNameChoices } from './npc.js';
+import { changeAttributeOnce } from './shared/roll-markers.js';
 import { npcNamed, rollerSheet, targetSheet } from './shared/roll-sheets.js';
 
 export const RESULT_POINTS_SYSTEM: SystemId = 'result-points';
@@ -240,24 +241,12 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   const gone = `${escapeMarkdown(sheet.name)} no longer has the ${escapeMarkdown(trackName(target.track.attribute))} track. Nothing was changed.`;
   const track = findTrack(sheet, target.track.attribute);
   if (!track) throw new UserError(gone);
-  const changed = await context.store.operators.changeAttribute(
-    sheet,
-    track.attribute,
-    (points) => addToTrack(points, amount),
-    ({ before, after }) =>
-      context.store.rolls.entry(markerId, {
-        ...rolledBy(context),
-        kind: SPENT_KIND,
-        system: RESULT_POINTS_SYSTEM,
-        inputs: { ...facts, spent: { checkId: rollId, sheetId: sheet.id, sheet: sheet.name, track: track.attribute, amount, before, after } },
-        seed: stored.seed,
-        dice: stored.dice,
-        result: stored.result,
-        total: after,
-        challengeLevel: null,
-        success: null,
-      }),
-  );
+  const changed = await changeAttributeOnce(context, stored, sheet, track.attribute, (points) => addToTrack(points, amount), {
+    id: markerId,
+    kind: SPENT_KIND,
+    system: RESULT_POINTS_SYSTEM,
+    inputs: ({ before, after }) => ({ ...facts, spent: { checkId: rollId, sheetId: sheet.id, sheet: sheet.name, track: track.attribute, amount, before, after } }),
+  });
   if (changed === 'already made') return void (await already());
   if (changed === null) throw new UserError(gone);
   await interaction.update(

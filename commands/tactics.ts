@@ -50,6 +50,7 @@ import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
+import { changeAttributeOnce } from './shared/roll-markers.js';
 import { npcNamed, rollerSheet, targetSheet } from './shared/roll-sheets.js';
 
 export const TACTICS_SYSTEM: SystemId = 'd100-tactics';
@@ -354,24 +355,12 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   // Health is lowered from the value stored when the change is made (two attackers at once both hit), and the
   // marker, under an id derived from the attack's, lands in the same transaction: a second press of this button,
   // even a simultaneous one or from another process, finds it taken and changes nothing.
-  const changed = await context.store.operators.changeAttribute(
-    sheet,
-    health.name,
-    (value) => Math.max(0, value - damage),
-    ({ before, after }) =>
-      context.store.rolls.entry(markerId, {
-        ...rolledBy(context),
-        kind: APPLIED_KIND,
-        system: TACTICS_SYSTEM,
-        inputs: { ...(stored.inputs as object), applied: { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage, before, after } },
-        seed: stored.seed,
-        dice: stored.dice,
-        result: stored.result,
-        total: after,
-        challengeLevel: null,
-        success: null,
-      }),
-  );
+  const changed = await changeAttributeOnce(context, stored, sheet, health.name, (value) => Math.max(0, value - damage), {
+    id: markerId,
+    kind: APPLIED_KIND,
+    system: TACTICS_SYSTEM,
+    inputs: ({ before, after }) => ({ ...(stored.inputs as object), applied: { attackId: rollId, sheetId: sheet.id, sheet: sheet.name, damage, before, after } }),
+  });
   if (changed === 'already made') return void (await alreadyApplied());
   if (changed === null) throw new UserError(noHealth);
   const { before, after } = changed;
