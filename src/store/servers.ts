@@ -10,6 +10,12 @@ export interface ServerSettings {
   defaultSystem: string;
   /** Whether players may make their own `/roll challenge` with a CL they choose. */
   playerChallengeRolls: boolean;
+  /** When the bot first posted its welcome here; null until then. */
+  welcomedAt: Date | null;
+  /** JSON array of the system ids this server plays; null means all of them. */
+  playedSystems: string | null;
+  /** A digest of the command set last registered in this server. */
+  commandsDigest: string | null;
 }
 
 /** Read on every Dispatcher check and contest step, changed by hand now and then: worth keeping in memory. */
@@ -23,7 +29,7 @@ export class ServerStore {
   async settings(guildId: string): Promise<ServerSettings> {
     const settings = await this.cache.read(guildId, async () => {
       const row = await this.db.server.findUnique({ where: { guildId } });
-      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk', playerChallengeRolls: true };
+      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk', playerChallengeRolls: true, welcomedAt: null, playedSystems: null, commandsDigest: null };
     });
     return { ...settings };
   }
