@@ -5,6 +5,7 @@ import { configCommand } from './config.js';
 import { contestCommand } from './contest.js';
 import { d10Command } from './d10.js';
 import { dispatchCommand } from './dispatch.js';
+import { helpCommand } from './help.js';
 import { initiativeCommand } from './initiative.js';
 import { logCommand } from './log.js';
 import { npcCommand } from './npc.js';
@@ -14,4 +15,4 @@ import { sheetCommand } from './sheet.js';
 import { tableCommand } from './table.js';
 import { tacticsCommand } from './tactics.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, helpCommand];

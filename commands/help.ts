@@ -1,0 +1,249 @@
+/**
+ * /help: what the bot does, its commands by who uses them (players, Dispatchers, server admins) and how to start,
+ * privately. `/help command:<name>` explains one command or subcommand with an example. Names, descriptions and
+ * options come from the command definitions; HELP_ENTRIES adds only who uses each, an example and its system, and a
+ * test fails when a command has no entry. On a server that plays only some systems, their commands only are listed.
+ */
+import { ApplicationCommandOptionType, InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { APIApplicationCommandOption } from 'discord.js';
+import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { dispatcherRule } from '../src/discord/permissions.js';
+import { UserError } from '../src/errors.js';
+import { systemName, type SystemId } from '../src/engine/systems/index.js';
+import { nameChoices } from '../src/views/autocomplete.js';
+import { dispatcherRuleLine } from '../src/views/config.js';
+import { audienceText, helpOverview, helpTopic, playedSystems, startSteps, type Audience, type CommandSummary, type HelpTopic } from '../src/views/help.js';
+
+/** Long enough for any "command group subcommand" path. */
+const COMMAND_NAME_MAX = 60;
+
+interface HelpEntry {
+  audience: Audience;
+  example: string;
+  /** The systems the command belongs to; absent: every server has it. */
+  systems?: readonly SystemId[];
+  /** Who uses it, when it is not simply the audience's. */
+  who?: string;
+}
+
+const TACTALK = ['tactalk'] as const;
+const TACTICS = ['d100-tactics'] as const;
+const RESULT_POINTS = ['result-points'] as const;
+const D6_POOL = ['d6-pool'] as const;
+const D10_POOL = ['d10-pool'] as const;
+
+const SHEET_DISPATCHER = 'Players, on their own sheets; a Dispatcher may add `player:` to change a player’s sheet.';
+const CONFIG_SHOW = 'Anyone may look; changing a setting needs the Manage Server permission.';
+
+/**
+ * Every command and subcommand, by its path: who uses it, an example and its system. Option names in the examples
+ * are checked against the definitions (test/e2e/help.test.ts).
+ */
+export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
+  help: { audience: 'player', example: '/help command:roll challenge' },
+
+  'sheet create': { audience: 'player', example: '/sheet create name:Troy' },
+  'sheet show': { audience: 'player', example: '/sheet show name:Troy share:true' },
+  'sheet list': { audience: 'player', example: '/sheet list' },
+  'sheet use': { audience: 'player', example: '/sheet use name:Troy' },
+  'sheet rename': { audience: 'player', example: '/sheet rename new_name:Troy Baker' },
+  'sheet delete': { audience: 'player', example: '/sheet delete name:Troy' },
+  'sheet notes': { audience: 'player', example: '/sheet notes text:Ex-courier, owes Kat a favour' },
+  'sheet export': { audience: 'player', example: '/sheet export name:Troy' },
+  'sheet import': { audience: 'player', example: '/sheet import file:troy.json' },
+  'sheet skill set': { audience: 'player', example: '/sheet skill set name:Climbing level:40', who: SHEET_DISPATCHER },
+  'sheet skill remove': { audience: 'player', example: '/sheet skill remove name:Climbing', who: SHEET_DISPATCHER },
+  'sheet archetype set': { audience: 'player', example: '/sheet archetype set name:Acuity modifier:10', who: SHEET_DISPATCHER },
+  'sheet archetype remove': { audience: 'player', example: '/sheet archetype remove name:Acuity', who: SHEET_DISPATCHER },
+  'sheet condition add': { audience: 'player', example: '/sheet condition add name:Wounded modifier:-10 minutes:30', who: SHEET_DISPATCHER },
+  'sheet condition remove': { audience: 'player', example: '/sheet condition remove name:Wounded', who: SHEET_DISPATCHER },
+  'sheet attribute set': { audience: 'player', example: '/sheet attribute set name:Aim value:60', who: SHEET_DISPATCHER },
+  'sheet attribute remove': { audience: 'player', example: '/sheet attribute remove name:Aim', who: SHEET_DISPATCHER },
+
+  'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90', systems: TACTALK },
+  'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110', systems: TACTALK },
+  'roll intent': { audience: 'player', example: '/roll intent intent:scale the wall to the balcony outcome:Troy reaches it unseen', systems: TACTALK },
+  'roll outcome': { audience: 'player', example: '/roll outcome table:Search skill:Investigation', systems: TACTALK },
+  'roll dice': { audience: 'player', example: '/roll dice expression:4d6kh3+2 label:Strength' },
+  'roll replay': { audience: 'player', example: '/roll replay id:a1b2c3d4' },
+  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:the loser walks home', systems: TACTALK },
+
+  'dispatch challenge': {
+    audience: 'dispatcher',
+    example: '/dispatch challenge player:@Mike skill:Climbing cl:90 intent:scale the wall outcome:reach the balcony unseen consequence:the guard hears you',
+    systems: TACTALK,
+  },
+  'dispatch linked': {
+    audience: 'dispatcher',
+    example: '/dispatch linked player:@Mike rolls:Driving vs 90; Handgun Handling vs 110 intent:shoot from the car outcome:the tyre bursts',
+    systems: TACTALK,
+  },
+  'table import': { audience: 'dispatcher', example: '/table import file:search.csv name:Search', systems: TACTALK },
+  'table export': { audience: 'player', example: '/table export name:Search format:csv', systems: TACTALK },
+  'table show': { audience: 'player', example: '/table show name:Search', systems: TACTALK },
+  'table list': { audience: 'player', example: '/table list', systems: TACTALK },
+  'table delete': { audience: 'dispatcher', example: '/table delete name:Search', systems: TACTALK },
+
+  'npc create': { audience: 'dispatcher', example: '/npc create name:Thug' },
+  'npc list': { audience: 'dispatcher', example: '/npc list' },
+  'npc show': { audience: 'dispatcher', example: '/npc show name:Thug share:true' },
+  'npc delete': { audience: 'dispatcher', example: '/npc delete name:Thug' },
+  'npc skill set': { audience: 'dispatcher', example: '/npc skill set npc:Thug name:Handgun Handling level:35' },
+  'npc skill remove': { audience: 'dispatcher', example: '/npc skill remove npc:Thug name:Handgun Handling' },
+  'npc archetype set': { audience: 'dispatcher', example: '/npc archetype set npc:Thug name:Brawn modifier:10' },
+  'npc archetype remove': { audience: 'dispatcher', example: '/npc archetype remove npc:Thug name:Brawn' },
+  'npc condition add': { audience: 'dispatcher', example: '/npc condition add npc:Thug name:Dazed modifier:-20 minutes:5' },
+  'npc condition remove': { audience: 'dispatcher', example: '/npc condition remove npc:Thug name:Dazed' },
+  'npc attribute set': { audience: 'dispatcher', example: '/npc attribute set npc:Thug name:Aim value:45' },
+  'npc attribute remove': { audience: 'dispatcher', example: '/npc attribute remove npc:Thug name:Aim' },
+
+  'config show': { audience: 'admin', example: '/config show', who: CONFIG_SHOW },
+  'config dispatcher-role': { audience: 'admin', example: '/config dispatcher-role role:@Game Master' },
+  'config contest-timeout': { audience: 'admin', example: '/config contest-timeout minutes:30' },
+  'config house-rule': { audience: 'admin', example: '/config house-rule name:contest_adds_own_skill state:on' },
+  'config player-challenge-rolls': { audience: 'admin', example: '/config player-challenge-rolls state:off' },
+  'config system': { audience: 'admin', example: '/config system name:d10-pool' },
+
+  log: { audience: 'player', example: '/log user:@Sasha count:50' },
+
+  'code roll': { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate', systems: RESULT_POINTS },
+  'code track': { audience: 'player', example: '/code track name:Wounds points:2', systems: RESULT_POINTS },
+  'code status': { audience: 'player', example: '/code status', systems: RESULT_POINTS },
+  'code concede': { audience: 'player', example: '/code concede', systems: RESULT_POINTS },
+  'code scene-end': { audience: 'dispatcher', example: '/code scene-end', systems: RESULT_POINTS },
+  'code action-point': { audience: 'player', example: '/code action-point reason:dodge the falling crate', systems: RESULT_POINTS },
+
+  'd10 roll': { audience: 'player', example: '/d10 roll dice:5 tn:7', systems: D10_POOL },
+  'd10 fastdraw': { audience: 'player', example: '/d10 fastdraw dice:4 tn:7', systems: D10_POOL },
+  'd10 advanced': { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7', systems: D10_POOL },
+  'd10 extended': { audience: 'player', example: '/d10 extended dice:4 tn:7 target:20', systems: D10_POOL },
+
+  pool: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard', systems: D6_POOL },
+
+  'tactics check': { audience: 'player', example: '/tactics check attribute:Tech modifier:-20', systems: TACTICS },
+  'tactics social': { audience: 'player', example: '/tactics social species_distance:50 alien:true', systems: TACTICS },
+  'tactics reaction': { audience: 'player', example: '/tactics reaction kind:dodge', systems: TACTICS },
+  'tactics attack': { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha', systems: TACTICS },
+  'tactics damage': { audience: 'player', example: '/tactics damage base:4 range:2', systems: TACTICS },
+  'tactics psi': { audience: 'player', example: '/tactics psi difficulty:-10', systems: TACTICS },
+  'tactics move': { audience: 'player', example: '/tactics move path:3s 2d 1rd', systems: TACTICS },
+
+  'initiative start': { audience: 'dispatcher', example: '/initiative start rule:d10-phase' },
+  'initiative join': { audience: 'player', example: '/initiative join value:5' },
+  'initiative leave': { audience: 'player', example: '/initiative leave' },
+  'initiative npc': { audience: 'dispatcher', example: '/initiative npc name:Thug value:4' },
+  'initiative remove': { audience: 'dispatcher', example: '/initiative remove name:Thug' },
+  'initiative set': { audience: 'dispatcher', example: '/initiative set name:Thug value:12' },
+  'initiative show': { audience: 'player', example: '/initiative show' },
+  'initiative end': { audience: 'dispatcher', example: '/initiative end' },
+};
+
+/** A command or subcommand as its definition describes it, with the path /help names it by. */
+export interface DefinedCommand {
+  path: string;
+  description: string;
+  options: HelpTopic['options'];
+}
+
+function leafOptions(options: readonly APIApplicationCommandOption[] | undefined): HelpTopic['options'] {
+  return (options ?? []).map((option) => ({ name: option.name, description: option.description, required: option.required ?? false }));
+}
+
+/** Every command, group and subcommand the definitions declare, in order: "sheet", "sheet create", "sheet skill", "sheet skill set"… */
+export function definedCommands(definitions: readonly BotCommand[]): DefinedCommand[] {
+  return definitions.flatMap((command) => {
+    const json = command.data.toJSON();
+    const options = json.options ?? [];
+    const subcommands = options.flatMap((option): DefinedCommand[] => {
+      if (option.type === ApplicationCommandOptionType.Subcommand) return [{ path: `${json.name} ${option.name}`, description: option.description, options: leafOptions(option.options) }];
+      if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
+        const group = { path: `${json.name} ${option.name}`, description: option.description, options: [] };
+        return [group, ...(option.options ?? []).map((sub) => ({ path: `${json.name} ${option.name} ${sub.name}`, description: sub.description, options: leafOptions(sub.options) }))];
+      }
+      return [];
+    });
+    const whole = { path: json.name, description: json.description, options: subcommands.length > 0 ? [] : leafOptions(options) };
+    return [whole, ...subcommands];
+  });
+}
+
+/** Whether a path can be run as typed: a command without subcommands, or a subcommand. */
+function isRunnable(path: string, defined: readonly DefinedCommand[]): boolean {
+  return !defined.some((other) => other.path.startsWith(`${path} `));
+}
+
+function entryPlayed(entry: HelpEntry, played: readonly SystemId[]): boolean {
+  return !entry.systems || entry.systems.some((system) => played.includes(system));
+}
+
+/** The runnable commands /help knows, with their entry; a command with no entry is left out (a test catches it). */
+function helpTopics(definitions: readonly BotCommand[]): Array<HelpTopic & { entry: HelpEntry }> {
+  const defined = definedCommands(definitions);
+  return defined.flatMap((command) => {
+    const entry = HELP_ENTRIES[command.path];
+    if (!entry || !isRunnable(command.path, defined)) return [];
+    return [{ ...command, audience: entry.audience, example: entry.example, entry }];
+  });
+}
+
+/** Loaded when first asked: commands/index.ts lists /help itself, so a static import would be circular. */
+async function allCommands(): Promise<readonly BotCommand[]> {
+  return (await import('./index.js')).commands;
+}
+
+const data = new SlashCommandBuilder()
+  .setName('help')
+  .setDescription('What this bot does, its commands and how to start (only you see it)')
+  .setContexts(InteractionContextType.Guild)
+  .addStringOption((o) => o.setName('command').setDescription('One command explained with an example, e.g. roll challenge').setAutocomplete(true).setMaxLength(COMMAND_NAME_MAX));
+
+/** "roll challenge", "/Roll  Challenge" → "roll challenge". */
+function normalizedPath(typed: string): string {
+  return typed.trim().replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase();
+}
+
+async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const settings = await context.store.servers.settings(context.guildId);
+  const played = playedSystems(settings);
+  const definitions = await allCommands();
+  const topics = helpTopics(definitions);
+  const dispatchers = dispatcherRuleLine(dispatcherRule(interaction, settings));
+  const typed = interaction.options.getString('command');
+
+  if (typed === null) {
+    const shown = topics.filter((topic) => entryPlayed(topic.entry, played));
+    const summaries: CommandSummary[] = definitions.map((command) => ({ name: command.data.name, description: command.data.toJSON().description }));
+    await interaction.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers));
+    return;
+  }
+
+  const path = normalizedPath(typed);
+  const defined = definedCommands(definitions).find((command) => command.path === path);
+  const subtopics = topics.filter((topic) => topic.path.startsWith(`${path} `));
+  const topic = topics.find((candidate) => candidate.path === path);
+  if (!defined || (!topic && subtopics.length === 0)) {
+    const near = topics.filter((candidate) => candidate.path.includes(path.split(' ')[0] ?? '')).slice(0, 3);
+    const suggestion = near.length > 0 ? `Did you mean ${near.map((candidate) => `\`/help command:${candidate.path}\``).join(', ')}?` : 'For example `/help command:roll challenge`.';
+    throw new UserError(`There is no command \`/${path.slice(0, COMMAND_NAME_MAX)}\`. \`/help\` lists them all. ${suggestion}`);
+  }
+  const first = topic ?? subtopics[0]!;
+  const shownTopic: HelpTopic = topic ?? { path, description: defined.description, options: [], audience: first.audience, example: first.example };
+  const systems = topic?.entry.systems ?? (subtopics.every((sub) => sub.entry.systems) ? [...new Set(subtopics.flatMap((sub) => sub.entry.systems ?? []))] : undefined);
+  const notPlayed = systems && !systems.some((system) => played.includes(system));
+  const note = notPlayed ? `This server does not play ${systems.map(systemName).join(' or ')}: a server admin chooses its systems in \`/config\`.` : undefined;
+  const who = topic?.entry.who ?? audienceText(first.audience, dispatchers);
+  await interaction.reply(helpTopic(shownTopic, subtopics, who, note));
+}
+
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const settings = await context.store.servers.settings(context.guildId);
+  const played = playedSystems(settings);
+  const topics = helpTopics(await allCommands()).filter((topic) => entryPlayed(topic.entry, played));
+  const typed = normalizedPath(String(interaction.options.getFocused()));
+  const commandNames = [...new Set(topics.map((topic) => topic.path.split(' ')[0]!))];
+  // Nothing typed yet: the commands, which fit in one list; then their subcommands as the name narrows them.
+  const paths = typed === '' ? commandNames : [...new Set([...commandNames, ...topics.map((topic) => topic.path)])];
+  await interaction.respond(nameChoices(paths, typed));
+}
+
+export const helpCommand: BotCommand = { data, execute, autocomplete };
