@@ -22,6 +22,8 @@ export interface BotOptions {
   now?: () => Date;
   /** How long a handler may run before the router defers its interaction (default 2 s); tests shorten it. */
   deferAfterMs?: number;
+  /** Post the one-time welcome after a server's first command (default true); see RouterOptions.welcome. */
+  welcome?: boolean;
   /** Commands beyond the real ones (tests add a controllable one); they still need registering with Discord. */
   extraCommands?: readonly BotCommand[];
 }
@@ -41,7 +43,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const store = await openStore(options.databaseUrl, log);
   const unwatchFile = watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem));
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
-  const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs });
+  const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
   const client = createClient(options.restApi);
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));

@@ -12,10 +12,13 @@ import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
+import { startSteps, welcomeMessage } from '../views/help.js';
 
 export interface RouterOptions {
   /** How long a handler may run before the router acknowledges for it (src/discord/deadline.ts); default 2 s. */
   deferAfterMs?: number;
+  /** Post the welcome once in each server after its first command (default true); tests that count every answer turn it off. */
+  welcome?: boolean;
 }
 
 /**
@@ -76,6 +79,24 @@ export class Router {
     return (interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.mayOpenForm?.(interaction.customId) === true;
   }
 
+  /**
+   * The first command answered in a server is followed by a public welcome, once per server: the claim is a
+   * compare-and-set in the database, so two first commands at once, or a restart, never post a second one. It runs
+   * after the answer and outside the turn, and a failure is only logged: the command's own answer never waits for it.
+   */
+  private async welcomeOnce(interaction: Interaction, context: HandlerContext): Promise<void> {
+    if (this.options.welcome === false || !interaction.isChatInputCommand() || !interaction.inGuild()) return;
+    try {
+      const { servers } = this.services.store;
+      const settings = await servers.settings(interaction.guildId);
+      if (settings.welcomedAt !== null) return;
+      if (!(await servers.claimWelcome(interaction.guildId, this.services.now()))) return;
+      await interaction.followUp(welcomeMessage(startSteps(settings)));
+    } catch (error) {
+      context.log.warn({ err: error }, 'the welcome was not posted');
+    }
+  }
+
   async handle(interaction: Interaction): Promise<void> {
     const context = this.contextFor(interaction);
     const started = performance.now();
@@ -109,5 +130,6 @@ export class Router {
         context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
       }
     }
+    await this.welcomeOnce(interaction, context);
   }
 }

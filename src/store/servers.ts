@@ -1,6 +1,7 @@
 /** Per-server settings. A server that never changed anything gets the defaults. */
 import type { Database } from './database.js';
 import { ReadCache } from './read-cache.js';
+import { isIdClash } from './rolls.js';
 
 export interface ServerSettings {
   guildId: string;
@@ -32,6 +33,30 @@ export class ServerStore {
       return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk', playerChallengeRolls: true, welcomedAt: null, playedSystems: null, commandsDigest: null };
     });
     return { ...settings };
+  }
+
+  /**
+   * Marks the server welcomed at `at` unless it already was: true for exactly one caller per server, however many
+   * first interactions race (the row is created by the first, the others see it set).
+   */
+  async claimWelcome(guildId: string, at: Date): Promise<boolean> {
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const { count } = await this.db.server.updateMany({ where: { guildId, welcomedAt: null }, data: { welcomedAt: at } });
+        if (count === 1) return true;
+        if (await this.db.server.findUnique({ where: { guildId }, select: { guildId: true } })) return false;
+        try {
+          await this.db.server.create({ data: { guildId, welcomedAt: at } });
+          return true;
+        } catch (error) {
+          // Another interaction made the row meanwhile (welcomed, or a /config change): look again.
+          if (!isIdClash(error)) throw error;
+        }
+      }
+      return false;
+    } finally {
+      this.cache.invalidate((key) => key === guildId);
+    }
   }
 
   async update(guildId: string, changes: Partial<Omit<ServerSettings, 'guildId'>>): Promise<ServerSettings> {

@@ -37,6 +37,8 @@ beforeEach(async () => {
     log: pino({ level: 'info' }, sink),
     deferAfterMs: DEFER_AFTER_MS,
     extraCommands: [slowCommand],
+    // Each test counts every answer; the one-time welcome has its own test (test/e2e/welcome.test.ts).
+    welcome: false,
   });
   await registerSlowCommand(sandbox.fake);
   for (const key of Object.keys(slowCalls)) delete slowCalls[key];

@@ -22,6 +22,11 @@ export async function startTestSandbox(
     log?: Logger;
     /** The fake's quiet period before an interaction counts as answered (default 40 ms). */
     settleMs?: number;
+    /**
+     * Post the bot's one-time welcome after a server's first command (default false: it would be one more answer to
+     * every test's first interaction, which `one` counts); test/e2e/welcome.test.ts turns it on.
+     */
+    welcome?: boolean;
   } = {},
 ): Promise<TestSandbox> {
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
@@ -35,6 +40,7 @@ export async function startTestSandbox(
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
     ...(options.now ? { now: options.now } : {}),
+    welcome: options.welcome ?? false,
   });
   const act = async (request: SandboxInteractionRequest) => {
     const result = await sandbox.fake.interact(request);
