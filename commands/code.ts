@@ -155,11 +155,11 @@ async function characterSheet(interaction: ChatInputCommandInteraction, context:
   if (player && npc !== null) throw new UserError('Name one character: `player` or `npc`, not both.');
   if (npc !== null) {
     await context.requireDispatcher(`${action} an NPC`);
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc, RESULT_POINTS_SYSTEM);
   }
-  if (!player || player.id === context.userId) return context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  if (!player || player.id === context.userId) return context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, RESULT_POINTS_SYSTEM);
   await context.requireDispatcher(`${action} another player`);
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: player.id }, `<@${player.id}>`);
+  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: player.id }, RESULT_POINTS_SYSTEM, { someoneElse: `<@${player.id}>` });
 }
 
 const trackSnapshot = (sheet: OperatorSheet) => tracksOf(sheet).map((track) => ({ attribute: track.attribute, points: track.points }));
@@ -174,9 +174,9 @@ async function roll(interaction: ChatInputCommandInteraction, context: HandlerCo
     penalty: interaction.options.getString('penalty'),
     effect: interaction.options.getString('effect'),
   });
-  const roller = await rollerSheet(interaction, context, 'optional');
+  const roller = await rollerSheet(interaction, context, { system: RESULT_POINTS_SYSTEM }, 'optional');
   if (roller) requireMayAct(roller);
-  const target = await targetSheet(interaction, context);
+  const target = await targetSheet(interaction, context, { system: RESULT_POINTS_SYSTEM });
   const typedTrack = interaction.options.getString('track');
   const facts: CodeCheckFacts = {};
   if (roller) facts.roller = { sheetId: roller.id, name: roller.name, tracks: trackSnapshot(roller) };
@@ -341,9 +341,9 @@ async function concede(interaction: ChatInputCommandInteraction, context: Handle
   let sheet: OperatorSheet;
   if (npc !== null) {
     await context.requireDispatcher('concede for an NPC');
-    sheet = await context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+    sheet = await context.store.operators.byNameOrActive(npcOwner(context.guildId), npc, RESULT_POINTS_SYSTEM);
   } else {
-    sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+    sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, RESULT_POINTS_SYSTEM);
   }
   const name = `**${escapeMarkdown(sheet.name)}**`;
   if (isConceded(sheet)) throw new UserError(`${name} has already conceded; a Dispatcher ends the scene with \`/code scene-end\`. Nothing was changed.`);
@@ -396,7 +396,7 @@ async function sceneEnd(interaction: ChatInputCommandInteraction, context: Handl
 
 /** `/code action-point`: the player spends one; never below 0. What it buys is the table's call (the seed says not). */
 async function spendActionPoint(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, RESULT_POINTS_SYSTEM);
   const reason = interaction.options.getString('reason')?.trim().slice(0, REASON_MAX) ?? '';
   const name = `**${escapeMarkdown(sheet.name)}**`;
   const none = `${name} has no action points. A player earns one by conceding a scene (\`/code concede\`).`;
@@ -429,12 +429,12 @@ async function sheetForTracks(interaction: AutocompleteInteraction, context: Han
   const npc = interaction.options.getString(interaction.options.getSubcommand() === 'roll' ? 'target_npc' : 'npc');
   if (npc) {
     if (!(await context.isDispatcher())) return null;
-    return npcNamed(context, npc);
+    return npcNamed(context, npc, RESULT_POINTS_SYSTEM);
   }
   const user = interaction.options.get(interaction.options.getSubcommand() === 'roll' ? 'target' : 'player')?.value;
   const ownerId = typeof user === 'string' ? user : context.userId;
   if (ownerId !== context.userId && interaction.options.getSubcommand() !== 'roll' && !(await context.isDispatcher())) return null;
-  return context.store.operators.active({ guildId: context.guildId, ownerId });
+  return context.store.operators.active({ guildId: context.guildId, ownerId }, RESULT_POINTS_SYSTEM);
 }
 
 /** Difficulty names with their values (a number typed is offered as itself), NPC names, a sheet's tracks. */

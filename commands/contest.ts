@@ -84,7 +84,7 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   if (opponent.bot) throw new UserError('You cannot contest a bot: a contest is between two players.');
   if (opponent.id === context.userId) throw new UserError('You cannot contest yourself. Pick another player.');
   const { store } = context;
-  const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest start' });
   for (const [userId, who] of [[context.userId, 'You have'], [opponent.id, `<@${opponent.id}> has`]] as const) {
     if ((await store.contests.openCount(context.guildId, userId)) >= CONTEST_LIMITS.openPerUser) {
       throw new UserError(`${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once. Finish or let one expire first.`);
@@ -209,15 +209,15 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       // A dry run with the engine's own checks, so only the challenged player, and only now, gets the form.
       applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
       const owner = { guildId: context.guildId, ownerId: context.userId };
-      if ((await context.store.operators.list(owner)).length === 0) {
-        throw new UserError('You need an Operator sheet to take part: create one with `/sheet create`, then press Accept again.');
+      if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
+        throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
       }
-      const active = await context.store.operators.active(owner);
+      const active = await context.store.operators.active(owner, 'tactalk');
       return openForm(interaction, acceptModal(contest.id, active?.name ?? null));
     }
     case 'acceptform': {
       applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
-      const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: context.userId }, field(interaction, 'operator'));
+      const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: context.userId }, field(interaction, 'operator'), 'tactalk', { command: '/contest' });
       return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name } }];
     }
     case 'decline':

@@ -115,7 +115,7 @@ async function consequenceTableFor(context: HandlerContext, named: string | null
 
 /** Every part must be rollable from the player's active sheet now; it is read again when they roll. */
 async function checkAgainstSheet(context: HandlerContext, playerId: string, label: string | undefined, call: RollCall): Promise<OperatorSheet> {
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: playerId }, label);
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: playerId }, 'tactalk', { command: '/dispatch', ...(label === undefined ? {} : { someoneElse: label }) });
   for (const part of call.parts) validateChallengeInput(challengeFromSheet(sheet, part, { force: false, hidden: call.hidden }, context.now()));
   return sheet;
 }
@@ -181,7 +181,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 
 /** `/roll intent`: posts the player's intent for a Dispatcher to answer. */
 export async function stateIntentCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/roll intent' });
   const state = stateIntent({
     playerId: context.userId,
     operatorName: sheet.name,
@@ -212,7 +212,7 @@ interface Decided {
 async function roll(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
   const { state } = request;
   checkRoll(state, context.userId);
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/dispatch' });
   const inputs: ChallengeInput[] = state.parts.map((part) => challengeFromSheet(sheet, part, { force: false, hidden: state.hidden }, context.now()));
   inputs.forEach(validateChallengeInput);
   const seed = context.newSeed();
@@ -243,7 +243,7 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   checkInvestigation(state, context.userId);
   const part = state.parts[0]!;
   const table = await context.store.tables.require(context.guildId, state.investigationTable ?? '');
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/dispatch' });
   // The table adds the aptitude it names; an investigation table that names none adds the skill investigated.
   const skill = findSkill(sheet, table.skill ?? part.skill);
   const seed = context.newSeed();
@@ -275,7 +275,7 @@ async function rollConsequence(context: HandlerContext, request: StoredRollReque
   const { state } = request;
   checkConsequenceRoll(state, context.userId);
   const table = await context.store.tables.require(context.guildId, state.consequenceTable ?? '');
-  const sheet = table.skill === null ? null : await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = table.skill === null ? null : await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/dispatch' });
   const modifiers = sheet && table.skill !== null ? [findSkill(sheet, table.skill)].map((skill) => ({ name: skill.name, value: skill.level })) : [];
   const seed = context.newSeed();
   const after = state.result?.rollId ?? null;

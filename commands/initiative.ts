@@ -297,17 +297,13 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
 }
 
 async function join(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
   const value = interaction.options.getString('value');
   const modifier = interaction.options.getInteger('modifier');
-  const change = await changeTracker(context, (tracker) => {
+  const change = await changeTracker(context, async (tracker) => {
     const { state } = tracker;
-    if (sheet.system !== state.system) {
-      throw new UserError(
-        `Your active sheet **${escapeMarkdown(sheet.name)}** is a ${systemName(sheet.system)} sheet; this initiative is for ${systemName(state.system)}. ` +
-          `Pick a sheet of that system with \`/sheet use\` (or make one with \`/sheet create name:<name> system:${state.system}\`).`,
-      );
-    }
+    if (!isSystemId(state.system)) throw new UserError(`This initiative is for ${systemName(state.system)}, which this bot no longer knows; a Dispatcher ends it with \`/initiative end\`.`);
+    // The player joins with their active sheet of the tracker's system, whatever else is active.
+    const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, state.system, { command: '/initiative join' });
     const entry = { key: playerKey(context.userId), name: sheet.name, playerId: context.userId };
     checkCanJoin(state, entry);
     const source = sourceFrom(state, value, modifier, true);

@@ -51,7 +51,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const npcs = npcOwner(context.guildId);
 
   if (isEntryGroup(group)) {
-    await editEntry(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true)), group);
+    await editEntry(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true), null), group);
     return;
   }
   switch (sub) {
@@ -64,7 +64,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       return;
     }
     case 'show': {
-      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true));
+      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
       await interaction.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
       return;
     }
@@ -74,7 +74,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       return;
     }
     case 'delete': {
-      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true));
+      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
       await interaction.reply(deleteConfirmReply(sheet));
       return;
     }

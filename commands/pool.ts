@@ -105,13 +105,13 @@ async function opposition(interaction: ChatInputCommandInteraction, context: Han
   if (user.id === context.userId) throw new UserError('You cannot oppose your own roll: pick another member.');
   const skill = skillNamed(typed);
   // Checked now so the roll is not made against someone who cannot answer; their sheet is read again when they roll.
-  await context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, `<@${user.id}>`);
+  await context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, D6_POOL_SYSTEM, { someoneElse: `<@${user.id}>` });
   return { userId: user.id, skill: skill.name, attribute: skill.attribute };
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const skill = skillNamed(interaction.options.getString('skill', true));
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
   const { conditions, ...fromSheet } = sheetPool(sheet, skill, context.now());
   const opposed = await opposition(interaction, context, skill.name);
   const stakes = checkedStakes(skill.name, interaction.options.getString('stakes'));
@@ -313,7 +313,7 @@ async function oppose(interaction: ButtonInteraction, context: HandlerContext, r
   const id = opposedRollId(rollId);
   const already = () => interaction.reply(privateNote(`You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`));
   if (await context.store.rolls.find(context.guildId, id)) return void (await already());
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
   const { conditions, ...fromSheet } = sheetPool(sheet, { name: by.skill, attribute: by.attribute }, context.now());
   const input: D6PoolInput = { ...fromSheet, gear: 0, modifiers: conditions, against: rollId };
   const seed = context.newSeed();

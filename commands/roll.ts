@@ -96,12 +96,12 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   let input: ChallengeInput;
   let who: string;
   if (level === null) {
-    const sheet = await context.store.operators.byNameOrActive(owner, npcName);
+    const sheet = await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
     input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force, hidden: false }, context.now());
     who = sheet.name;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
-    const sheet = npcName === null ? await context.store.operators.active(owner) : await context.store.operators.byNameOrActive(owner, npcName);
+    const sheet = npcName === null ? await context.store.operators.active(owner, 'tactalk') : await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
     if (archetypeNames.length > 0 && !sheet) {
       throw new UserError('Archetype modifiers come from your active sheet, and you have none. Leave `archetypes` out or create a sheet.');
     }
@@ -146,7 +146,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
   await requirePlayerChallengeRolls(context);
   const force = interaction.options.getBoolean('force') ?? false;
   const parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
-  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId });
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/roll linked' });
   const inputs = parts.map((part, index) => {
     try {
       const input = challengeFromSheet(sheet, part, { force, hidden: false }, context.now());
@@ -214,7 +214,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   const npcName = interaction.options.getString('npc');
   const sheet = npcName
     ? await npcForAutocomplete(context, npcName)
-    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
   if (!sheet) {
     await interaction.respond([]);
     return;

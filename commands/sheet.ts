@@ -10,6 +10,7 @@ import {
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError } from '../src/errors.js';
+import { nameKey } from '../src/engine/names.js';
 import { SHEET_LIMITS, validName } from '../src/engine/sheet.js';
 import { parseSheetFile, SHEET_FILE_MAX_BYTES, sheetFileText } from '../src/engine/sheet-file.js';
 import type { SheetOwner } from '../src/store/operators.js';
@@ -17,7 +18,8 @@ import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
-import { systemName } from '../src/engine/systems/index.js';
+import { systemCommand, systemName } from '../src/engine/systems/index.js';
+import { sheetStartHint } from '../src/views/sheet.js';
 import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
 
 const commandData = new SlashCommandBuilder()
@@ -73,26 +75,34 @@ const commandData = new SlashCommandBuilder()
       .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
   );
 const data = addEntrySubcommands(commandData, {
-  whose: "The active sheet's",
-  lastOption: (sub) => sub.addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's active sheet instead of yours")),
+  whose: "Your sheet's",
+  lastOption: (sub) =>
+    sub
+      .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the one you made or picked last)').setAutocomplete(true))
+      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's sheet instead of yours")),
 });
 
 /**
- * The sheet an entry subcommand changes: the user's active sheet, or, for a Dispatcher naming a `player`, that
- * player's (RULES 1.7: a Dispatcher may edit anyone's sheet).
+ * The sheet an entry subcommand changes: the one named in `sheet`, else the user's current sheet (made or picked
+ * last: a player has an active sheet per system), or, for a Dispatcher naming a `player`, that player's (RULES 1.7:
+ * a Dispatcher may edit anyone's sheet).
  */
 async function entrySheet(interaction: ChatInputCommandInteraction, context: HandlerContext) {
   const player = interaction.options.getUser('player');
-  if (!player || player.id === context.userId) return context.store.operators.requireActive(ownerOf(context));
+  const named = interaction.options.getString('sheet');
+  if (!player || player.id === context.userId) return context.store.operators.byNameOrActive(ownerOf(context), named, null);
   await context.requireDispatcher("change another player's sheet");
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: player.id }, displayName(interaction, player));
+  return context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: player.id }, named, null, { someoneElse: displayName(interaction, player) });
 }
 
-/** The sheet an entry subcommand's autocomplete reads: another player's only for a Dispatcher. */
+/** The sheet an entry subcommand's autocomplete reads (as `entrySheet`): another player's only for a Dispatcher. */
 async function entrySheetForAutocomplete(interaction: AutocompleteInteraction, context: HandlerContext) {
   const playerId = interaction.options.get('player')?.value;
-  if (typeof playerId !== 'string' || playerId === context.userId) return context.store.operators.active(ownerOf(context));
-  return (await context.isDispatcher()) ? context.store.operators.active({ guildId: context.guildId, ownerId: playerId }) : null;
+  const owner = typeof playerId !== 'string' || playerId === context.userId ? ownerOf(context) : (await context.isDispatcher()) ? { guildId: context.guildId, ownerId: playerId } : null;
+  if (!owner) return null;
+  const named = interaction.options.getString('sheet');
+  if (named === null || named.trim() === '') return context.store.operators.current(owner);
+  return (await context.store.operators.list(owner)).find((sheet) => nameKey(sheet.name) === nameKey(named)) ?? null;
 }
 
 function ownerOf(context: HandlerContext): SheetOwner {
@@ -120,14 +130,14 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     case 'create': {
       const name = validName('sheet', interaction.options.getString('name', true));
       const sheet = await store.operators.create(owner, name, await newSheetSystem(interaction, context));
-      await reply(`Created **${escapeMarkdown(sheet.name)}**; it is your active sheet (system: ${systemName(sheet.system)}). Add skills with \`/sheet skill set\`.`);
+      await reply(`Created **${escapeMarkdown(sheet.name)}**; it is your active ${systemName(sheet.system)} sheet (your sheets of other systems stay active for theirs). ${sheetStartHint(sheet.system)}`);
       return;
     }
     case 'show': {
       const user = interaction.options.getUser('user') ?? interaction.user;
       const label = displayName(interaction, user);
       const someoneElse = user.id === interaction.user.id ? undefined : label;
-      const sheet = await store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), someoneElse);
+      const sheet = await store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), null, someoneElse === undefined ? {} : { someoneElse });
       await interaction.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
       return;
     }
@@ -139,7 +149,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     }
     case 'use': {
       const sheet = await store.operators.use(owner, interaction.options.getString('name', true));
-      await reply(`**${escapeMarkdown(sheet.name)}** is now your active sheet.`);
+      await reply(`**${escapeMarkdown(sheet.name)}** is now your active ${systemName(sheet.system)} sheet: \`${systemCommand(sheet.system)}\` rolls it. Your sheets of other systems stay active for theirs.`);
       return;
     }
     case 'rename': {
@@ -149,20 +159,20 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       return;
     }
     case 'delete': {
-      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name', true));
+      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name', true), null);
       await interaction.reply(deleteConfirmReply(sheet));
       return;
     }
     case 'notes': {
       const text = interaction.options.getString('text', true).trim();
       if (text.length > SHEET_LIMITS.notesLength) throw new UserError(`Notes may be at most ${SHEET_LIMITS.notesLength} characters; yours have ${text.length}.`);
-      const sheet = await store.operators.requireActive(owner);
+      const sheet = await store.operators.requireCurrent(owner);
       await store.operators.setNotes(sheet, text);
       await reply(text ? `Saved the notes of **${escapeMarkdown(sheet.name)}**.` : `Cleared the notes of **${escapeMarkdown(sheet.name)}**.`);
       return;
     }
     case 'export': {
-      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name'));
+      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name'), null);
       const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
       const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
       await interaction.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
@@ -174,7 +184,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       const imported = parseSheetFile(text);
       const { sheet, replaced } = await store.operators.import(owner, imported, interaction.options.getBoolean('replace') ?? false);
       await reply(
-        `${replaced ? 'Replaced' : 'Imported'} **${escapeMarkdown(sheet.name)}** (${sheet.skills.length} skills, ${sheet.archetypes.length} archetypes, ${sheet.conditions.length} conditions); it is your active sheet.`,
+        `${replaced ? 'Replaced' : 'Imported'} **${escapeMarkdown(sheet.name)}** (${sheet.skills.length} skills, ${sheet.archetypes.length} archetypes, ${sheet.conditions.length} conditions); it is your active ${systemName(sheet.system)} sheet.`,
       );
       return;
     }
@@ -187,10 +197,15 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   const focused = interaction.options.getFocused(true);
   const group = interaction.options.getSubcommandGroup(false);
   const typed = String(focused.value);
-  if (group === null) {
-    const userId = interaction.options.get('user')?.value;
-    const sheets = await context.store.operators.list({ guildId: context.guildId, ownerId: typeof userId === 'string' ? userId : context.userId });
-    await interaction.respond(nameChoices(sheets.map((sheet) => sheet.name), typed, (name) => (sheets.find((s) => s.name === name)?.active ? `${name} (active)` : name)));
+  if (group === null || focused.name === 'sheet') {
+    const userId = interaction.options.get(group === null ? 'user' : 'player')?.value;
+    const ownerId = typeof userId === 'string' && (group === null || (await context.isDispatcher())) ? userId : context.userId;
+    const sheets = await context.store.operators.list({ guildId: context.guildId, ownerId });
+    const label = (name: string) => {
+      const sheet = sheets.find((s) => s.name === name);
+      return sheet ? `${name} · ${systemName(sheet.system)}${sheet.active ? ' (active)' : ''}` : name;
+    };
+    await interaction.respond(nameChoices(sheets.map((sheet) => sheet.name), typed, label));
     return;
   }
   const sheet = await entrySheetForAutocomplete(interaction, context);

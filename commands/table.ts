@@ -211,7 +211,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     return;
   }
   if (focused.name === 'skill') {
-    const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+    const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
     await interaction.respond(sheet ? nameChoices(sheet.skills.map((skill) => skill.name), typed) : []);
     return;
   }
@@ -308,8 +308,8 @@ export async function rollOutcome(interaction: ChatInputCommandInteraction, cont
     situationalModifier: interaction.options.getInteger('modifier') ?? 0,
   };
   const owner = { guildId: context.guildId, ownerId: context.userId };
-  const sheet = await context.store.operators.active(owner);
-  if (!sheet && (ask.skill !== null || ask.archetypes.length > 0)) await context.store.operators.requireActive(owner);
+  const sheet = await context.store.operators.active(owner, 'tactalk');
+  if (!sheet && (ask.skill !== null || ask.archetypes.length > 0)) await context.store.operators.requireActive(owner, 'tactalk', { command: '/roll outcome' });
   const modifiers = outcomeModifiers(table, sheet, ask);
   const { result, rollId, next } = await rollTable(context, table, modifiers, sheet);
   await interaction.reply(outcomeReply(result, sheet?.name ?? interaction.user.displayName, rollId, next));
@@ -334,7 +334,7 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   // The same sheet as the first roll (reloaded, and only if it is still the presser's); none then → the active one.
   const sheetId = Number(sheetIdText);
   const owner = { guildId: context.guildId, ownerId: context.userId };
-  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner);
+  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner, 'tactalk');
   if (sheet && sheet.ownerId !== context.userId) sheet = null;
   if (!sheet && table.skill !== null && sheetId > 0) {
     throw new UserError(`**${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill)}** aptitude, but the sheet of the first roll no longer exists. Roll it with \`/roll outcome\`.`);

@@ -51,11 +51,14 @@ import { privateNote } from '../src/views/messages.js';
 import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
 import { changeAttributeOnce } from './shared/roll-markers.js';
-import { npcNamed, rollerSheet, targetSheet } from './shared/roll-sheets.js';
+import { npcNamed, rollerSheet, targetSheet, type SheetNeed } from './shared/roll-sheets.js';
 
 export const TACTICS_SYSTEM: SystemId = 'd100-tactics';
 /** The roll log entry that marks an attack's damage as applied (stored once, under an id derived from the attack's). */
 export const APPLIED_KIND = 'attack-applied';
+
+/** /tactics reads d100 tactics sheets only. */
+const TACTICS: SheetNeed = { system: 'd100-tactics' };
 
 /** The seed's attributes that every character has at 0 when not listed; Health, Mobility and Armor are never checked. */
 const CHECKABLE = ['Aim', 'Will', 'Tech', 'Psi', 'Defense', 'Dodge', 'Crit'];
@@ -197,7 +200,7 @@ async function record(context: HandlerContext, kind: string, inputs: unknown, se
 }
 
 async function check(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context, 'required');
+  const sheet = await rollerSheet(interaction, context, TACTICS, 'required');
   const typed = interaction.options.getString('attribute', true);
   const banned = NOT_CHECKED.find((name) => nameKey(name) === nameKey(typed));
   if (banned) throw new UserError(`${banned} is never checked (seed 001: Health, Mobility and Armor cannot be checked).`);
@@ -236,8 +239,8 @@ async function damage(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function attack(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const attacker = await rollerSheet(interaction, context, 'required');
-  const target = await targetSheet(interaction, context);
+  const attacker = await rollerSheet(interaction, context, TACTICS, 'required');
+  const target = await targetSheet(interaction, context, TACTICS);
   if (!target) throw new UserError('Name the target: `target` (a member, from their active sheet) or, for a Dispatcher, `target_npc`.');
   const input: AttackInput = {
     attacker: { name: attacker.name, aim: attributeOr0(attacker, 'Aim'), crit: attributeOr0(attacker, 'Crit') },
@@ -267,8 +270,8 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function psi(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context, 'required');
-  const target = await targetSheet(interaction, context);
+  const sheet = await rollerSheet(interaction, context, TACTICS, 'required');
+  const target = await targetSheet(interaction, context, TACTICS);
   const input: PsiInput = {
     psi: attributeOr0(sheet, 'Psi'),
     difficulty: interaction.options.getInteger('difficulty') ?? 0,
@@ -283,7 +286,7 @@ async function psi(interaction: ChatInputCommandInteraction, context: HandlerCon
 }
 
 async function social(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context, 'required');
+  const sheet = await rollerSheet(interaction, context, TACTICS, 'required');
   const input: SocialInput = {
     will: attributeOr0(sheet, 'Will'),
     speciesDistance: interaction.options.getInteger('species_distance') ?? 0,
@@ -300,7 +303,7 @@ async function social(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function reaction(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sheet = await rollerSheet(interaction, context, 'required');
+  const sheet = await rollerSheet(interaction, context, TACTICS, 'required');
   const kind = interaction.options.getString('kind', true) as ReactionInput['kind'];
   const input: ReactionInput = { kind, value: attributeOr0(sheet, kind === 'defense' ? 'Defense' : 'Dodge'), modifier: interaction.options.getInteger('modifier') ?? 0 };
   validateReactionInput(input);
@@ -315,7 +318,7 @@ async function move(interaction: ChatInputCommandInteraction, context: HandlerCo
   const path = parsePath(interaction.options.getString('path', true));
   const given = interaction.options.getInteger('mobility');
   // A Mobility given outright needs no sheet (a quick sum, or a character whose special rule replaces Mobility).
-  const sheet = given !== null && interaction.options.getString('as_npc') === null ? null : await rollerSheet(interaction, context, 'required');
+  const sheet = given !== null && interaction.options.getString('as_npc') === null ? null : await rollerSheet(interaction, context, TACTICS, 'required');
   const listed = sheet?.attributes.find((entry) => nameKey(entry.name) === nameKey('Mobility'));
   if (given === null && !listed) throw new UserError(`${sheet!.name} has no Mobility on the sheet. Set it (\`/sheet attribute set name:Mobility value:…\`, or \`/npc attribute set\`) or give \`mobility:\`.`);
   const mobility = given ?? listed!.value;
@@ -380,8 +383,8 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   // attribute: the seed's checkable attributes and the sheet's own.
   const npc = interaction.options.getString('as_npc');
   const sheet = npc && (await context.isDispatcher())
-    ? await npcNamed(context, npc)
-    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId });
+    ? await npcNamed(context, npc, TACTICS.system)
+    : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, TACTICS.system);
   const names = [...CHECKABLE];
   for (const entry of sheet?.attributes ?? []) if (!names.some((name) => nameKey(name) === nameKey(entry.name)) && !NOT_CHECKED.some((name) => nameKey(name) === nameKey(entry.name))) names.push(entry.name);
   const value = (name: string) => (sheet ? attributeOr0(sheet, name) : 0);

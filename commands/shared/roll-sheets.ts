@@ -1,42 +1,54 @@
 /**
- * Whose sheet a roll command reads, the same way in every system: the roller (the member's active sheet, or an NPC
- * a Dispatcher names with `as_npc`) and the target (a member's active sheet, or an NPC with `target_npc`).
+ * Whose sheet a roll command reads, the same way in every system: the roller (the member's active sheet of the
+ * command's system, or an NPC a Dispatcher names with `as_npc`) and the target (a member's active sheet of that
+ * system, or an NPC with `target_npc`). A command never reads a sheet of another system (RULES 6.1).
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { nameKey } from '../../src/engine/names.js';
 import type { OperatorSheet } from '../../src/engine/sheet.js';
+import type { SystemId } from '../../src/engine/systems/index.js';
 import { npcOwner } from '../../src/store/operators.js';
 
-/** The roller's sheet; with `optional`, null when the member has no active sheet (a roll that can go without one). */
-export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: 'required'): Promise<OperatorSheet>;
-export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: 'optional'): Promise<OperatorSheet | null>;
-export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: 'required' | 'optional'): Promise<OperatorSheet | null> {
+/** The system a roll command reads sheets of, and (when it is not the system's own command) its name for messages. */
+export interface SheetNeed {
+  system: SystemId;
+  command?: string;
+}
+
+/** The roller's sheet; with `optional`, null when the member has no sheet of the system (a roll that can go without one). */
+export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: SheetNeed, want: 'required'): Promise<OperatorSheet>;
+export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: SheetNeed, want: 'optional'): Promise<OperatorSheet | null>;
+export async function rollerSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: SheetNeed, want: 'required' | 'optional'): Promise<OperatorSheet | null> {
   const npc = interaction.options.getString('as_npc');
   if (npc !== null) {
     await context.requireDispatcher('roll for an NPC');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc, need.system, { command: need.command });
   }
   const owner = { guildId: context.guildId, ownerId: context.userId };
-  return need === 'required' ? context.store.operators.requireActive(owner) : context.store.operators.active(owner);
+  return want === 'required' ? context.store.operators.requireActive(owner, need.system, { command: need.command }) : context.store.operators.active(owner, need.system);
 }
 
-/** The target's sheet: a member's active sheet or (Dispatchers only) an NPC; null when neither is named. */
-export async function targetSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
+/** The target's sheet: a member's active sheet of the system or (Dispatchers only) an NPC; null when neither is named. */
+export async function targetSheet(interaction: ChatInputCommandInteraction, context: HandlerContext, need: SheetNeed): Promise<OperatorSheet | null> {
   const user = interaction.options.getUser('target');
   const npc = interaction.options.getString('target_npc');
   if (user && npc !== null) throw new UserError('Name one target: `target` (a member) or `target_npc` (an NPC), not both.');
   if (npc !== null) {
     await context.requireDispatcher('name an NPC as the target');
-    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc);
+    return context.store.operators.byNameOrActive(npcOwner(context.guildId), npc, need.system, { command: need.command });
   }
   if (!user) return null;
-  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, user.id === context.userId ? undefined : `<@${user.id}>`);
+  return context.store.operators.requireActive({ guildId: context.guildId, ownerId: user.id }, need.system, {
+    command: need.command,
+    ...(user.id === context.userId ? {} : { someoneElse: `<@${user.id}>` }),
+  });
 }
 
-/** An NPC of this server by name, for autocomplete (which must not throw): null when there is none. */
-export async function npcNamed(context: HandlerContext, name: string): Promise<OperatorSheet | null> {
+/** An NPC of this server by name (of `system` when given), for autocomplete (which must not throw): null when there is none. */
+export async function npcNamed(context: HandlerContext, name: string, system?: SystemId): Promise<OperatorSheet | null> {
   const key = nameKey(name);
-  return (await context.store.operators.list(npcOwner(context.guildId))).find((sheet) => nameKey(sheet.name) === key) ?? null;
+  const npc = (await context.store.operators.list(npcOwner(context.guildId))).find((sheet) => nameKey(sheet.name) === key) ?? null;
+  return npc && (system === undefined || npc.system === system) ? npc : null;
 }

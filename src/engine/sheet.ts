@@ -179,3 +179,83 @@ export function conditionModifiers(sheet: OperatorSheet, skillName: string, now:
     .filter((condition) => condition.skills === null || condition.skills.some((skill) => nameKey(skill) === key))
     .map((condition) => ({ name: condition.name, value: condition.modifier }));
 }
+
+/** The four kinds of entry a sheet holds, as the entry subcommands and the sheet file name them. */
+export type EntryKind = 'skill' | 'archetype' | 'condition' | 'attribute';
+
+/** What one kind of entry may be on a sheet of a system: which names, and the range of the number. */
+export interface EntryRule {
+  /** The names the system reads, offered while typing; with `custom` false, the only ones it accepts. */
+  known: readonly string[];
+  /** Whether other names are accepted too (a name `accepts` when given). */
+  custom: boolean;
+  /** For custom names of a set form (a die-code sheet's `<name> track`); none: any name. */
+  accepts?: (name: string) => boolean;
+  /** How the accepted names are described in a refusal ("the thirteen skills: Force, Melee, …"). */
+  describe: string;
+  /** The range of the number (a skill's level, an attribute's value, a modifier), per name when it differs. */
+  range: (name: string) => { min: number; max: number };
+}
+
+/**
+ * What a sheet of one rule system holds (RULES 6.1: sheets carry their system), defined in the system's own folder
+ * (`src/engine/systems/<id>/sheet.ts`) and checked when an entry is set or a sheet imported. A kind the system has
+ * no use for is null: set, it is refused, naming what the system holds instead.
+ */
+export interface SheetRules {
+  /** What a sheet of the system holds, in a sentence for a refusal: "A d6 pools sheet holds …". */
+  holds: string;
+  /** Said when a sheet is made: what to add first. */
+  start: string;
+  /** What a player adds first, for the hint of an autocomplete with no sheet: "skills", "attributes". */
+  firstEntries: string;
+  skill: EntryRule | null;
+  archetype: EntryRule | null;
+  condition: EntryRule | null;
+  attribute: EntryRule | null;
+}
+
+/** A number's range, the same for every name. */
+export function rangeOf(min: number, max: number): (name: string) => { min: number; max: number } {
+  return () => ({ min, max });
+}
+
+/**
+ * Why an entry does not fit a sheet of this system, in a sentence (null: it fits). `systemLabel` is the system's
+ * display name. The value is checked only when given (a condition's name alone, a sheet shown).
+ */
+export function entryProblem(rules: SheetRules, systemLabel: string, kind: EntryKind, name: string, value?: number): string | null {
+  const rule = rules[kind];
+  if (!rule) return `a ${systemLabel} sheet holds no ${kind}s (${rules.holds})`;
+  const key = nameKey(name);
+  const known = rule.known.find((entry) => nameKey(entry) === key);
+  if (!known && (!rule.custom || (rule.accepts && !rule.accepts(name)))) {
+    return `**${cleanName(name)}** is not a ${kind} of a ${systemLabel} sheet, which holds ${rule.describe}`;
+  }
+  if (value !== undefined) {
+    const { min, max } = rule.range(known ?? name);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      const what = kind === 'skill' ? 'a skill level' : kind === 'attribute' ? 'a value' : 'a modifier';
+      return `${known ?? cleanName(name)} on a ${systemLabel} sheet takes ${what} from ${min} to ${max}, not ${value}`;
+    }
+  }
+  return null;
+}
+
+/** The names of a sheet's entries that do not fit its system (kept, shown marked: nothing is ever dropped). */
+export function misfits(sheet: OperatorSheet, rules: SheetRules, systemLabel: string): Set<string> {
+  const out = new Set<string>();
+  const mark = (kind: EntryKind, name: string, value?: number) => {
+    if (entryProblem(rules, systemLabel, kind, name, value) !== null) out.add(`${kind}:${nameKey(name)}`);
+  };
+  for (const skill of sheet.skills) mark('skill', skill.name, skill.level);
+  for (const archetype of sheet.archetypes) mark('archetype', archetype.name, archetype.modifier);
+  for (const condition of sheet.conditions) mark('condition', condition.name, condition.modifier);
+  for (const attribute of sheet.attributes) mark('attribute', attribute.name, attribute.value);
+  return out;
+}
+
+/** The key `misfits` marks an entry with. */
+export function misfitKey(kind: EntryKind, name: string): string {
+  return `${kind}:${nameKey(name)}`;
+}

@@ -5,6 +5,7 @@
 import { UserError } from '../errors.js';
 import { cleanName, closestNames, nameKey } from '../engine/names.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
+import { DEFAULT_SYSTEM, systemCommand, systemName, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isRowId, type Database } from './database.js';
@@ -98,9 +99,10 @@ interface NumberedTable {
 /** Enough for every sheet in use on a busy bot; a cached sheet takes a few kilobytes. */
 const CACHED_SHEETS = 20_000;
 
-/** Cache keys: a scope's active sheet, a scope's sheet by name, a sheet by id. */
+/** Cache keys: a scope's active sheet of a system, its current sheet, a sheet by name, a sheet by id. */
 const scopeKey = (owner: SheetOwner): string => `${owner.guildId}/${owner.ownerId}/`;
-const activeKey = (owner: SheetOwner): string => `${scopeKey(owner)}active`;
+const activeKey = (owner: SheetOwner, system: SystemId): string => `${scopeKey(owner)}active/${system}`;
+const currentKey = (owner: SheetOwner): string => `${scopeKey(owner)}current`;
 const nameCacheKey = (owner: SheetOwner, name: string): string => `${scopeKey(owner)}name/${nameKey(name)}`;
 const idKey = (id: number): string => `id/${id}`;
 
@@ -182,13 +184,37 @@ export class OperatorStore {
     }
   }
 
-  async active(owner: SheetOwner): Promise<OperatorSheet | null> {
+  /**
+   * The owner's active sheet of a system (RULES 6.1: a sheet belongs to its system, and a player has one active
+   * sheet per system). With no active one, the only sheet of that system stands in: a player whose sheets were
+   * made when one sheet was active for every system still rolls the one they have.
+   */
+  async active(owner: SheetOwner, system: SystemId): Promise<OperatorSheet | null> {
     return this.cached(
-      activeKey(owner),
+      activeKey(owner, system),
+      async () => {
+        const where = { guildId: owner.guildId, ownerId: owner.ownerId, system };
+        const active = await this.db.operator.findFirst({ where: { ...where, active: true }, include: withContents, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }] });
+        if (active) return toSheet(active);
+        const only = await this.db.operator.findMany({ where, include: withContents, take: 2 });
+        return only.length === 1 ? toSheet(only[0]!) : null;
+      },
+      true,
+    );
+  }
+
+  /**
+   * The sheet a player last picked, of any system (the newest `/sheet create`, `/sheet use` or import among the
+   * active ones): what `/sheet show`, `/sheet notes` and the entry subcommands change when no sheet is named.
+   */
+  async current(owner: SheetOwner): Promise<OperatorSheet | null> {
+    return this.cached(
+      currentKey(owner),
       async () => {
         const row = await this.db.operator.findFirst({
           where: { guildId: owner.guildId, ownerId: owner.ownerId, active: true },
           include: withContents,
+          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
         });
         return row ? toSheet(row) : null;
       },
@@ -196,40 +222,77 @@ export class OperatorStore {
     );
   }
 
-  /** The active sheet, or a clear error saying how to get one. */
-  /** `someoneElse` names the owner when it is not the acting user, so the message speaks of them. */
-  async requireActive(owner: SheetOwner, someoneElse?: string): Promise<OperatorSheet> {
+  /** The current sheet (`current`), or a clear error saying how to get one. */
+  async requireCurrent(owner: SheetOwner, someoneElse?: string): Promise<OperatorSheet> {
     if (wordsFor(owner).npc) throw new UserError('Name the NPC: NPCs are always named (see `/npc list`).');
-    const sheet = await this.active(owner);
-    if (!sheet) {
-      const count = await this.db.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-      if (someoneElse) {
-        throw new UserError(count === 0 ? `${someoneElse} has no Operator sheet on this server.` : `${someoneElse} has no active sheet; name one.`);
-      }
+    const sheet = await this.current(owner);
+    if (sheet) return sheet;
+    const count = await this.db.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
+    if (someoneElse) throw new UserError(count === 0 ? `${someoneElse} has no Operator sheet on this server.` : `${someoneElse} has no active sheet; name one.`);
+    throw new UserError(
+      count === 0
+        ? 'You have no Operator sheet on this server yet. Create one with `/sheet create name:<name>`.'
+        : 'You have no active sheet. Pick one with `/sheet use name:<name>` (see `/sheet list`), or name the sheet.',
+    );
+  }
+
+  /**
+   * The active sheet of `system`, or a clear error: which sheet the command needs and how to make or pick one.
+   * `need.command` is the command asking (`/dispatch`), else the system's own; `need.someoneElse` names the owner
+   * when it is not the acting user, so the message speaks of them.
+   */
+  async requireActive(owner: SheetOwner, system: SystemId, need: { command?: string; someoneElse?: string } = {}): Promise<OperatorSheet> {
+    if (wordsFor(owner).npc) throw new UserError('Name the NPC: NPCs are always named (see `/npc list`).');
+    const sheet = await this.active(owner, system);
+    if (sheet) return sheet;
+    const command = need.command ?? systemCommand(system);
+    const kind = systemName(system);
+    const ofSystem = await this.db.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system }, select: { name: true }, orderBy: { name: 'asc' } });
+    if (need.someoneElse) {
       throw new UserError(
-        count === 0
-          ? 'You have no Operator sheet on this server yet. Create one with `/sheet create name:<name>`.'
-          : 'You have no active sheet. Pick one with `/sheet use name:<name>` (see `/sheet list`).',
+        ofSystem.length === 0
+          ? `\`${command}\` rolls a ${kind} sheet; ${need.someoneElse} has none on this server.`
+          : `${need.someoneElse} has ${ofSystem.length} ${kind} sheets and none is active; they pick one with \`/sheet use\`.`,
+      );
+    }
+    if (ofSystem.length === 0) {
+      const others = await this.db.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true, system: true }, orderBy: { name: 'asc' }, take: 3 });
+      const yours = others.length > 0 ? ` (yours: ${others.map((other) => `**${other.name}**, ${systemName(other.system)}`).join('; ')})` : '';
+      throw new UserError(`\`${command}\` rolls a ${kind} sheet; you have none${yours}. Make one with \`/sheet create name:… system:${kind}\`.`);
+    }
+    throw new UserError(
+      `You have ${ofSystem.length} ${kind} sheets and none is active: pick the one \`${command}\` rolls with \`/sheet use name:…\` (${ofSystem.map((row) => `**${row.name}**`).join(', ')}).`,
+    );
+  }
+
+  /**
+   * A sheet by name, or with no name the active sheet of `system` (null: the current sheet, any system). A named
+   * sheet must be of `system` when one is given: a command never reads a sheet of another system.
+   */
+  async byNameOrActive(owner: SheetOwner, name: string | null | undefined, system: SystemId | null, need: { command?: string; someoneElse?: string } = {}): Promise<OperatorSheet> {
+    if (name === null || name === undefined || cleanName(name) === '') {
+      return system === null ? this.requireCurrent(owner, need.someoneElse) : this.requireActive(owner, system, need);
+    }
+    const sheet =
+      (await this.cached(
+        nameCacheKey(owner, name),
+        async () => {
+          const row = await this.db.operator.findFirst({
+            where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) },
+            include: withContents,
+          });
+          return row ? toSheet(row) : null;
+        },
+        false,
+      )) ?? toSheet(await this.requireRow(this.db, owner, name));
+    if (system !== null && sheet.system !== system) {
+      throw new UserError(
+        `**${sheet.name}** is a ${systemName(sheet.system)} sheet; \`${need.command ?? systemCommand(system)}\` reads a ${systemName(system)} sheet. ` +
+          (wordsFor(owner).npc ? 'Name an NPC of that system (`/npc list`), or make one with `/npc create … system:' : 'Name one of that system, or make one with `/sheet create … system:') +
+          `${systemName(system)}\`.`,
       );
     }
     return sheet;
-  }
-
-  /** A sheet by name, or the active one when no name is given. */
-  async byNameOrActive(owner: SheetOwner, name: string | null | undefined, someoneElse?: string): Promise<OperatorSheet> {
-    if (name === null || name === undefined || cleanName(name) === '') return this.requireActive(owner, someoneElse);
-    const sheet = await this.cached(
-      nameCacheKey(owner, name),
-      async () => {
-        const row = await this.db.operator.findFirst({
-          where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) },
-          include: withContents,
-        });
-        return row ? toSheet(row) : null;
-      },
-      false,
-    );
-    return sheet ?? toSheet(await this.requireRow(this.db, owner, name));
   }
 
   private async requireRow(tx: Tx | Database, owner: SheetOwner, name: string): Promise<OperatorRow> {
@@ -255,17 +318,17 @@ export class OperatorStore {
     if (clash && clash.id !== exceptId) throw new UserError(`${words.already} ${words.aSheet} named **${clash.name}**.`);
   }
 
-  /** Creates a sheet and makes it the active one (NPCs have no active one); `system` is the sheet's rule system. */
-  async create(owner: SheetOwner, name: string, system?: string): Promise<OperatorSheet> {
+  /** Creates a sheet and makes it the active one of its system (NPCs have no active one); `system` is its rule system. */
+  async create(owner: SheetOwner, name: string, system: SystemId = DEFAULT_SYSTEM): Promise<OperatorSheet> {
     return this.writingScope(owner, async () => {
       const words = wordsFor(owner);
       return this.db.$transaction(async (tx) => {
         const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
         if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
         await this.assertNameFree(tx, owner, name);
-        if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system, active: true }, data: { active: false } });
         const row = await tx.operator.create({
-          data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, ...(system !== undefined ? { system } : {}) },
+          data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, system },
           include: withContents,
         });
         return toSheet(row);
@@ -273,11 +336,12 @@ export class OperatorStore {
     });
   }
 
+  /** Makes a sheet the active one of its system; the active sheets of other systems stay active. */
   async use(owner: SheetOwner, name: string): Promise<OperatorSheet> {
     return this.writingScope(owner, async () => {
       return this.db.$transaction(async (tx) => {
         const row = await this.requireRow(tx, owner, name);
-        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system: row.system, active: true, NOT: { id: row.id } }, data: { active: false } });
         await tx.operator.update({ where: { id: row.id }, data: { active: true } });
         return toSheet({ ...row, active: true });
       });
@@ -286,7 +350,7 @@ export class OperatorStore {
 
   async rename(owner: SheetOwner, sheetName: string | null | undefined, newName: string): Promise<{ before: string; sheet: OperatorSheet }> {
     return this.writingScope(owner, async () => {
-      const sheet = await this.byNameOrActive(owner, sheetName);
+      const sheet = await this.byNameOrActive(owner, sheetName, null);
       return this.db.$transaction(async (tx) => {
         await this.assertNameFree(tx, owner, newName, sheet.id);
         const row = await tx.operator.update({ where: { id: sheet.id }, data: { name: newName, nameKey: nameKey(newName) }, include: withContents });
@@ -473,7 +537,7 @@ export class OperatorStore {
             })),
           },
         };
-        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, data: { active: false } });
+        await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system: imported.system, active: true }, data: { active: false } });
         if (existing) await tx.operator.delete({ where: { id: existing.id } });
         const row = await tx.operator.create({
           data: {

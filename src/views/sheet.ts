@@ -1,7 +1,7 @@
 /** Operator sheets as embeds, and the confirm-delete prompt. */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { isConditionActive, isNpc, type OperatorSheet } from '../engine/sheet.js';
-import { systemName } from '../engine/systems/index.js';
+import { sheetRulesOf, systemName } from '../engine/systems/index.js';
 import { authorMarkdownWithin, escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -94,4 +94,9 @@ export function deleteConfirmReply(sheet: OperatorSheet): ReplyPayload {
     flags: MessageFlags.Ephemeral,
     allowedMentions: NO_PINGS,
   };
+}
+
+/** What to add first to a new sheet of a system, said when it is made. */
+export function sheetStartHint(system: string): string {
+  return sheetRulesOf(system).start;
 }

@@ -71,7 +71,7 @@ describe('an id from another server', () => {
     await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Force', level: 2 } });
     await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
     await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
-    const troy = (await box.bot.store.operators.active({ guildId: box.fake.guildId, ownerId: box.fake.user('mike').id }))!;
+    const troy = (await box.bot.store.operators.active({ guildId: box.fake.guildId, ownerId: box.fake.user('mike').id }, 'tactalk'))!;
     await box.one({ ...DISPATCHER, command: 'npc create', options: { name: 'Thug' } });
     const fall: OutcomeTable = { name: 'Fall', die: 'd100', asks: '', skill: null, rows: [{ min: 1, max: 200, text: 'You fall.', next: 'Landing', reveals: null }] };
     const landing: OutcomeTable = { name: 'Landing', die: 'd100', asks: '', skill: null, rows: [{ min: 1, max: 200, text: 'You land.', next: null, reveals: null }] };

@@ -152,7 +152,7 @@ describe('/pool', () => {
     expect(await storedRolls()).toHaveLength(1); // nothing pushed
 
     // A sheet full of conditions cannot take the push's: the push is not made either (one transaction).
-    const sheet = (await sandbox().bot.store.operators.active({ guildId: sandbox().fake.guildId, ownerId: sandbox().fake.user('mike').id }))!;
+    const sheet = (await sandbox().bot.store.operators.active({ guildId: sandbox().fake.guildId, ownerId: sandbox().fake.user('mike').id }, 'd6-pool'))!;
     for (let index = 0; index < 25; index++) {
       await sandbox().bot.store.operators.setCondition(sheet, { name: `Bruise ${index}`, modifier: 0, skills: null, expiresAt: null }, new Date());
     }

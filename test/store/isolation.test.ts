@@ -75,7 +75,7 @@ describe('an id from another server', () => {
   it('finds no NPC of another server by name or id', async () => {
     const thug = await store.operators.create(npcOwner(HOME), 'Thug');
     expect(await store.operators.get(ELSEWHERE, thug.id)).toBeNull();
-    await expect(store.operators.byNameOrActive(npcOwner(ELSEWHERE), 'Thug')).rejects.toThrow(/no NPC named \*\*Thug\*\*/);
+    await expect(store.operators.byNameOrActive(npcOwner(ELSEWHERE), 'Thug', null)).rejects.toThrow(/no NPC named \*\*Thug\*\*/);
   });
 
   it('finds no contest and no roll request', async () => {

@@ -26,10 +26,10 @@ describe('NPC sheets in the store', () => {
     expect((await store.operators.list(npcs)).map((sheet) => sheet.id)).toEqual([thug.id]);
     expect(await store.operators.list(npcOwner('another server'))).toEqual([]);
     await expect(store.operators.create(npcs, ' THUG ')).rejects.toThrow('This server already has an NPC named **Thug**.');
-    await expect(store.operators.byNameOrActive(npcs, 'Thugg')).rejects.toThrow('There is no NPC named **Thugg**. Did you mean **Thug**?');
-    await expect(store.operators.byNameOrActive(npcs, ' ')).rejects.toThrow('Name the NPC');
+    await expect(store.operators.byNameOrActive(npcs, 'Thugg', null)).rejects.toThrow('There is no NPC named **Thugg**. Did you mean **Thug**?');
+    await expect(store.operators.byNameOrActive(npcs, ' ', null)).rejects.toThrow('Name the NPC');
     // Creating an NPC never changes which sheet is a player's active one.
-    expect((await store.operators.active(mike))?.id).toBe(players.id);
+    expect((await store.operators.active(mike, 'tactalk'))?.id).toBe(players.id);
     expect(await store.operators.delete(mike, thug.id)).toBeNull();
     expect(await store.operators.delete(npcs, thug.id)).toMatchObject({ name: 'Thug' });
   });

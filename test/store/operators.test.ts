@@ -20,12 +20,12 @@ describe('Operator sheets in SQLite', () => {
     await store.operators.create(mike, 'Troy');
     await store.operators.create(mike, 'Backup Troy');
     await store.operators.create(sasha, 'Kat');
-    expect((await store.operators.active(mike))?.name).toBe('Backup Troy');
+    expect((await store.operators.active(mike, 'tactalk'))?.name).toBe('Backup Troy');
     expect((await store.operators.list(mike)).map((sheet) => sheet.name)).toEqual(['Backup Troy', 'Troy']);
-    expect((await store.operators.active(sasha))?.name).toBe('Kat');
+    expect((await store.operators.active(sasha, 'tactalk'))?.name).toBe('Kat');
     expect(await store.operators.list(mikeElsewhere)).toEqual([]);
     await store.operators.use(mike, '  troy ');
-    expect((await store.operators.active(mike))?.name).toBe('Troy');
+    expect((await store.operators.active(mike, 'tactalk'))?.name).toBe('Troy');
   });
 
   it('refuses a second sheet with the same name, whatever the case', async () => {
@@ -40,7 +40,7 @@ describe('Operator sheets in SQLite', () => {
     expect(await store.operators.setSkill(troy, 'climbing', 45)).toBe(40);
     await store.operators.setArchetype(troy, 'Acuity', 10);
     await store.operators.setCondition(troy, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date());
-    const sheet = await store.operators.requireActive(mike);
+    const sheet = await store.operators.requireActive(mike, 'tactalk');
     expect(sheet.skills).toEqual([{ name: 'climbing', level: 45 }]);
     expect(sheet.archetypes).toEqual([{ name: 'Acuity', modifier: 10 }]);
     expect(sheet.conditions).toEqual([{ name: 'Wounded', modifier: -10, skills: null, expiresAt: null }]);
@@ -51,7 +51,7 @@ describe('Operator sheets in SQLite', () => {
   it('enforces the limits on sheets and skills', async () => {
     for (let index = 0; index < 10; index++) await store.operators.create(mike, `Operator ${index}`);
     await expect(store.operators.create(mike, 'One too many')).rejects.toThrow(/already have 10 sheets/);
-    const sheet = await store.operators.requireActive(mike);
+    const sheet = await store.operators.requireActive(mike, 'tactalk');
     for (let index = 0; index < 100; index++) await store.operators.setSkill(sheet, `Skill ${index}`, 10);
     await expect(store.operators.setSkill(sheet, 'Skill 100', 10)).rejects.toThrow(/at most 100 skills/);
     await expect(store.operators.setSkill(sheet, 'Skill 5', 20)).resolves.toBe(10);
@@ -69,7 +69,7 @@ describe('Operator sheets in SQLite', () => {
     await store.operators.setSkill(troy, 'Climbing', 40);
     const imported = parseSheetFile(JSON.stringify({ name: 'troy', skills: [{ name: 'Driving', level: 55 }] }));
     await expect(store.operators.import(mike, imported, false)).rejects.toThrow(/already have a sheet named \*\*Troy\*\*.*Nothing was changed/);
-    expect((await store.operators.requireActive(mike)).skills).toEqual([{ name: 'Climbing', level: 40 }]);
+    expect((await store.operators.requireActive(mike, 'tactalk')).skills).toEqual([{ name: 'Climbing', level: 40 }]);
     const { sheet, replaced } = await store.operators.import(mike, imported, true);
     expect(replaced).toBe(true);
     expect(sheet.skills).toEqual([{ name: 'Driving', level: 55 }]);
@@ -80,54 +80,55 @@ describe('Operator sheets in SQLite', () => {
     const troy = await store.operators.create(mike, 'Troy');
     await store.operators.setSkill(troy, 'Climbing', 40);
     // Warm every kind of read, then change the sheet behind each of them.
-    await store.operators.active(mike);
+    await store.operators.active(mike, 'tactalk');
     await store.operators.get(troy.guildId, troy.id);
-    await store.operators.byNameOrActive(mike, 'troy');
+    await store.operators.byNameOrActive(mike, 'troy', null);
     await store.operators.setSkill(troy, 'Climbing', 55);
     await store.operators.setArchetype(troy, 'Acuity', 10);
     await store.operators.setCondition(troy, { name: 'Winded', modifier: -5, skills: null, expiresAt: null }, new Date());
     await store.operators.setAttribute(troy, 'Health', 12);
     await store.operators.setNotes(troy, 'On the roof');
-    for (const sheet of [await store.operators.active(mike), await store.operators.get(troy.guildId, troy.id), await store.operators.byNameOrActive(mike, 'Troy')]) {
+    for (const sheet of [await store.operators.active(mike, 'tactalk'), await store.operators.get(troy.guildId, troy.id), await store.operators.byNameOrActive(mike, 'Troy', null)]) {
       expect(sheet).toMatchObject({ notes: 'On the roof', skills: [{ name: 'Climbing', level: 55 }], archetypes: [{ name: 'Acuity', modifier: 10 }] });
       expect(sheet!.conditions.map((condition) => condition.name)).toEqual(['Winded']);
       expect(sheet!.attributes).toEqual([{ name: 'Health', value: 12 }]);
     }
     await store.operators.remove('skill', troy, 'climbing');
-    expect((await store.operators.active(mike))!.skills).toEqual([]);
+    expect((await store.operators.active(mike, 'tactalk'))!.skills).toEqual([]);
 
     const renamed = await store.operators.rename(mike, null, 'Troy Two');
     expect(renamed.sheet.name).toBe('Troy Two');
-    await expect(store.operators.byNameOrActive(mike, 'Troy')).rejects.toThrow(/no sheet named \*\*Troy\*\*/);
-    expect((await store.operators.active(mike))!.name).toBe('Troy Two');
+    await expect(store.operators.byNameOrActive(mike, 'Troy', null)).rejects.toThrow(/no sheet named \*\*Troy\*\*/);
+    expect((await store.operators.active(mike, 'tactalk'))!.name).toBe('Troy Two');
 
     const backup = await store.operators.create(mike, 'Backup');
-    expect((await store.operators.active(mike))!.id).toBe(backup.id);
+    expect((await store.operators.active(mike, 'tactalk'))!.id).toBe(backup.id);
     await store.operators.use(mike, 'Troy Two');
-    expect((await store.operators.active(mike))!.id).toBe(troy.id);
+    expect((await store.operators.active(mike, 'tactalk'))!.id).toBe(troy.id);
     await store.operators.delete(mike, troy.id);
-    expect(await store.operators.active(mike)).toBeNull();
+    // The only Tac Talk sheet left stands in for the active one, which was deleted.
+    expect((await store.operators.active(mike, 'tactalk'))!.id).toBe(backup.id);
     expect(await store.operators.get(troy.guildId, troy.id)).toBeNull();
     await store.operators.create(mike, 'Fresh');
-    expect((await store.operators.active(mike))!.name).toBe('Fresh');
+    expect((await store.operators.active(mike, 'tactalk'))!.name).toBe('Fresh');
   });
 
   it('gives each caller its own copy: changing a sheet read does not change the stored one', async () => {
     const troy = await store.operators.create(mike, 'Troy');
     await store.operators.setSkill(troy, 'Climbing', 40);
-    const first = (await store.operators.active(mike))!;
+    const first = (await store.operators.active(mike, 'tactalk'))!;
     first.skills[0]!.level = 99;
     first.skills.push({ name: 'Forged', level: 1 });
     first.name = 'Not Troy';
-    expect(await store.operators.active(mike)).toMatchObject({ name: 'Troy', skills: [{ name: 'Climbing', level: 40 }] });
+    expect(await store.operators.active(mike, 'tactalk')).toMatchObject({ name: 'Troy', skills: [{ name: 'Climbing', level: 40 }] });
   });
 
   it('sees a sheet another user of the same store just created, and keeps servers apart', async () => {
-    expect(await store.operators.active(mike)).toBeNull();
+    expect(await store.operators.active(mike, 'tactalk')).toBeNull();
     await store.operators.create(mike, 'Troy');
-    expect((await store.operators.active(mike))!.name).toBe('Troy');
-    expect(await store.operators.active(mikeElsewhere)).toBeNull();
+    expect((await store.operators.active(mike, 'tactalk'))!.name).toBe('Troy');
+    expect(await store.operators.active(mikeElsewhere, 'tactalk')).toBeNull();
     await store.operators.create(mikeElsewhere, 'Other Troy');
-    expect((await store.operators.active(mike))!.name).toBe('Troy');
+    expect((await store.operators.active(mike, 'tactalk'))!.name).toBe('Troy');
   });
 });
