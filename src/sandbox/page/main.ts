@@ -52,13 +52,29 @@ function switchTo(name: string): void {
     player = { name: clean, dispatcher: false, manageServer: false };
     players.push(player);
   }
+  closeDrawer();
   if (me === player) return renderPlayers();
   me = player;
   save();
   renderPlayers();
   closePopup();
   connect();
-  input.focus();
+  if (!phone.matches) input.focus();
+}
+
+// ---- the drawer: on a phone the channel and player list slides in over the channel ----------------------------
+
+const phone = window.matchMedia('(max-width: 720px)');
+
+function openDrawer(): void {
+  document.body.classList.add('drawer-open');
+  $('menu-button').setAttribute('aria-expanded', 'true');
+  closePopup();
+}
+
+function closeDrawer(): void {
+  document.body.classList.remove('drawer-open');
+  $('menu-button').setAttribute('aria-expanded', 'false');
 }
 
 function renderPlayers(): void {
@@ -69,12 +85,21 @@ function renderPlayers(): void {
   );
   $('me-avatar').replaceWith(Object.assign(avatar(me?.name ?? '?', false, 'small'), { id: 'me-avatar' }));
   $('me-name').textContent = me?.name ?? 'nobody yet';
-  $('me-sub').textContent = me ? [me.dispatcher ? 'Dispatcher' : 'Player', me.manageServer ? 'Manage Server' : ''].filter(Boolean).join(' · ') : 'type a name on the left';
+  const chip = $('me-chip');
+  chip.classList.toggle('nobody', !me);
+  chip.setAttribute('aria-label', me ? `Playing as ${me.name}${me.dispatcher ? ' (Dispatcher)' : ''}: switch player` : 'Choose who you are');
+  chip.replaceChildren(
+    ...(me ? [avatar(me.name, false, 'small'), h('span', { class: 'chip-name' }, me.name), me.dispatcher ? h('span', { class: 'badge' }, 'Dispatcher') : null] : ['Play as…'])
+      .filter((c): c is HTMLElement | string => c !== null),
+  );
+  $('me-sub').textContent = me ? [me.dispatcher ? 'Dispatcher' : 'Player', me.manageServer ? 'Manage Server' : ''].filter(Boolean).join(' · ') : 'type a name above';
   $<HTMLInputElement>('user-dispatcher').checked = me?.dispatcher ?? false;
   $<HTMLInputElement>('user-manage').checked = me?.manageServer ?? false;
   $<HTMLInputElement>('user-dispatcher').disabled = !me;
   $<HTMLInputElement>('user-manage').disabled = !me;
-  input.placeholder = me ? `Message #${server.channel.name} as ${me.name} — type / for commands` : 'Choose who you are first (left, “Play as…”)';
+  input.placeholder = me
+    ? `Message #${server.channel.name} as ${me.name} — type / for commands`
+    : `Choose who you are first (${phone.matches ? '☰' : 'left'}, “Play as…”)`;
 }
 
 // ---- names and rendering ---------------------------------------------------------------------------------
@@ -146,7 +171,7 @@ function welcome(): HTMLElement {
     h('div', { class: 'welcome-icon' }, '#'),
     h('h1', {}, `Welcome to #${server.channel.name}!`),
     h('p', {}, `This is the start of the #${server.channel.name} channel of ${server.guild.name}, where ${server.bot.username} plays on a fake Discord on your machine.`),
-    h('p', { class: 'hint' }, 'Choose who you are on the left (one click switches players), then type / to see the bot’s commands.'));
+    h('p', { class: 'hint' }, `Choose who you are ${phone.matches ? 'under ☰ (one tap' : 'on the left (one click'} switches players), then type / to see the bot’s commands.`));
 }
 
 function nearBottom(): boolean {
@@ -385,7 +410,8 @@ function valueSuggestions(ctx: Extract<CaretContext, { kind: 'value' }>): PopupC
   else if ([6, 7, 8, 9].includes(option.type)) items = matchingChoices(typed.replace(/^[@#]/, ''), selectOptions({ type: { 6: 5, 7: 8, 8: 6, 9: 7 }[option.type]! }).map((o) => ({ name: o.label, value: o.value }))).map((c) => value(c.name));
   else if (option.type === 11) items = [{ label: files.get(option.name) ? `Replace ${files.get(option.name)!.filename}…` : 'Upload a file…', ...range, insert: '', option: option.name, file: true }];
   const exact = items.some((s) => s.label.toLowerCase() === typed.trim().toLowerCase());
-  let auto = items.length > 0 && !exact && !items[0]!.file;
+  // A file option's "Upload a file…" is highlighted until a file is chosen: Enter opens the file picker, then sends.
+  let auto = items.length > 0 && !exact && (!items[0]!.file || !files.has(option.name));
   let heading = title;
   // After a word and a space, the next option may be starting.
   if (/\S\s+\S*$/.test(typed)) {
@@ -515,6 +541,9 @@ async function send(): Promise<void> {
   }
 }
 
+$('send').addEventListener('mousedown', (event) => event.preventDefault()); // keeps the keyboard up
+$('send').addEventListener('click', () => void send());
+
 input.addEventListener('input', () => {
   showError(undefined);
   updatePopup();
@@ -561,6 +590,18 @@ $<HTMLInputElement>('file-picker').addEventListener('change', (event) => {
 
 // ---- start -----------------------------------------------------------------------------------------------
 
+$('menu-button').addEventListener('click', () => (document.body.classList.contains('drawer-open') ? closeDrawer() : openDrawer()));
+$('me-chip').addEventListener('click', openDrawer);
+$('drawer-close').addEventListener('click', closeDrawer);
+$('scrim').addEventListener('click', closeDrawer);
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && document.body.classList.contains('drawer-open') && !dialog.open) closeDrawer();
+});
+phone.addEventListener('change', () => {
+  if (!phone.matches) closeDrawer();
+  renderPlayers();
+});
+
 $('add-player').addEventListener('submit', (event) => {
   event.preventDefault();
   const field = $<HTMLInputElement>('user-name');
@@ -591,7 +632,9 @@ async function start(): Promise<void> {
   document.title = `#${server.channel.name} · ${server.guild.name}`;
   renderPlayers();
   connect();
-  (me ? input : $<HTMLInputElement>('user-name')).focus();
+  // A first visit on a phone opens the player list: nothing can be sent before choosing who you are.
+  if (!me && phone.matches) openDrawer();
+  if (!phone.matches) (me ? input : $<HTMLInputElement>('user-name')).focus();
   document.body.dataset.ready = 'true';
 }
 
