@@ -99,8 +99,6 @@ export function intentSubcommand(sub: SlashCommandSubcommandBuilder): SlashComma
     .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works, e.g. Troy reaches the balcony unseen').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength));
 }
 
-const DISPATCHER_ONLY = 'Only a Dispatcher can call for rolls.';
-
 /** The investigation table a hidden challenge offers: the one named, or the skill's default if the server has it. */
 async function investigationTableFor(context: HandlerContext, skill: string, named: string | null): Promise<string | null> {
   if (named) return (await context.store.tables.require(context.guildId, named)).name;
@@ -121,7 +119,7 @@ async function checkAgainstSheet(context: HandlerContext, playerId: string, labe
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  if (!(await context.isDispatcher())) throw new UserError(DISPATCHER_ONLY);
+  await context.requireDispatcher('call for rolls');
   const sub = interaction.options.getSubcommand(true);
   const player = interaction.options.getUser('player', true);
   if (player.bot) throw new UserError('A bot has no sheet to roll from. Pick a player.');
@@ -407,7 +405,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   const view = (state: RollRequestState) => ({ id: request.id, state });
   try {
     if (verb === 'details') {
-      if (!(await context.isDispatcher())) throw new RollRequestRefusal('Only a Dispatcher can see the numbers of a hidden roll.');
+      if (!(await context.isDispatcher())) throw new RollRequestRefusal('Only a Dispatcher can see the numbers of a hidden roll.', true);
       await interaction.reply(requestDetails(view(request.state)));
       return;
     }
@@ -439,7 +437,9 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     if (decided.followUp) await interaction.followUp(decided.followUp);
   } catch (error) {
     if (error instanceof UserError) {
-      await interaction.reply(privateNote(error.message));
+      // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.
+      const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message;
+      await interaction.reply(privateNote(text));
       return;
     }
     throw error;

@@ -9,12 +9,21 @@ export function dispatcherRuleText(rule: DispatcherRule): string {
   return `the @${escapeMarkdown(rule.roleName)} role`;
 }
 
-/** The sentence every Dispatcher-only refusal ends with. */
+const CHANGED_BY = 'a member with Manage Server';
+
+/**
+ * The sentence every Dispatcher-only refusal ends with: what makes a Dispatcher on this server, and who changes that
+ * and how, so a refused player knows whom to ask.
+ */
 export function dispatcherRequirement(rule: DispatcherRule): string {
-  return `You would need ${dispatcherRuleText(rule)}.`;
+  if (rule.kind === 'role' && rule.roleName === null) {
+    return `The Dispatcher role set here no longer exists; ${CHANGED_BY} can pick another with \`/config dispatcher-role\`.`;
+  }
+  if (rule.kind === 'role') return `Here a Dispatcher has ${dispatcherRuleText(rule)}; ${CHANGED_BY} can change that with \`/config dispatcher-role\`.`;
+  return `Here a Dispatcher has ${dispatcherRuleText(rule)}; ${CHANGED_BY} can pick one role instead with \`/config dispatcher-role\`.`;
 }
 
-/** "Only a Dispatcher can <action>. You would need the @Game Master role." */
+/** "Only a Dispatcher can <action>. Here a Dispatcher has the @Game Master role; …" */
 export function dispatcherOnlyText(action: string, rule: DispatcherRule, advice?: string): string {
   return `Only a Dispatcher can ${action}. ${dispatcherRequirement(rule)}${advice ? ` ${advice}` : ''}`;
 }

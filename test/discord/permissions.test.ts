@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { meetsDispatcherRule, type DispatcherRule, type MemberFacts } from '../../src/discord/permissions.js';
-import { dispatcherOnlyText, dispatcherRuleText } from '../../src/views/permissions.js';
+import { dispatcherOnlyText, dispatcherRequirement, dispatcherRuleText } from '../../src/views/permissions.js';
 
 const member = (facts: Partial<MemberFacts>): MemberFacts => ({ roleIds: [], roleNames: [], managesServer: false, ...facts });
 const byDefault: DispatcherRule = { kind: 'default' };
@@ -22,10 +22,15 @@ describe('who is a Dispatcher', () => {
 });
 
 describe('a Dispatcher-only refusal', () => {
-  it('names the role by name (never a ping), or the default rule', () => {
-    expect(dispatcherOnlyText('create NPCs', gameMaster)).toBe('Only a Dispatcher can create NPCs. You would need the @Game Master role.');
+  it("names the server's role by name (never a ping), or the default rule, and how a member with Manage Server changes it", () => {
+    expect(dispatcherOnlyText('create NPCs', gameMaster)).toBe(
+      'Only a Dispatcher can create NPCs. Here a Dispatcher has the @Game Master role; a member with Manage Server can change that with `/config dispatcher-role`.',
+    );
     expect(dispatcherOnlyText('force a roll', byDefault, 'Leave `force` out.')).toBe(
-      'Only a Dispatcher can force a roll. You would need a role named @Dispatcher or the Manage Server permission. Leave `force` out.',
+      'Only a Dispatcher can force a roll. Here a Dispatcher has a role named @Dispatcher or the Manage Server permission; a member with Manage Server can pick one role instead with `/config dispatcher-role`. Leave `force` out.',
+    );
+    expect(dispatcherRequirement({ kind: 'role', roleId: 'x', roleName: null })).toBe(
+      'The Dispatcher role set here no longer exists; a member with Manage Server can pick another with `/config dispatcher-role`.',
     );
     expect(dispatcherRuleText({ kind: 'role', roleId: 'x', roleName: '*GM*' })).toBe('the @\\*GM\\* role');
     expect(dispatcherRuleText({ kind: 'role', roleId: 'x', roleName: null })).toContain('no longer exists');

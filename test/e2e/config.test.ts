@@ -9,8 +9,8 @@ const NO_PINGS = { parse: [] };
 /** Olga has Manage Server and no role. */
 const ADMIN = { user: 'olga', permissions: ['ManageGuild'] };
 const REFUSED = "⚠️ Only members with the Manage Server permission can change this server's settings. Ask a server admin.";
-const DEFAULT_RULE = 'You would need a role named @Dispatcher or the Manage Server permission.';
-const GAME_MASTER_RULE = 'You would need the @Game Master role.';
+const DEFAULT_RULE = 'Here a Dispatcher has a role named @Dispatcher or the Manage Server permission; a member with Manage Server can pick one role instead with `/config dispatcher-role`.';
+const GAME_MASTER_RULE = 'Here a Dispatcher has the @Game Master role; a member with Manage Server can change that with `/config dispatcher-role`.';
 
 async function settingsShown(request: Omit<SandboxInteractionRequest, 'command'> = { user: 'mike' }): Promise<string> {
   const shown = await sandbox().one({ ...request, command: 'config show' });
@@ -139,7 +139,7 @@ describe('the Dispatcher rule', () => {
     await sandbox().one({ ...ADMIN, command: 'config dispatcher-role', options: { role: 'Game Master' } });
     await sandbox().bot.store.servers.update(sandbox().fake.guildId, { dispatcherRoleId: '123456789012345678' });
     expect(await settingsShown()).toContain('the configured Dispatcher role, which no longer exists');
-    expect(await npcListAs({ user: 'dee', roles: ['Dispatcher'] })).toContain('which no longer exists');
+    expect(await npcListAs({ user: 'dee', roles: ['Dispatcher'] })).toContain('The Dispatcher role set here no longer exists; a member with Manage Server can pick another with `/config dispatcher-role`.');
   });
 
   it('config system accepts all five systems; /sheet create and /npc create default to it; a sheet may name another; /sheet show names it', async () => {

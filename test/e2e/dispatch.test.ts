@@ -9,6 +9,8 @@ import { LOCK_PICKING_INVESTIGATION } from '../helpers/tables.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
 const HIDDEN_CL = 173;
+/** How every Dispatcher-only refusal ends on a server that chose no role. */
+const WHO_IS_DISPATCHER = 'Here a Dispatcher has a role named @Dispatcher or the Manage Server permission; a member with Manage Server can pick one role instead with `/config dispatcher-role`.';
 /** What every direct call states: the seed asks a roll for a clear intent and a stated outcome. */
 const STATED = { intent: 'get through the door', outcome: 'Troy is inside' };
 
@@ -66,7 +68,7 @@ describe('/dispatch challenge', () => {
 
   it('only a Dispatcher can ask, and the player must have the skill now', async () => {
     const refused = await sandbox.one({ user: 'sasha', command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Driving', cl: 50 } });
-    expect(refused.content).toContain('Only a Dispatcher');
+    expect(refused.content).toBe(`⚠️ Only a Dispatcher can call for rolls. ${WHO_IS_DISPATCHER}`);
     const noSkill = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Flying', cl: 50 } });
     expect(noSkill.content).toContain('Troy has no skill named **Flying**');
     const badCl = await sandbox.one({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', ...STATED, skill: 'Driving', cl: 300 } });
@@ -83,7 +85,7 @@ describe('/dispatch challenge', () => {
     expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:investigate:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
 
     const peek = await sandbox.one({ user: 'mike', button: `dispatch:details:${id}`, message });
-    expect(peek.content).toContain('Only a Dispatcher');
+    expect(peek.content).toBe(`Only a Dispatcher can see the numbers of a hidden roll. ${WHO_IS_DISPATCHER}`);
     const theirs = await sandbox.one({ user: 'sasha', button: `dispatch:investigate:${id}`, message });
     expect(theirs.content).toContain('only');
 
@@ -150,7 +152,7 @@ describe('/dispatch challenge', () => {
   it('the Dispatcher can cancel; a player cannot; a cancelled request cannot be rolled', async () => {
     const { post, message } = await request({ skill: 'Driving', cl: 50 });
     const id = /#(\d+)/.exec(textOf(post))![1];
-    expect((await sandbox.one({ user: 'mike', button: `dispatch:cancel:${id}`, message })).content).toContain('Only a Dispatcher can cancel');
+    expect((await sandbox.one({ user: 'mike', button: `dispatch:cancel:${id}`, message })).content).toBe(`Only a Dispatcher can cancel a roll request. ${WHO_IS_DISPATCHER}`);
     const cancelled = await sandbox.one({ ...DISPATCHER, button: `dispatch:cancel:${id}`, message });
     expect(textOf(cancelled)).toContain('Cancelled by the Dispatcher');
     expect(buttonsOf(cancelled)).toEqual([]);

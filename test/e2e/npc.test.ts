@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 const NO_PINGS = { parse: [] };
-const DEFAULT_RULE = 'You would need a role named @Dispatcher or the Manage Server permission.';
+const DEFAULT_RULE = 'Here a Dispatcher has a role named @Dispatcher or the Manage Server permission; a member with Manage Server can pick one role instead with `/config dispatcher-role`.';
 
 /** Dee is the Dispatcher (the server's default rule: a role named Dispatcher). */
 function asDispatcher(request: Omit<SandboxInteractionRequest, 'user'>): Promise<SandboxResponse> {

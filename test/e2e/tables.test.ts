@@ -125,7 +125,7 @@ describe('/table: a Dispatcher keeps the tables, everyone reads them', () => {
       options: { file: { filename: 'mine.json', content: tableToJson({ ...reload, rows: [row(1, 100, 'Mine now')] }) }, replace: true },
     });
     expect(importing).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
-    expect(importing.content).toContain('Only a Dispatcher can import outcome tables. You would need a role named @Dispatcher or the Manage Server permission.');
+    expect(importing.content).toContain('Only a Dispatcher can import outcome tables. Here a Dispatcher has a role named @Dispatcher or the Manage Server permission; a member with Manage Server can pick one role instead with `/config dispatcher-role`.');
     expect(importing.content).toContain('Nothing was changed.');
     const deleting = await sandbox.one({ user: 'sasha', command: 'table delete', options: { name: reload.name } });
     expect(deleting).toMatchObject({ ephemeral: true, components: [] });

@@ -57,7 +57,15 @@ export interface RollRequestState {
   consequenceRoll: ConsequenceRoll | null;
 }
 
-export class RollRequestRefusal extends UserError {}
+export class RollRequestRefusal extends UserError {
+  /** `dispatcherOnly`: refused because the member is no Dispatcher; the command adds who is one on the server. */
+  constructor(
+    message: string,
+    readonly dispatcherOnly = false,
+  ) {
+    super(message);
+  }
+}
 
 /** A stored request of any age as the current shape: requests made before the conversation have no intent. */
 export function normalizeRollRequest(raw: Partial<RollRequestState> & Pick<RollRequestState, 'kind' | 'dispatcherId' | 'playerId' | 'phase'>): RollRequestState {
@@ -153,7 +161,7 @@ export function requirePlayer(state: RollRequestState, userId: string): void {
 }
 
 function requireDispatcher(isDispatcher: boolean, doing: string): void {
-  if (!isDispatcher) throw new RollRequestRefusal(`Only a Dispatcher can ${doing}.`);
+  if (!isDispatcher) throw new RollRequestRefusal(`Only a Dispatcher can ${doing}.`, true);
 }
 
 /** Whether this member may answer this intent with a roll now: a Dispatcher, while the intent waits. */
