@@ -19,8 +19,11 @@ export interface LinkedRollPart {
 
 const TERM = /^([+-])\s*(.+)$/;
 
+/** How a part is written, shown after every refusal of one. */
+const PART_EXAMPLE = 'A part reads like `Handgun Handling +Acuity -10 vs 90`; parts are separated by `;`.';
+
 function fail(partNumber: number, text: string, problem: string): never {
-  throw new UserError(`Linked roll, part ${partNumber} (\`${text}\`): ${problem}`);
+  throw new UserError(`Linked roll, part ${partNumber} (\`${text}\`): ${problem} ${PART_EXAMPLE}`);
 }
 
 export function parseLinkedRoll(text: string, commonChallengeLevel?: number): LinkedRollPart[] {

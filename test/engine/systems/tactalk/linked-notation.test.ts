@@ -27,8 +27,10 @@ describe('the text of a linked roll', () => {
     ['Climbing vs 90; +Acuity vs 40', /part 2 .*must start with a skill name/],
     ['Climbing -Acuity vs 90; Driving vs 40', /part 1 .*archetype modifiers are added with `\+Name`/],
     ['Climbing vs 90 +Acuity; Driving vs 40', /part 1 .*must come last/],
-  ])('points at the bad part of %j', (text, message) => {
+  ])('points at the bad part of %j, and shows how a part is written', (text, message) => {
     expect(() => parseLinkedRoll(text)).toThrow(message);
+    if (!message.source.startsWith('part')) return;
+    expect(() => parseLinkedRoll(text)).toThrow(/A part reads like `Handgun Handling \+Acuity -10 vs 90`; parts are separated by `;`\.$/);
   });
 
   it('limits the number of parts and the length', () => {
