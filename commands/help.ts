@@ -66,7 +66,7 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'roll outcome': { audience: 'player', example: '/roll outcome table:Search skill:Investigation', systems: TACTALK },
   'roll dice': { audience: 'player', example: '/roll dice expression:4d6kh3+2 label:Strength' },
   'roll replay': { audience: 'player', example: '/roll replay id:a1b2c3d4' },
-  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:the loser walks home', systems: TACTALK },
+  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:Kat walks home skill:Athletics role:attacker', systems: TACTALK },
 
   'dispatch challenge': {
     audience: 'dispatcher',
@@ -103,6 +103,7 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'config house-rule': { audience: 'admin', example: '/config house-rule name:contest_adds_own_skill state:on' },
   'config player-challenge-rolls': { audience: 'admin', example: '/config player-challenge-rolls state:off' },
   'config system': { audience: 'admin', example: '/config system name:d10-pool' },
+  'config systems': { audience: 'admin', example: '/config systems play:d6 pools, d10 pools' },
 
   log: { audience: 'player', example: '/log user:@Sasha count:50' },
 

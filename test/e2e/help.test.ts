@@ -1,8 +1,9 @@
 // /help: the commands by who uses them, one command with its example, autocomplete, and a help entry for every command.
 import { ApplicationCommandOptionType, type APIApplicationCommandOption } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { definedCommands, HELP_ENTRIES } from '../../commands/help.js';
+import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useTestSandbox();
@@ -177,5 +178,24 @@ describe('/help', () => {
     expect((choices.choices as Array<{ value: string }>).map((choice) => choice.value)).not.toContain('tactics');
     // Asked by name, an unplayed command is still explained, saying the server does not play it.
     expect(textOf(await sandbox().one({ user: 'mike', command: 'help', options: { command: 'tactics check' } }))).toContain('This server does not play');
+  });
+});
+
+describe('refusals that say what would work', () => {
+  // The notation thread started first, so that the first /roll dice is answered like any other (dice.test.ts).
+  beforeAll(() => startDiceNotationThread());
+
+  it('a dice notation, a linked roll or a die code that cannot be read is refused with a valid example', async () => {
+    const dice = await sandbox().one({ user: 'mike', command: 'roll dice', options: { expression: '2d6+' } });
+    expect(dice).toMatchObject({ ephemeral: true });
+    expect(dice.content).toContain("I can't read `2d6+`");
+    expect(dice.content).toContain('For example: `4d6kh3+2`');
+
+    const linked = await sandbox().one({ user: 'mike', command: 'roll linked', options: { rolls: 'Climbing vs 90; Driving vs hard' } });
+    expect(linked.content).toContain('Linked roll, part 2 (`Driving vs hard`)');
+    expect(linked.content).toContain('A part reads like `Handgun Handling +Acuity -10 vs 90`; parts are separated by `;`.');
+
+    const code = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3X' } });
+    expect(code.content).toContain('e.g. `3D+2`');
   });
 });
