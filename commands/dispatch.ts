@@ -46,7 +46,7 @@ import {
 import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
-import { nameChoices } from '../src/views/autocomplete.js';
+import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { privateNote } from '../src/views/messages.js';
 import { CALL_FIELDS, callModal, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
@@ -63,13 +63,13 @@ const data = new SlashCommandBuilder()
       .setName('challenge')
       .setDescription('Call for a challenge roll, the CL shown or hidden; the player takes it or declines')
       .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
-      .addStringOption((o) => o.setName('skill').setDescription('The skill tested').setRequired(true))
+      .addStringOption((o) => o.setName('skill').setDescription("The skill tested, from the player's Tac Talk sheet").setRequired(true).setAutocomplete(true))
       .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
       .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
       .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
       .addStringOption((o) => o.setName('consequence').setDescription('What failing costs, in words (default: it does not happen)').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
       .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if it fails').setAutocomplete(true))
-      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated'))
+      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
       .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
       .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
       .addStringOption((o) =>
@@ -448,8 +448,20 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
+  if (focused.name === 'skill' || focused.name === 'archetypes') return interaction.respond(await playerSheetChoices(interaction, context, focused.name, String(focused.value)));
   const names = focused.name === 'investigation' || focused.name === 'consequence-table' ? await context.store.tables.names(context.guildId) : [];
   await interaction.respond(nameChoices(names, String(focused.value)));
+}
+
+/** The skills or archetypes of the named player's Tac Talk sheet, for a Dispatcher; how to make one when they have none. */
+async function playerSheetChoices(interaction: AutocompleteInteraction, context: HandlerContext, option: 'skill' | 'archetypes', typed: string) {
+  const playerId = interaction.options.get('player')?.value;
+  if (typeof playerId !== 'string' || !(await context.isDispatcher())) return [];
+  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: playerId }, 'tactalk');
+  if (!sheet) return noSheetChoice('tactalk');
+  if (option === 'archetypes') return listChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
+  const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
+  return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
 }
 
 /** Only *Call for a roll* answers with a form. */

@@ -107,7 +107,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     return;
   }
   const sheet = await npcForAutocomplete(context, interaction.options.getString('npc'));
-  await interaction.respond(sheet ? entryChoices(sheet, group, focused.name, typed, context.now()) : []);
+  await interaction.respond(sheet ? entryChoices(sheet, group, focused.name, typed, context.now(), interaction.options.getSubcommand() !== 'remove') : []);
 }
 
 /** The confirm / keep buttons of /npc delete: `npc:delete:<id>`, `npc:keep:<id>`, for Dispatchers only. */

@@ -47,7 +47,7 @@ import {
 } from '../src/engine/systems/d6-pool/pool.js';
 import { isConditionActive } from '../src/engine/sheet.js';
 import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
-import { nameChoices } from '../src/views/autocomplete.js';
+import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { emptyPoolReply, poolMessage, type PoolMessageState } from '../src/views/d6-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
@@ -110,8 +110,9 @@ async function opposition(interaction: ChatInputCommandInteraction, context: Han
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const skill = skillNamed(interaction.options.getString('skill', true));
+  // The sheet first: a player without one is told how to make one, whatever skill they typed.
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
+  const skill = skillNamed(interaction.options.getString('skill', true));
   const { conditions, ...fromSheet } = sheetPool(sheet, skill, context.now());
   const opposed = await opposition(interaction, context, skill.name);
   const stakes = checkedStakes(skill.name, interaction.options.getString('stakes'));
@@ -399,10 +400,13 @@ async function factorChoices(interaction: AutocompleteInteraction, typed: string
   await interaction.respond(choices.slice(0, 25));
 }
 
-async function autocomplete(interaction: AutocompleteInteraction): Promise<void> {
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
   const typed = String(focused.value);
   if (focused.name === 'factors') return factorChoices(interaction, typed);
+  if (focused.name === 'skill' && !(await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM))) {
+    return interaction.respond(noSheetChoice(D6_POOL_SYSTEM));
+  }
   const attributeOf = new Map(D6_SKILLS.map((skill) => [skill.name, skill.attribute]));
   await interaction.respond(nameChoices(D6_SKILLS.map((skill) => skill.name), typed, (name) => `${name} (${attributeOf.get(name)})`));
 }

@@ -14,7 +14,7 @@ import {
 } from '../src/engine/systems/tactalk/challenge.js';
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
-import { listChoices, nameChoices } from '../src/views/autocomplete.js';
+import { isNoSheetChoice, listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import type { ReplyPayload } from '../src/views/messages.js';
@@ -92,12 +92,14 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   const situationalModifier = interaction.options.getInteger('modifier') ?? 0;
   const challengeLevel = interaction.options.getInteger('cl', true);
   const skillName = interaction.options.getString('skill', true);
+  if (npcName === null && isNoSheetChoice(skillName)) await context.store.operators.requireActive(owner, 'tactalk', { command: '/roll challenge' });
 
   let input: ChallengeInput;
   let who: string;
   if (level === null) {
     const sheet = await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
-    input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force, hidden: false }, context.now());
+    const otherwise = `give \`level:\` (its aptitude, 0–100) to roll ${cleanName(skillName).slice(0, 64)} without the sheet`;
+    input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force, hidden: false, otherwise }, context.now());
     who = sheet.name;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
@@ -216,7 +218,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     ? await npcForAutocomplete(context, npcName)
     : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
   if (!sheet) {
-    await interaction.respond([]);
+    await interaction.respond(npcName === null && (focused.name === 'skill' || focused.name === 'archetypes') ? noSheetChoice('tactalk') : []);
     return;
   }
   const typed = String(focused.value);

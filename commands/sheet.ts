@@ -213,7 +213,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     await interaction.respond([]);
     return;
   }
-  await interaction.respond(entryChoices(sheet, group, focused.name, typed, context.now()));
+  await interaction.respond(entryChoices(sheet, group, focused.name, typed, context.now(), interaction.options.getSubcommand() !== 'remove'));
 }
 
 /** The confirm / keep buttons of /sheet delete: `sheet:delete:<id>`, `sheet:keep:<id>`. */

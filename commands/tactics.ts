@@ -45,6 +45,7 @@ import {
 } from '../src/engine/systems/d100-tactics/tactics.js';
 import { MOBILITY_MAX, MOVE_ACTION_COSTS, OTHER_MOVE_ACTIONS_MAX, parsePath, resolveMove, TAKE_MAX, type MoveAction } from '../src/engine/systems/d100-tactics/movement.js';
 import { derivedRollId } from '../src/store/rolls.js';
+import { noSheetChoice } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
@@ -385,6 +386,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   const sheet = npc && (await context.isDispatcher())
     ? await npcNamed(context, npc, TACTICS.system)
     : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, TACTICS.system);
+  if (!sheet && !npc) return interaction.respond(noSheetChoice(TACTICS.system));
   const names = [...CHECKABLE];
   for (const entry of sheet?.attributes ?? []) if (!names.some((name) => nameKey(name) === nameKey(entry.name)) && !NOT_CHECKED.some((name) => nameKey(name) === nameKey(entry.name))) names.push(entry.name);
   const value = (name: string) => (sheet ? attributeOr0(sheet, name) : 0);

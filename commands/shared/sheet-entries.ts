@@ -13,10 +13,11 @@ import {
 } from 'discord.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
-import { cleanName } from '../../src/engine/names.js';
+import { cleanName, nameKey } from '../../src/engine/names.js';
 import {
   SHEET_LIMITS,
   conditionSkills,
+  entryProblem,
   isConditionActive,
   validAttributeValue,
   validModifier,
@@ -24,7 +25,7 @@ import {
   validSkillLevel,
   type OperatorSheet,
 } from '../../src/engine/sheet.js';
-import { DEFAULT_SYSTEM, isSystemId, SYSTEM_IDS, systemChoices, type SystemId } from '../../src/engine/systems/index.js';
+import { DEFAULT_SYSTEM, isSystemId, sheetRulesOf, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../../src/engine/systems/index.js';
 import type { SheetOwner } from '../../src/store/operators.js';
 import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
 import { escapeMarkdown, signedCompact } from '../../src/views/format.js';
@@ -84,9 +85,6 @@ export interface EntryTarget {
 }
 
 type WithGroups = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommandGroup'>;
-
-/** Attribute names the rule systems use, offered while typing (a sheet may hold others). */
-const KNOWN_ATTRIBUTES = ['Aim', 'Will', 'Tech', 'Health', 'Mobility', 'Armor', 'Psi', 'Defense', 'Dodge', 'Crit', 'STR', 'AGI', 'WIT', 'EMP'];
 
 /** Adds `skill set|remove`, `archetype set|remove`, `condition add|remove` and `attribute set|remove` to a command. */
 export function addEntrySubcommands<B extends WithGroups>(builder: B, target: EntryTarget): B {
@@ -171,25 +169,34 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
     await reply(`Removed the ${group} **${escapeMarkdown(removed)}** from ${sheetName}.`);
     return;
   }
+  // What the sheet's system holds is checked first: its own ranges are narrower than the general limits.
+  const fits = (value: number | undefined) => {
+    const problem = entryProblem(sheetRulesOf(sheet.system), systemName(sheet.system), group, name, value);
+    if (problem) throw new UserError(`Not set on ${escapeMarkdown(sheet.name)}: ${problem}. Nothing was changed.`);
+  };
   if (group === 'skill') {
+    fits(interaction.options.getInteger('level', true));
     const level = validSkillLevel(interaction.options.getInteger('level', true));
     const before = await store.operators.setSkill(sheet, name, level);
     await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${level}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${level}**.`);
     return;
   }
   if (group === 'attribute') {
+    fits(interaction.options.getInteger('value', true));
     const value = validAttributeValue(interaction.options.getInteger('value', true));
     const before = await store.operators.setAttribute(sheet, name, value);
     await reply(before === null ? `${sheetName} now has **${escapeMarkdown(name)} ${value}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${before} → **${value}**.`);
     return;
   }
   if (group === 'archetype') {
+    fits(interaction.options.getInteger('modifier', true));
     const modifier = validModifier('An archetype modifier', interaction.options.getInteger('modifier', true));
     const before = await store.operators.setArchetype(sheet, name, modifier);
     const shown = signedCompact(modifier);
     await reply(before === null ? `${sheetName} now has the archetype **${escapeMarkdown(name)} ${shown}**.` : `${sheetName}: **${escapeMarkdown(name)}** ${signedCompact(before)} → **${shown}**.`);
     return;
   }
+  fits(interaction.options.getInteger('modifier', true));
   const modifier = validModifier('A condition modifier', interaction.options.getInteger('modifier', true));
   const skills = conditionSkills(sheet, interaction.options.getString('skills'));
   const minutes = interaction.options.getInteger('minutes');
@@ -202,19 +209,22 @@ export async function editEntry(interaction: ChatInputCommandInteraction, contex
   await reply(`${sheetName} is now **${escapeMarkdown(name)}** (${signedCompact(modifier)} on ${scope}${minutes === null ? '' : `, for ${minutes} min`}).`);
 }
 
-/** Autocomplete for an entry subcommand's `name` or `skills`, from the sheet it changes. */
-export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: string, typed: string, now: Date) {
+/**
+ * Autocomplete for an entry subcommand's `name` or `skills`, from the sheet it changes: its entries with their
+ * numbers, then the names its system reads that it does not have yet (a d6 pools sheet's thirteen skills, a d100
+ * tactics sheet's Aim, Will…). Adding is offered only for what the system holds (`remove` lists what is there).
+ */
+export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: string, typed: string, now: Date, adding = true) {
   if (group === 'condition' && option === 'skills') return listChoices(sheet.skills.map((skill) => skill.name), typed);
-  if (group === 'skill') {
-    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
-    return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
-  }
-  if (group === 'archetype') return nameChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
-  if (group === 'attribute') {
-    const values = new Map(sheet.attributes.map((attribute) => [attribute.name, attribute.value]));
-    const known = KNOWN_ATTRIBUTES.filter((name) => !sheet.attributes.some((attribute) => attribute.name.toLowerCase() === name.toLowerCase()));
-    return nameChoices([...values.keys(), ...known], typed, (name) => (values.has(name) ? `${name} (${values.get(name)})` : name));
-  }
+  const rule = sheetRulesOf(sheet.system)[group];
+  const missing = (have: ReadonlyArray<{ name: string }>) => (adding && rule ? rule.known.filter((name) => !have.some((entry) => nameKey(entry.name) === nameKey(name))) : []);
+  const numbered = (entries: ReadonlyArray<{ name: string; value: number }>, shown: (value: number) => string) => {
+    const values = new Map(entries.map((entry) => [entry.name, entry.value]));
+    return nameChoices([...values.keys(), ...missing(entries)], typed, (name) => (values.has(name) ? `${name} (${shown(values.get(name)!)})` : name));
+  };
+  if (group === 'skill') return numbered(sheet.skills.map((skill) => ({ name: skill.name, value: skill.level })), String);
+  if (group === 'archetype') return numbered(sheet.archetypes.map((archetype) => ({ name: archetype.name, value: archetype.modifier })), signedCompact);
+  if (group === 'attribute') return numbered(sheet.attributes, String);
   return nameChoices(sheet.conditions.filter((condition) => isConditionActive(condition, now)).map((condition) => condition.name), typed);
 }
 

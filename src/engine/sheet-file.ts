@@ -4,10 +4,12 @@
  */
 import { UserError } from '../errors.js';
 import { nameKey, nameProblem, visibleName } from './names.js';
-import { DEFAULT_SYSTEM, isSystemId, SYSTEM_IDS } from './systems/index.js';
+import { DEFAULT_SYSTEM, isSystemId, sheetRulesOf, SYSTEM_IDS, systemName, type SystemId } from './systems/index.js';
 import {
+  entryProblem,
   SHEET_LIMITS,
   validAttributeValue,
+  type EntryKind,
   validModifier,
   validSkillLevel,
   type ArchetypeEntry,
@@ -207,5 +209,25 @@ export function parseSheetFile(text: string): ImportedSheet {
     if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Aim", "value": 65}');
     return { name: readName(entry.name, `${path}.name`), value: readInteger(entry.value, `${path}.value`, validAttributeValue) };
   });
+  fitsSystem(system, 'skills', 'skill', 'level', skills.map((entry) => ({ name: entry.name, value: entry.level })));
+  fitsSystem(system, 'archetypes', 'archetype', 'modifier', archetypes.map((entry) => ({ name: entry.name, value: entry.modifier })));
+  fitsSystem(system, 'conditions', 'condition', 'modifier', conditions.map((entry) => ({ name: entry.name, value: entry.modifier })));
+  fitsSystem(system, 'attributes', 'attribute', 'value', attributes);
   return { name, system, notes, skills, archetypes, conditions, attributes };
+}
+
+/**
+ * Every entry must be one the file's system holds (RULES 6.1: a sheet belongs to its system), checked as `/sheet
+ * skill set` checks it; the first that is not is named by its path: its name, or its number when only that is wrong.
+ */
+function fitsSystem(system: SystemId, path: string, kind: EntryKind, field: string, entries: ReadonlyArray<{ name: string; value: number }>): void {
+  const rules = sheetRulesOf(system);
+  const label = systemName(system);
+  if (entries.length > 0 && rules[kind] === null) problem(path, `must be empty: ${entryProblem(rules, label, kind, entries[0]!.name)} (\`system\` is "${system}")`);
+  entries.forEach((entry, index) => {
+    const ofName = entryProblem(rules, label, kind, entry.name);
+    if (ofName) problem(`${path}[${index}].name`, `is refused: ${ofName} (\`system\` is "${system}")`);
+    const ofValue = entryProblem(rules, label, kind, entry.name, entry.value);
+    if (ofValue) problem(`${path}[${index}].${field}`, `is refused: ${ofValue}`);
+  });
 }

@@ -105,11 +105,28 @@ function notOnSheet(what: string, typed: string, sheet: OperatorSheet, names: st
   return new UserError(`${sheet.name} has no ${what} named **${cleanName(typed)}**.${hint}`);
 }
 
-export function findSkill(sheet: OperatorSheet, typed: string): SkillEntry {
+/**
+ * The sheet's skill by name, or a refusal that says what would work: the nearest skills with their levels (or the
+ * sheet's first ones), adding the skill to the sheet, and `otherwise` (what else the command accepts: `level:`).
+ */
+export function findSkill(sheet: OperatorSheet, typed: string, otherwise?: string): SkillEntry {
   const key = nameKey(typed);
   const skill = sheet.skills.find((entry) => nameKey(entry.name) === key);
-  if (!skill) throw notOnSheet('skill', typed, sheet, sheet.skills.map((entry) => entry.name));
-  return skill;
+  if (skill) return skill;
+  const name = cleanName(typed);
+  const levels = new Map(sheet.skills.map((entry) => [entry.name, entry.level]));
+  const nearest = closestNames(typed, [...levels.keys()]);
+  const shown = (names: string[]) => names.map((entry) => `**${entry}** ${levels.get(entry)}`).join(', ');
+  const known =
+    nearest.length > 0
+      ? ` Nearest: ${shown(nearest)}.`
+      : sheet.skills.length > 0
+        ? ` Its skills: ${shown(sheet.skills.slice(0, 5).map((entry) => entry.name))}${sheet.skills.length > 5 ? ', …' : ''}.`
+        : ` ${sheet.name} has no skills yet.`;
+  const add = isNpc(sheet) ? `\`/npc skill set npc:${sheet.name} name:${name} level:…\`` : `\`/sheet skill set name:${name} level:…\``;
+  const ways = [...(sheet.skills.length > 0 ? ['roll one of those'] : []), `add it with ${add}`, ...(otherwise ? [otherwise] : [])];
+  const said = ways.length > 1 ? `${ways.slice(0, -1).join(', ')} or ${ways[ways.length - 1]}` : ways[0]!;
+  throw new UserError(`${sheet.name} has no skill named **${name}**.${known} You can ${said}.`);
 }
 
 export function validAttributeValue(value: number): number {
@@ -236,7 +253,7 @@ export function entryProblem(rules: SheetRules, systemLabel: string, kind: Entry
     const { min, max } = rule.range(known ?? name);
     if (!Number.isInteger(value) || value < min || value > max) {
       const what = kind === 'skill' ? 'a skill level' : kind === 'attribute' ? 'a value' : 'a modifier';
-      return `${known ?? cleanName(name)} on a ${systemLabel} sheet takes ${what} from ${min} to ${max}, not ${value}`;
+      return `${known ?? cleanName(name)} takes ${what} from ${min} to ${max} on a ${systemLabel} sheet, not ${value}`;
     }
   }
   return null;

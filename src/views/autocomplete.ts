@@ -1,6 +1,7 @@
 /** Autocomplete choices, filtered by what the user typed and kept inside Discord's limits. */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { nameKey } from '../engine/names.js';
+import { sheetRulesOf, systemName } from '../engine/systems/index.js';
 import { DISCORD_LIMITS, truncate } from './limits.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;
@@ -35,4 +36,25 @@ export function listChoices(names: readonly string[], typed: string): Choice[] {
     .slice(0, DISCORD_LIMITS.autocompleteChoices)
     .map((value) => ({ name: value, value }));
   return choices;
+}
+
+/**
+ * The one choice an autocomplete offers a player with no sheet of the command's system: how to make one. Its value,
+ * if sent, is refused by the command with the same advice (`isNoSheetChoice`).
+ */
+export function noSheetChoice(system: string): Choice[] {
+  const name = systemName(system);
+  return [
+    {
+      name: truncate(`No ${name} sheet yet: /sheet create name:… system:${name} — then add ${sheetRulesOf(system).firstEntries}`, DISCORD_LIMITS.choiceName),
+      value: truncate(NO_SHEET_VALUE, DISCORD_LIMITS.choiceValue),
+    },
+  ];
+}
+
+const NO_SHEET_VALUE = '(no sheet yet)';
+
+/** Whether a typed value is the no-sheet choice sent as it is. */
+export function isNoSheetChoice(value: string | null | undefined): boolean {
+  return value === NO_SHEET_VALUE;
 }

@@ -1,6 +1,6 @@
 /** Operator sheets as embeds, and the confirm-delete prompt. */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
-import { isConditionActive, isNpc, type OperatorSheet } from '../engine/sheet.js';
+import { isConditionActive, isNpc, misfitKey, misfits, type EntryKind, type OperatorSheet } from '../engine/sheet.js';
 import { sheetRulesOf, systemName } from '../engine/systems/index.js';
 import { authorMarkdownWithin, escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -31,15 +31,21 @@ function commandOf(sheet: OperatorSheet): string {
   return isNpc(sheet) ? '/npc' : '/sheet';
 }
 
+/** Marks an entry its system does not hold: kept as it was stored (nothing is ever dropped), shown as such. */
+const MISFIT = ' ⚠';
+
 export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date): EmbedBuilder {
-  const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**`);
-  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signedCompact(archetype.modifier)}**`);
+  const rules = sheetRulesOf(sheet.system);
+  const wrong = misfits(sheet, rules, systemName(sheet.system));
+  const mark = (kind: EntryKind, name: string) => (wrong.has(misfitKey(kind, name)) ? MISFIT : '');
+  const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**${mark('skill', skill.name)}`);
+  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signedCompact(archetype.modifier)}**${mark('archetype', archetype.name)}`);
   const conditions = sheet.conditions
     .filter((condition) => isConditionActive(condition, now))
     .map((condition) => {
       const scope = condition.skills === null ? 'all skills' : condition.skills.map(escapeMarkdown).join(', ');
       const expiry = condition.expiresAt ? `, ${minutesLeft(condition.expiresAt, now)}` : '';
-      return `${escapeMarkdown(condition.name)} **${signedCompact(condition.modifier)}** (${scope}${expiry})`;
+      return `${escapeMarkdown(condition.name)} **${signedCompact(condition.modifier)}** (${scope}${expiry})${mark('condition', condition.name)}`;
     });
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
@@ -55,10 +61,19 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
       { name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' },
     );
   if (sheet.attributes.length) {
-    const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} **${attribute.value}**`);
+    const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} **${attribute.value}**${mark('attribute', attribute.name)}`);
     embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });
   }
   if (sheet.notes) embed.addFields({ name: 'Notes', value: authorMarkdownWithin(sheet.notes, 900) });
+  if (wrong.size > 0) {
+    embed.addFields({
+      name: `${MISFIT.trim()} Not part of a ${systemName(sheet.system)} sheet (${wrong.size})`,
+      value: truncate(
+        `A ${escapeMarkdown(systemName(sheet.system))} sheet holds ${rules.holds}. The marked entries were kept as they were; no roll of this system reads them, and they can only be removed (\`${commandOf(sheet)} skill remove\`, \`attribute remove\`…).`,
+        1024,
+      ),
+    });
+  }
   return embed;
 }
 
@@ -73,13 +88,14 @@ export function sheetReply(sheet: OperatorSheet, ownerLabel: string, now: Date, 
 /** A player's sheets (the active one marked), or with `npcs` the server's NPCs (none is active). */
 export function sheetListReply(sheets: OperatorSheet[], ownerLabel: string, npcs = false): ReplyPayload {
   const lines = sheets.map(
-    (sheet) => `${sheet.active ? '▶' : '•'} **${escapeMarkdown(sheet.name)}**: ${plural(sheet.skills.length, 'skill')}, ${plural(sheet.archetypes.length, 'archetype')}`,
+    (sheet) =>
+      `${sheet.active ? '▶' : '•'} **${escapeMarkdown(sheet.name)}** · ${escapeMarkdown(systemName(sheet.system))}: ${plural(sheet.skills.length, 'skill')}, ${plural(sheet.attributes.length, 'attribute')}, ${plural(sheet.archetypes.length, 'archetype')}`,
   );
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
     .setTitle(truncate(`${npcs ? 'NPCs' : 'Sheets'} of ${ownerLabel}`, DISCORD_LIMITS.embedTitle))
     .setDescription(truncate(lines.length ? lines.join('\n') : `*No ${npcs ? 'NPCs' : 'sheets'} yet. Create one with \`${npcs ? '/npc' : '/sheet'} create\`.*`, DISCORD_LIMITS.embedDescription));
-  if (!npcs) embed.setFooter({ text: '▶ marks the active sheet' });
+  if (!npcs) embed.setFooter({ text: '▶ marks an active sheet: one per system, the one that system\'s commands roll' });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }
 

@@ -69,7 +69,7 @@ describe('/npc', () => {
     await asDispatcher({ command: 'npc create', options: { name: 'Boss' } });
     const list = await asDispatcher({ command: 'npc list' });
     expect(list.ephemeral).toBe(true);
-    expect(textOf(list)).toMatch(/NPCs of this server\n• \*\*Boss\*\*: 0 skills, 0 archetypes\n• \*\*Thug\*\*: 1 skill, 1 archetype/);
+    expect(textOf(list)).toMatch(/NPCs of this server\n• \*\*Boss\*\* · Tac Talk[^:]*: 0 skills, 0 attributes, 0 archetypes\n• \*\*Thug\*\* · Tac Talk[^:]*: 1 skill, 0 attributes, 1 archetype/);
 
     const twice = await asDispatcher({ command: 'npc create', options: { name: 'thug' } });
     expect(twice.content).toContain('This server already has an NPC named **Thug**.');
@@ -80,9 +80,9 @@ describe('/npc', () => {
   it('keeps NPCs apart from sheets: never in a /sheet list, and a player may have a sheet of the same name', async () => {
     await thug();
     await sandbox.one({ user: 'mike', command: 'sheet create', options: { name: 'Thug' } });
-    expect(textOf(await sandbox.one({ user: 'mike', command: 'sheet list' }))).toContain('▶ **Thug**: 0 skills');
+    expect(textOf(await sandbox.one({ user: 'mike', command: 'sheet list' }))).toMatch(/▶ \*\*Thug\*\* · Tac Talk[^:]*: 0 skills/);
     expect(textOf(await sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'sheet list' }))).toContain('No sheets yet');
-    expect(await npcListText()).toContain('**Thug**: 1 skill');
+    expect(await npcListText()).toMatch(/\*\*Thug\*\* · Tac Talk[^:]*: 1 skill/);
     // The player's skill goes to the player's sheet, the NPC keeps its own.
     await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 30 } });
     expect(textOf(await asDispatcher({ command: 'npc show', options: { name: 'Thug' } }))).not.toContain('Climbing');

@@ -10,7 +10,7 @@ describe('/sheet', () => {
   it('creates a sheet, fills it, and shows it to its owner and to another player', async () => {
     const created = await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: '  Troy ' } });
     expect(created).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
-    expect(created.content).toContain('Created **Troy**; it is your active sheet');
+    expect(created.content).toMatch(/Created \*\*Troy\*\*; it is your active Tac Talk[^.]* sheet/);
 
     await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
     await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Handgun Handling', level: 50 } });
@@ -33,15 +33,20 @@ describe('/sheet', () => {
     expect(text).toContain('Acuity **+10**');
     expect(text).toMatch(/Shaky hands \*\*−5\*\* \(Handgun Handling, 30 min left\)/);
 
+    // Attributes live on a sheet of a system that reads them (a d100 tactics sheet: Aim, Will…), made the current one.
+    const tactics = await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Troy Tactics', system: 'd100-tactics' } });
+    expect(tactics.content).toMatch(/it is your active d100[^.]* sheet \(your sheets of other systems stay active for theirs\)/);
     await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'Aim', value: 65 } });
     const aim = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'aim', value: 70 } });
     expect(aim.content).toContain('65 → **70**');
     const tooBig = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'Will', value: 5000 } });
     expect(tooBig).toMatchObject({ ephemeral: true });
-    expect(tooBig.content).toContain('from -1000 to 1000; 5000 is not');
+    expect(tooBig.content).toMatch(/Not set on Troy Tactics: Will takes a value from -1000 to 1000 on a d100[^,]* sheet, not 5000\. Nothing was changed\./);
     expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('Attributes (1)\naim **70**');
-    const suggested = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'st' }, focused: 'name' });
-    expect(suggested.choices).toEqual([{ name: 'STR', value: 'STR' }]);
+    const suggested = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'def' }, focused: 'name' });
+    expect(suggested.choices).toEqual([{ name: 'Defense', value: 'Defense' }]);
+    const troyAgain = await sandbox().one({ user: 'mike', command: 'sheet use', options: { name: 'troy' } });
+    expect(troyAgain.content).toMatch(/\*\*Troy\*\* is now your active Tac Talk[^:]* sheet: `\/roll` rolls it\. Your sheets of other systems stay active for theirs\./);
 
     const seenBySasha = await sandbox().one({ user: 'sasha', command: 'sheet show', options: { user: 'mike', share: true } });
     expect(seenBySasha.ephemeral).toBe(false);
@@ -87,7 +92,7 @@ describe('/sheet', () => {
       { name: 'Close-Quarters Combat (30)', value: 'Close-Quarters Combat' },
     ]);
     const sheets = await sandbox().one({ user: 'mike', command: 'sheet use', options: { name: 'tr' }, focused: 'name' });
-    expect(sheets.choices).toEqual([{ name: 'Troy (active)', value: 'Troy' }]);
+    expect(sheets.choices).toEqual([{ name: expect.stringMatching(/^Troy · Tac Talk.* \(active\)$/), value: 'Troy' }]);
   });
 
   it('exports a sheet as a JSON file and imports it back; a bad file changes nothing', async () => {
@@ -128,7 +133,7 @@ describe('/sheet', () => {
     expect(textOf(shown)).toContain('@everyone');
 
     const level = await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 150 } });
-    expect(level.content).toContain('skill level must be a whole number from 0 to 100; 150 is not');
+    expect(level.content).toMatch(/Climbing takes a skill level from 0 to 100 on a Tac Talk[^,]* sheet, not 150\. Nothing was changed\./);
     const skills = await sandbox().one({ user: 'mike', command: 'sheet condition add', options: { name: 'Hurt', modifier: -5, skills: 'Climbing' } });
     expect(skills.content).toContain('has no skill named **Climbing**');
     const sheets = await sandbox().fake.interact({ user: 'mike', command: 'sheet list' });

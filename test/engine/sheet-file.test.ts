@@ -19,7 +19,8 @@ function largestSheet(): OperatorSheet {
     guildId: 'g',
     ownerId: 'mike',
     name: wideName(0),
-    system: 'result-points',
+    // Tac Talk holds every kind but attributes (a d100 tactics sheet holds only those): its largest sheet is the largest.
+    system: 'tactalk',
     active: true,
     notes: 'Ω'.repeat(SHEET_LIMITS.notesLength),
     skills,
@@ -30,7 +31,7 @@ function largestSheet(): OperatorSheet {
       skills: skills.slice(0, SHEET_LIMITS.skillsPerCondition).map((skill) => skill.name),
       expiresAt: new Date('2026-12-20T20:00:00.000Z'),
     })),
-    attributes: Array.from({ length: SHEET_LIMITS.attributes }, (_, index) => ({ name: wideName(index), value: -1000 })),
+    attributes: [],
   };
 }
 

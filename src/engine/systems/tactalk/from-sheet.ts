@@ -6,10 +6,10 @@ import type { LinkedRollPart } from './linked-notation.js';
 export function challengeFromSheet(
   sheet: OperatorSheet,
   part: LinkedRollPart,
-  options: { force: boolean; hidden: boolean },
+  options: { force: boolean; hidden: boolean; otherwise?: string },
   now: Date,
 ): ChallengeInput {
-  const skill = findSkill(sheet, part.skill);
+  const skill = findSkill(sheet, part.skill, options.otherwise);
   return {
     skill: { name: skill.name, level: skill.level },
     archetypeModifiers: archetypeModifiers(sheet, part.archetypes),
