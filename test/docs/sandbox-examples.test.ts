@@ -137,7 +137,8 @@ describe('the curl examples of docs/sandbox.md and README.md', () => {
   let sandbox: TestSandbox;
   const answers: Answer[] = [];
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
+    // As `npm start` runs it: the first command in a server brings the bot's one-time welcome too.
+    sandbox = await startTestSandbox({ welcome: true });
   });
   afterAll(async () => {
     await sandbox?.stop();
