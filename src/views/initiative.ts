@@ -49,13 +49,13 @@ export function ruleTitle(state: Pick<TrackerState, 'rule' | 'system'>): string 
 export function ruleExplanation(state: Pick<TrackerState, 'rule' | 'system'>): string {
   switch (state.rule) {
     case 'melee':
-      return 'Seed 002: in a melee, initiative is the fixed value of an ability (a die code counts 3 × dice + pips). Highest acts first.';
+      return 'Die codes: in a melee, initiative is the fixed value of an ability (a die code counts 3 × dice + pips). Highest acts first.';
     case 'chase':
-      return 'Seed 002: in a chase, initiative is relative position, set by the Dispatcher. Position 1 leads and acts first.';
+      return 'Die codes: in a chase, initiative is relative position, set by the Dispatcher. Position 1 leads and acts first.';
     case 'debate':
-      return 'Seed 002: in a debate, initiative is an ability check, rolled on joining. Highest acts first.';
+      return 'Die codes: in a debate, initiative is an ability check, rolled on joining. Highest acts first.';
     case 'd10-phase':
-      return 'Seed 004: actions are declared in order of Initiative, lowest to highest; Initiative is rolled again at the beginning of each phase (3 s; a round is 2 phases, a turn 2 rounds).';
+      return 'd10 pools: actions are declared in order of Initiative, lowest to highest; Initiative is rolled again at the beginning of each phase (3 s; a round is 2 phases, a turn 2 rounds).';
     case 'manual':
       return `The ${systemName(state.system)} rules give no initiative rule: each combatant's order value, given by hand. Highest acts first.`;
   }
@@ -190,7 +190,7 @@ export function replayFieldsOfInitiative(rederived: Extract<Rederived, { kind: '
   if (rederived.kind === 'code-initiative') {
     return [
       [
-        'Initiative: ability checks (seed 002, debate)',
+        'Initiative: ability checks (die codes, debate)',
         rederived.result.entries
           .map((entry) => `**${escapeMarkdown(entry.name)}**: ${formatDieCode(entry.roll.code)} ${dice(entry.roll.dice)}${entry.roll.code.pips === 0 ? '' : ` ${signed(entry.roll.code.pips)}`} = **${entry.roll.total}**`)
           .join('\n'),
@@ -199,7 +199,7 @@ export function replayFieldsOfInitiative(rederived: Extract<Rederived, { kind: '
   }
   return [
     [
-      `Initiative of phase ${rederived.result.phase} (seed 004)`,
+      `Initiative of phase ${rederived.result.phase} (d10 pools)`,
       rederived.result.entries
         .map((entry) => `**${escapeMarkdown(entry.name)}**: ${dice(entry.reading.faces)} → ${entry.reading.natural}${entry.modifier === 0 ? '' : ` ${signed(entry.modifier)}`} = **${entry.total}**`)
         .join('\n'),

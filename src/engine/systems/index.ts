@@ -12,10 +12,10 @@ import { TACTALK_SHEET } from './tactalk/sheet.js';
  */
 export const SYSTEMS = [
   { id: 'tactalk', name: 'Tac Talk (Decision Engine)', command: '/roll' },
-  { id: 'd100-tactics', name: 'd100 roll-under with tactical attacks (seed 001)', command: '/tactics' },
-  { id: 'result-points', name: 'Die codes and result points (seed 002)', command: '/code' },
-  { id: 'd6-pool', name: 'd6 pools with pushing (seed 003)', command: '/pool' },
-  { id: 'd10-pool', name: 'd10 pools (seed 004)', command: '/d10' },
+  { id: 'd100-tactics', name: 'd100 roll-under tactics', command: '/tactics' },
+  { id: 'result-points', name: 'Die codes and result points', command: '/code' },
+  { id: 'd6-pool', name: 'd6 pools with pushing', command: '/pool' },
+  { id: 'd10-pool', name: 'd10 pools', command: '/d10' },
 ] as const;
 
 export type SystemId = (typeof SYSTEMS)[number]['id'];
