@@ -460,4 +460,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   return interaction.respond([]);
 }
 
-export const codeCommand: BotCommand = { data, execute, autocomplete, component };
+export const codeCommand: BotCommand = { data, systems: ['result-points'], execute, autocomplete, component };

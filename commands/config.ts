@@ -3,17 +3,19 @@
  * permission change them, checked here in the handler whatever Discord's command permissions say.
  */
 import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
 import { dispatcherRule, managesServer, type DispatcherRule } from '../src/discord/permissions.js';
+import { playedSystems, playedSystemsColumn } from '../src/discord/slash-list.js';
 import { UserError } from '../src/errors.js';
-import { isSystemId, SYSTEM_IDS, systemChoices, systemName } from '../src/engine/systems/index.js';
+import { isSystemId, SYSTEMS, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../src/engine/systems/index.js';
 import type { ServerSettings } from '../src/store/servers.js';
-import { configReply, dispatcherRuleLine, playerChallengeRollsText } from '../src/views/config.js';
+import { configReply, dispatcherRuleLine, playedSystemsLine, playerChallengeRollsText, systemsMenuReply, systemsSavedText, SYSTEMS_MENU_ID } from '../src/views/config.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { manageServerOnlyText } from '../src/views/permissions.js';
 
 export const CONTEST_TIMEOUT_MINUTES_MAX = 24 * 60;
+const SYSTEMS_TEXT_MAX = 200;
 
 /** The house rules a server can switch, by the name users type, and the setting each one is. */
 const HOUSE_RULES = {
@@ -68,6 +70,14 @@ const data = new SlashCommandBuilder()
   )
   .addSubcommand((sub) =>
     sub
+      .setName('systems')
+      .setDescription('Which rule systems this server plays: only their commands are in its slash list')
+      .addStringOption((o) =>
+        o.setName('play').setDescription('e.g. "d6 pools" or "d6 pools, d10 pools" or "all"; leave it out to pick from a menu').setMaxLength(SYSTEMS_TEXT_MAX),
+      ),
+  )
+  .addSubcommand((sub) =>
+    sub
       .setName('system')
       .setDescription("This server's default rule system")
       .addStringOption((o) =>
@@ -78,6 +88,54 @@ const data = new SlashCommandBuilder()
           .addChoices(...systemChoices()),
       ),
   );
+
+/** How a system may be typed: its id, its name or the start of it, or its command (`d6-pool`, `d6 pools`, `/pool`). */
+const typedForms = (system: (typeof SYSTEMS)[number]) => [system.id, system.name, system.command, system.command.slice(1)].map(typedKey);
+const typedKey = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+
+/** `play`: a comma list of systems, or `all`. */
+function readSystems(text: string): SystemId[] {
+  const words = text.split(',').map(typedKey).filter(Boolean);
+  if (words.length === 1 && words[0] === 'all') return [...SYSTEM_IDS];
+  const chosen = new Set<SystemId>();
+  for (const word of words) {
+    // Exactly as typed first: `d10` is /d10's system, though "d100 tactics" starts with it too.
+    const system =
+      SYSTEMS.find((candidate) => typedForms(candidate).includes(word)) ??
+      SYSTEMS.find((candidate) => word.length >= 3 && typedForms(candidate).some((form) => form.startsWith(word)));
+    if (!system) {
+      throw new UserError(`No system is called "${word}". Name them by ${SYSTEMS.map((candidate) => `${candidate.name} (\`${candidate.id}\`)`).join(', ')}, comma separated, or \`all\`.`);
+    }
+    chosen.add(system.id);
+  }
+  if (chosen.size === 0) throw new UserError('Name at least one system (e.g. `d6 pools`), or `all`.');
+  return SYSTEM_IDS.filter((id) => chosen.has(id));
+}
+
+/** The menu, each system described by its own commands. */
+function systemsMenu(context: HandlerContext, played: readonly SystemId[]) {
+  const slashList = requireSlashList(context);
+  return systemsMenuReply(played, (id) => slashList.commandsOf(id), slashList.commonCommands());
+}
+
+function requireSlashList(context: HandlerContext) {
+  if (!context.slashList) throw new Error('the slash list is not available to /config systems');
+  return context.slashList;
+}
+
+/**
+ * Saves the systems played and registers the server's slash list at once. A default system no longer played moves
+ * to the first one played, so new sheets are of a system the server has commands for.
+ */
+async function saveSystems(context: HandlerContext, played: SystemId[]): Promise<string> {
+  const slashList = requireSlashList(context);
+  const { servers } = context.store;
+  const before = await servers.settings(context.guildId);
+  const defaultMoved = isSystemId(before.defaultSystem) && played.includes(before.defaultSystem) ? null : played[0]!;
+  await servers.update(context.guildId, { playedSystems: playedSystemsColumn(played), ...(defaultMoved ? { defaultSystem: defaultMoved } : {}) });
+  const outcome = await slashList.update(context.guildId);
+  return systemsSavedText(played, outcome, defaultMoved);
+}
 
 function houseRuleViews(settings: ServerSettings) {
   return Object.entries(HOUSE_RULES).map(([name, rule]) => ({ name, description: rule.description, on: settings[rule.setting] }));
@@ -114,9 +172,15 @@ async function change(interaction: ChatInputCommandInteraction, context: Handler
       await servers.update(context.guildId, { playerChallengeRolls: on });
       return `Players' own challenge rolls are now **${on ? 'on' : 'off'}**: ${playerChallengeRollsText(on)}`;
     }
+    case 'systems':
+      return saveSystems(context, readSystems(interaction.options.getString('play', true)));
     case 'system': {
       const system = interaction.options.getString('name', true);
       if (!isSystemId(system)) throw new UserError(`The bot knows no system \`${system}\`; pick one of ${SYSTEM_IDS.join(', ')}.`);
+      const played = playedSystems(await servers.settings(context.guildId));
+      if (!played.includes(system)) {
+        throw new UserError(`This server does not play ${systemName(system)} (it plays ${playedSystemsLine(played)}). Add it with \`/config systems\` first.`);
+      }
       await servers.update(context.guildId, { defaultSystem: system });
       return `The default system is now **${systemName(system)}** (\`${system}\`). New sheets use it unless \`/sheet create\` names another.`;
     }
@@ -129,12 +193,26 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const sub = interaction.options.getSubcommand(true);
   if (sub !== 'show') {
     if (!managesServer(interaction)) throw new UserError(manageServerOnlyText("change this server's settings"));
+    if (sub === 'systems' && interaction.options.getString('play') === null) {
+      await interaction.reply(systemsMenu(context, playedSystems(await context.store.servers.settings(context.guildId))));
+      return;
+    }
     await interaction.reply(privateNote(await change(interaction, context, sub)));
     return;
   }
   const settings = await context.store.servers.settings(context.guildId);
   const system = systemName(settings.defaultSystem);
-  await interaction.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system));
+  await interaction.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings)));
 }
 
-export const configCommand: BotCommand = { data, execute };
+/** The systems menu's choice: only a member who manages the server (the menu is private, but roles change). */
+async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+  if (!interaction.isStringSelectMenu() || interaction.customId !== SYSTEMS_MENU_ID) throw new UserError('This control belongs to an older version of /config; run `/config systems` again.');
+  if (!managesServer(interaction)) throw new UserError(manageServerOnlyText('choose the systems this server plays'));
+  const chosen = interaction.values.filter(isSystemId);
+  if (chosen.length === 0) throw new UserError(`Pick at least one system: ${SYSTEMS.map((system) => system.name).join(', ')}.`);
+  const text = await saveSystems(context, chosen);
+  await interaction.update({ content: text, components: [] });
+}
+
+export const configCommand: BotCommand = { data, execute, component };

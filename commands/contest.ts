@@ -506,4 +506,4 @@ export function sweepContestsNow(client: Client): Promise<void> {
 const FORM_VERBS = new Set(['accept', 'adjust', 'skill']);
 const mayOpenForm = (customId: string): boolean => FORM_VERBS.has(customId.split(':')[1] ?? '');
 
-export const contestCommand: BotCommand = { data, execute, component, mayOpenForm, start: startSweeper };
+export const contestCommand: BotCommand = { data, systems: ['tactalk'], execute, component, mayOpenForm, start: startSweeper };

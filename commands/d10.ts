@@ -268,4 +268,4 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-export const d10Command: BotCommand = { data, execute, component };
+export const d10Command: BotCommand = { data, systems: ['d10-pool'], execute, component };

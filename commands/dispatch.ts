@@ -467,4 +467,4 @@ async function playerSheetChoices(interaction: AutocompleteInteraction, context:
 /** Only *Call for a roll* answers with a form. */
 const mayOpenForm = (customId: string): boolean => customId.split(':')[1] === 'call';
 
-export const dispatchCommand: BotCommand = { data, execute, autocomplete, component, mayOpenForm };
+export const dispatchCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, mayOpenForm };

@@ -411,4 +411,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(D6_SKILLS.map((skill) => skill.name), typed, (name) => `${name} (${attributeOf.get(name)})`));
 }
 
-export const poolCommand: BotCommand = { data, execute, autocomplete, component };
+export const poolCommand: BotCommand = { data, systems: ['d6-pool'], execute, autocomplete, component };

@@ -234,4 +234,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
 
 // The dice-notation library (on its own thread, loaded on first use); a replay may be of a notation roll.
 const heavyWork = ['dice', 'replay'];
-export const rollCommand: BotCommand = { data, execute, autocomplete, heavyWork };
+export const rollCommand: BotCommand = { data, systems: ['tactalk'], everywhere: { subcommands: ['dice', 'replay'], description: 'Roll any dice, or replay a stored roll from its id' }, execute, autocomplete, heavyWork };

@@ -373,4 +373,4 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 
 // A table file: fetched, parsed (JSON or CSV) and written in one transaction, or read and sent.
 const heavyWork = ['import', 'export'];
-export const tableCommand: BotCommand = { data, execute, autocomplete, component, heavyWork };
+export const tableCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, heavyWork };

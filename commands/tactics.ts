@@ -70,7 +70,7 @@ const asNpc = (o: import('discord.js').SlashCommandStringOption) =>
 
 const data = new SlashCommandBuilder()
   .setName('tactics')
-  .setDescription('d100 roll-under: checks, attacks, damage and Psi (seed 001)')
+  .setDescription('d100 roll-under tactics: checks, attacks, damage and Psi')
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) =>
     sub
@@ -204,7 +204,7 @@ async function check(interaction: ChatInputCommandInteraction, context: HandlerC
   const sheet = await rollerSheet(interaction, context, TACTICS, 'required');
   const typed = interaction.options.getString('attribute', true);
   const banned = NOT_CHECKED.find((name) => nameKey(name) === nameKey(typed));
-  if (banned) throw new UserError(`${banned} is never checked (seed 001: Health, Mobility and Armor cannot be checked).`);
+  if (banned) throw new UserError(`${banned} is never checked: Health, Mobility and Armor are not rolled against. Check ${CHECKABLE.join(', ')}, or an attribute of your sheet.`);
   const known = CHECKABLE.find((name) => nameKey(name) === nameKey(typed));
   const attribute = known
     ? { name: sheet.attributes.find((entry) => nameKey(entry.name) === nameKey(known))?.name ?? known, value: attributeOr0(sheet, known) }
@@ -212,7 +212,7 @@ async function check(interaction: ChatInputCommandInteraction, context: HandlerC
   const modifier = interaction.options.getInteger('modifier') ?? 0;
   let input: CheckInput = { attribute: { name: attribute.name, value: attribute.value }, modifiers: modifier === 0 ? [] : [{ name: 'modifier', value: modifier }] };
   if (interaction.options.getBoolean('unproficient_equipment')) {
-    if (nameKey(attribute.name) !== nameKey('Tech')) throw new UserError(`\`unproficient_equipment\` is for Tech checks (seed 001: Tech with equipment without proficiency, −50); this is a ${attribute.name} check.`);
+    if (nameKey(attribute.name) !== nameKey('Tech')) throw new UserError(`\`unproficient_equipment\` is for Tech checks (Tech with equipment you have no proficiency with: −50); this is a ${attribute.name} check.`);
     input = withUnproficientEquipment(input);
   }
   validateCheckInput(input);
@@ -406,4 +406,4 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-export const tacticsCommand: BotCommand = { data, execute, autocomplete, component };
+export const tacticsCommand: BotCommand = { data, systems: ['d100-tactics'], execute, autocomplete, component };

@@ -4,6 +4,7 @@ import { commands } from '../commands/index.js';
 import type { BotCommand, BotServices } from './discord/command.js';
 import { createClient, loginAndWaitUntilReady } from './discord/client.js';
 import { Router } from './discord/router.js';
+import { SlashList } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
 import { databaseFile, migrateDatabase, watchDatabaseFile } from './store/database.js';
@@ -26,11 +27,18 @@ export interface BotOptions {
   welcome?: boolean;
   /** Commands beyond the real ones (tests add a controllable one); they still need registering with Discord. */
   extraCommands?: readonly BotCommand[];
+  /**
+   * The Discord the servers' slash lists are registered at (src/discord/slash-list.ts), default the REST base: a
+   * fake Discord that starts empty gives a new one each time (the sandbox), so the lists are registered there anew.
+   */
+  commandsScope?: string;
 }
 
 export interface RunningBot {
   client: Client;
   store: Store;
+  /** Settles once every server the bot was in at start has its slash list (registered, or found registered). */
+  commandsReady: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +56,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn(message));
+  const slashList = new SlashList({
+    rest: client.rest,
+    applicationId: () => client.application?.id ?? client.user?.id ?? '',
+    commands,
+    servers: store.servers,
+    log,
+    scope: options.commandsScope ?? options.restApi ?? 'discord.com',
+  });
+  services.slashList = slashList;
+  // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.
+  client.on(Events.GuildCreate, (guild) => void slashList.update(guild.id).catch((error: unknown) => log.error({ err: error, guildId: guild.id }, 'the slash list could not be checked')));
   try {
     await loginAndWaitUntilReady(client, options.token);
   } catch (error) {
@@ -60,15 +79,27 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // proxy) would mislead whoever checks which one it runs against.
   if (options.restApi) log.info({ user: client.user?.tag }, `logged in to the Discord API at ${options.restApi} (not discord.com)`);
   else log.info({ user: client.user?.tag }, 'logged in to Discord');
+  const commandsReady = (async () => {
+    try {
+      await slashList.clearGlobal();
+    } catch (error) {
+      log.warn({ err: error }, 'could not check for global commands left by an older version');
+    }
+    await slashList.updateAll([...client.guilds.cache.keys()]);
+  })();
   const stopBackground = commands.flatMap((command) => (command.start ? [command.start(client, services)] : []));
   let stopped = false;
   return {
     client,
     store,
+    commandsReady,
     async stop() {
       if (stopped) return;
       stopped = true;
       for (const stopOne of stopBackground) stopOne();
+      // A registration under way finishes first: it writes its digest to the store closed below.
+      await commandsReady;
+      await slashList.idle();
       await client.destroy();
       unwatchFile();
       await store.close();

@@ -9,6 +9,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 
@@ -18,6 +19,19 @@ export interface BotServices {
   log: Logger;
   now(): Date;
   newSeed(): string;
+  /** Registers a server's slash list again after its played systems changed (src/discord/slash-list.ts); absent in unit tests. */
+  slashList?: SlashListUpdater;
+}
+
+/** What became of a server's slash list: registered anew, already as wanted, or refused by Discord (why). */
+export type SlashListOutcome = { kind: 'registered'; names: string[] } | { kind: 'unchanged'; names: string[] } | { kind: 'failed'; names: string[]; reason: string };
+
+export interface SlashListUpdater {
+  update(guildId: string): Promise<SlashListOutcome>;
+  /** The names of a system's own commands (`pool` for d6 pools). */
+  commandsOf(system: SystemId): string[];
+  /** What every server has, whatever it plays: `sheet`, `config`…, and `roll dice`. */
+  commonCommands(): string[];
 }
 
 /** One interaction's view of the services: who, where, and a logger that carries them. */
@@ -42,6 +56,16 @@ export function fromMessage(interaction: BaseInteraction): interaction is Messag
 
 export interface BotCommand {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  /**
+   * The rule systems the command belongs to: it is registered only in servers that play one of them
+   * (`/config systems`). Absent: a command of every server (/sheet, /config, /help…).
+   */
+  systems?: readonly SystemId[];
+  /**
+   * Subcommands every server gets even where the command's systems are not played (`/roll dice`, `/roll replay`),
+   * and the description the command then has.
+   */
+  everywhere?: { subcommands: readonly string[]; description: string };
   execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
   /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */

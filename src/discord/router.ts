@@ -10,6 +10,7 @@ import { guardDeadline } from './deadline.js';
 import { answerFailure } from './errors.js';
 import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
+import { requirePlayedHere } from './slash-list.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 import { startSteps, welcomeMessage } from '../views/help.js';
@@ -113,6 +114,7 @@ export class Router {
       }
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);
+        await requirePlayedHere(interaction, command, this.services.store.servers);
         await command.execute(interaction, context);
       } else if (interaction.isAutocomplete()) {
         if (command?.autocomplete) await command.autocomplete(interaction, context);

@@ -279,10 +279,17 @@ export class FakeDiscord {
     return message ? this.state.fakeMessage(message) : undefined;
   }
 
-  /** The command definitions the bot registered, exactly as sent: global ones, then guild ones. */
-  commands(): unknown[] {
-    const all = [...this.state.commands.values()];
-    return [...all.filter((c) => !c.guildId), ...all.filter((c) => c.guildId)].map((c) => structuredClone(c.definition));
+  /**
+   * The slash commands a guild offers (a name or id; default the default guild), exactly as the bot registered them:
+   * the global ones, then the guild's own (FakeState.offeredCommands).
+   */
+  commands(guild?: string): unknown[] {
+    return this.state.offeredCommands(this.state.guild(guild)).map((c) => structuredClone(c.definition));
+  }
+
+  /** How many times the bot wrote a guild's commands (PUT, POST, PATCH, DELETE); `'global'` for the global ones. */
+  commandWrites(guild?: string): number {
+    return this.state.commandWrites.get(guild === 'global' ? 'global' : this.state.guild(guild).id) ?? 0;
   }
 
   knownUsers(): FakeUser[] {
@@ -390,7 +397,11 @@ export class FakeDiscord {
       if (!message) throw new SandboxRequestError(`unknown message id "${one[1]}"`, 404);
       return { message };
     }
-    if (path === '/api/commands') return { commands: this.commands() };
+    if (path === '/api/commands') {
+      const name = query.get('guild') || undefined;
+      if (name !== undefined && !this.state.findGuild(name)) throw new SandboxRequestError(`unknown guild "${name}"`, 404);
+      return { commands: this.commands(name) };
+    }
     if (path === '/api/users') return { users: this.knownUsers() };
     if (path === '/api/server') {
       const s = this.state;

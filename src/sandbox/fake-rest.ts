@@ -89,6 +89,8 @@ class RestError extends Error {
   }
 }
 
+/** Discord's daily limit of application command creates, per server and globally. */
+const DAILY_COMMAND_CREATES = 200;
 const MAX_FILE_BYTES = 10 * 1024 * 1024; // the upload limit of a server without boosts
 const CALLBACK_NAMES: Record<number, string> = {
   1: 'PONG',
@@ -388,6 +390,12 @@ export class FakeRest {
       status: 200,
       body: { ...s.apiUser(s.botUser), verified: true, mfa_enabled: false, locale: 'en-US', email: null },
     }));
+    this.route('GET', '/users/@me/guilds', 'bot', (ctx) => {
+      const after = ctx.request.query.get('after');
+      const limit = Math.min(Math.max(Number(ctx.request.query.get('limit') ?? 200) || 200, 1), 200);
+      const guilds = [...s.guilds.values()].filter((guild) => !after || BigInt(guild.id) > BigInt(after)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      return { status: 200, body: guilds.slice(0, limit).map((guild) => ({ id: guild.id, name: guild.name, icon: null, owner: false, permissions: guild.permissionsOf(s.botUser.id), features: [] })) };
+    });
     this.route('GET', '/users/:user', 'bot', (ctx) => {
       const user = s.users.get(ctx.params.user!);
       if (!user) throw this.fail(ctx, 404, 10013, 'Unknown User', false);
@@ -514,8 +522,18 @@ export class FakeRest {
       const guildId = scopeOf(ctx);
       const issues = checkCommandSet(ctx.json);
       if (issues.length) throw this.invalid(ctx, issues);
-      for (const [key, command] of this.state.commands) if (command.guildId === guildId) this.state.commands.delete(key);
-      for (const definition of ctx.json as Json[]) this.storeCommand(definition, guildId);
+      const definitions = ctx.json as Json[];
+      // A bulk overwrite creates only the names not registered yet; each counts against the day's 200.
+      this.countCreates(ctx, guildId, definitions.filter((definition) => !this.state.commands.has(this.commandKey(definition, guildId))).length);
+      const previous = [...this.state.commands].filter(([, command]) => command.guildId === guildId);
+      for (const [key] of previous) this.state.commands.delete(key);
+      for (const definition of definitions) this.storeCommand(definition, guildId);
+      // What a server's list had before stays sendable by clients that have not refreshed it (FakeState.commandFor).
+      for (const [key, command] of previous) {
+        const now = this.state.commands.get(key);
+        if (guildId && (!now || JSON.stringify(now.definition) !== JSON.stringify(command.definition))) this.state.retiredCommands.set(key, command);
+      }
+      this.countWrite(guildId);
       return { status: 200, body: list(guildId) };
     });
     this.route('POST', base, 'bot', (ctx) => {
@@ -524,7 +542,9 @@ export class FakeRest {
       const issues = checkCommand(definition);
       if (issues.length) throw this.invalid(ctx, issues);
       const existed = this.state.commands.has(this.commandKey(definition, guildId));
+      if (!existed) this.countCreates(ctx, guildId, 1);
       this.storeCommand(definition, guildId);
+      this.countWrite(guildId);
       return { status: existed ? 200 : 201, body: this.apiCommand(definition, guildId) };
     });
     this.route('GET', `${base}/:command`, 'bot', (ctx) => {
@@ -539,12 +559,38 @@ export class FakeRest {
       if (issues.length) throw this.invalid(ctx, issues);
       this.state.commands.delete(key);
       this.storeCommand(definition, guildId);
+      this.countWrite(guildId);
       return { status: 200, body: this.apiCommand(definition, guildId) };
     });
     this.route('DELETE', `${base}/:command`, 'bot', (ctx) => {
-      this.state.commands.delete(find(ctx, scopeOf(ctx)));
+      const guildId = scopeOf(ctx);
+      const key = find(ctx, guildId);
+      const record = this.state.commands.get(key)!;
+      this.state.commands.delete(key);
+      if (guildId) this.state.retiredCommands.set(key, record);
+      this.countWrite(guildId);
       return { status: 204 };
     });
+  }
+
+  private countWrite(guildId: string | undefined): void {
+    const scope = guildId ?? 'global';
+    this.state.commandWrites.set(scope, (this.state.commandWrites.get(scope) ?? 0) + 1);
+  }
+
+  /**
+   * Discord allows 200 command creates a day per server (and globally): past them it answers 400, code 30034. A bot
+   * that gets there registers in a loop, which is a fault worth a violation.
+   */
+  private countCreates(ctx: Context, guildId: string | undefined, creates: number): void {
+    const scope = guildId ?? 'global';
+    const day = new Date().toISOString().slice(0, 10);
+    const today = this.state.commandCreates.get(scope);
+    const count = (today?.day === day ? today.count : 0) + creates;
+    if (count > DAILY_COMMAND_CREATES) {
+      throw this.fail(ctx, 400, 30034, `Max number of daily application command creates has been reached (${DAILY_COMMAND_CREATES})`);
+    }
+    this.state.commandCreates.set(scope, { day, count });
   }
 
   private commandKey(definition: Json, guildId: string | undefined): string {
@@ -553,6 +599,7 @@ export class FakeRest {
 
   private storeCommand(definition: Json, guildId: string | undefined): void {
     const key = this.commandKey(definition, guildId);
+    this.state.retiredCommands.delete(key);
     // Discord keeps a command's id when a bulk overwrite re-sends the same name; a stable id does the same here.
     this.state.commands.set(key, {
       id: stableSnowflake(`command:${this.state.applicationId}:${key}`),

@@ -142,6 +142,15 @@ export class FakeState {
   readonly files = new Map<string, StoredFile>();
   /** key `${guildId ?? 'global'}:${type}:${name}` */
   readonly commands = new Map<string, CommandRecord>();
+  /**
+   * Commands a server's registration dropped, by the same key: a Discord client that has not refreshed its list
+   * still sends them (the bot must refuse them itself); registered again, they leave this map.
+   */
+  readonly retiredCommands = new Map<string, CommandRecord>();
+  /** How often the bot wrote each scope's commands (guild id or 'global'): PUT, POST, PATCH and DELETE. */
+  readonly commandWrites = new Map<string, number>();
+  /** Commands created per scope today (a new name in a PUT or a POST), against Discord's 200 a day. */
+  readonly commandCreates = new Map<string, { day: string; count: number }>();
   readonly violations: string[] = [];
   /** Called when a guild is created after the start (the gateway announces it with GUILD_CREATE, as when a bot is added to a server). */
   onGuildCreate?: (guild: FakeGuild) => void;
@@ -180,6 +189,35 @@ export class FakeState {
    * id of a known one; the default guild when `nameOrId` is undefined. Throws for an empty name, a name over 100
    * characters (Discord's limit) or an id no guild has.
    */
+  /**
+   * The slash commands a server offers: the global ones, then its own registration. A server the bot has registered
+   * nothing in yet borrows the default server's, as if the same list were registered everywhere, so a server made
+   * a moment ago can be used before the bot's registration there lands.
+   */
+  offeredCommands(guild: FakeGuild): CommandRecord[] {
+    const all = [...this.commands.values()].filter((c) => (c.definition.type ?? 1) === 1);
+    const own = all.filter((c) => c.guildId === guild.id);
+    const local = own.length > 0 || this.hasRegistered(guild.id) ? own : all.filter((c) => c.guildId === this.guildId);
+    return [...all.filter((c) => !c.guildId), ...local];
+  }
+
+  /**
+   * The slash command `name` (with the subcommand `path` typed after it) as a member of `guild` can send it: as
+   * offered there, or as the guild's list had it before the bot dropped or changed it (a client that has not
+   * refreshed its list sends that).
+   */
+  commandFor(guild: FakeGuild, name: string, path: readonly string[] = []): CommandRecord | undefined {
+    const current = this.offeredCommands(guild).find((c) => c.definition.name === name);
+    const stale = this.retiredCommands.get(`${guild.id}:1:${name}`);
+    if (current && (!stale || hasSubcommandPath(current.definition, path) || !hasSubcommandPath(stale.definition, path))) return current;
+    return stale ?? current;
+  }
+
+  /** Whether the bot ever wrote this scope's commands (an empty list is a registration too). */
+  hasRegistered(scope: string): boolean {
+    return (this.commandWrites.get(scope) ?? 0) > 0;
+  }
+
   guild(nameOrId?: string): FakeGuild {
     if (nameOrId === undefined) return this.defaultGuild;
     const found = this.findGuild(nameOrId);
@@ -615,6 +653,18 @@ export class FakeGuild {
       lazy: true,
     };
   }
+}
+
+/** Whether the words name subcommand groups and subcommands of the definition, in order. */
+function hasSubcommandPath(definition: Json, path: readonly string[]): boolean {
+  let level: Json = definition;
+  for (const word of path) {
+    const options = Array.isArray(level.options) ? (level.options as Json[]) : [];
+    const next = options.find((o) => (o.type === 1 || o.type === 2) && o.name === word.toLowerCase());
+    if (!next) return false;
+    level = next;
+  }
+  return true;
 }
 
 export function isEphemeral(message: { flags: number }): boolean {

@@ -108,12 +108,11 @@ function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxIntera
   if (typeof request.command !== 'string' || !request.command.trim()) throw new SandboxRequestError('"command" must be a non-empty string');
   const words = request.command.trim().replace(/^\//, '').split(/\s+/);
   const name = words[0]!.toLowerCase();
-  // The sandbox registers the bot's commands in the default guild only; every other guild uses that registration
-  // too, as if the bot had registered the same commands there (or globally), so a new guild needs no deploy step.
-  const record =
-    state.commands.get(`${guild.id}:1:${name}`) ?? state.commands.get(`global:1:${name}`) ?? state.commands.get(`${state.guildId}:1:${name}`);
+  // What the guild offers (FakeState.offeredCommands), or a command its list dropped, as a client that has not
+  // refreshed its list still sends it.
+  const record = state.commandFor(guild, name, words.slice(1));
   if (!record) {
-    const known = [...state.commands.values()].filter((c) => (c.definition.type ?? 1) === 1).map((c) => String(c.definition.name));
+    const known = state.offeredCommands(guild).map((c) => String(c.definition.name));
     throw new SandboxRequestError(`unknown command "/${name}"${known.length ? ` (registered: ${[...new Set(known)].sort().join(', ')})` : ' (the bot registered no commands)'}`);
   }
   const definition = record.definition;

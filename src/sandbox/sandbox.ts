@@ -2,9 +2,8 @@
  * Sandbox mode: the fake Discord and the real bot against it, on 127.0.0.1, so the bot can be tried (and
  * tested end to end) with no Discord account. The same function serves `npm start` without a token and tests.
  */
-import { REST } from 'discord.js';
+import { randomUUID } from 'node:crypto';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
-import { registerCommands } from '../discord/deploy.js';
 import { FakeDiscord } from './fake-discord.js';
 import { addSandboxPage } from './page-server.js';
 
@@ -30,10 +29,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs });
   await fake.start();
   addSandboxPage(fake);
+  // This fake Discord starts with no commands, whatever the database remembers registering at an earlier one: the
+  // bot registers each server's list here, and again only if it changes while this fake runs (a restart does not).
+  const commandsScope = `sandbox ${randomUUID()}`;
   const launch = async (overrides: Partial<SandboxOptions> = {}): Promise<RunningBot> => {
-    const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi });
-    const rest = new REST({ api: fake.restApi }).setToken(fake.token);
-    await registerCommands(rest, fake.applicationId, fake.guildId);
+    const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi, commandsScope });
+    await bot.commandsReady;
     return bot;
   };
   let bot: RunningBot;

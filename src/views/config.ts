@@ -1,6 +1,7 @@
 /** /config show: the server's settings and who is a Dispatcher here. */
-import { EmbedBuilder, MessageFlags } from 'discord.js';
+import { ActionRowBuilder, EmbedBuilder, MessageFlags, StringSelectMenuBuilder } from 'discord.js';
 import type { DispatcherRule } from '../discord/permissions.js';
+import { SYSTEMS, SYSTEM_IDS, systemName, type SystemId } from '../engine/systems/index.js';
 import type { ServerSettings } from '../store/servers.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -25,20 +26,98 @@ export function playerChallengeRollsText(on: boolean): string {
     : 'a player states an intent with `/roll intent` and a Dispatcher answers it with a roll (or `/dispatch`); only Dispatchers make their own `/roll challenge` and `/roll linked`.';
 }
 
-export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string): ReplyPayload {
+export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string, played: readonly SystemId[]): ReplyPayload {
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
     .setTitle('Server settings')
     .addFields(
       { name: 'Dispatchers', value: truncate(dispatcherRuleLine(rule), DISCORD_LIMITS.fieldValue) },
-      { name: 'Contest timeout', value: `Each step of a contest expires after **${settings.contestTimeoutMinutes} min**.` },
-      {
-        name: 'House rules',
-        value: truncate(houseRules.map((houseRule) => `\`${houseRule.name}\`: **${houseRule.on ? 'on' : 'off'}** (${houseRule.description})`).join('\n'), DISCORD_LIMITS.fieldValue),
-      },
-      { name: "Players' own challenge rolls", value: `**${settings.playerChallengeRolls ? 'on' : 'off'}**: ${playerChallengeRollsText(settings.playerChallengeRolls)} (\`/config player-challenge-rolls\`)` },
+      // Contests, their house rule and players' own challenge rolls are Tac Talk's: shown where it is played.
+      ...(played.includes('tactalk')
+        ? [
+            { name: 'Contest timeout', value: `Each step of a contest expires after **${settings.contestTimeoutMinutes} min**.` },
+            {
+              name: 'House rules',
+              value: truncate(houseRules.map((houseRule) => `\`${houseRule.name}\`: **${houseRule.on ? 'on' : 'off'}** (${houseRule.description})`).join('\n'), DISCORD_LIMITS.fieldValue),
+            },
+            { name: "Players' own challenge rolls", value: `**${settings.playerChallengeRolls ? 'on' : 'off'}**: ${playerChallengeRollsText(settings.playerChallengeRolls)} (\`/config player-challenge-rolls\`)` },
+          ]
+        : []),
+      { name: 'Systems played', value: truncate(`${playedSystemsLine(played)}. Change them with \`/config systems\`.`, DISCORD_LIMITS.fieldValue) },
       { name: 'Default system', value: systemName },
     )
     .setFooter({ text: 'Members with the Manage Server permission change these with /config.' });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS, flags: MessageFlags.Ephemeral };
+}
+
+/** "a", "a and b", "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+const systemWithCommand = (id: SystemId) => `${systemName(id)} (\`${SYSTEMS.find((system) => system.id === id)?.command ?? '/sheet'}\`)`;
+
+/** Which systems the server plays, with the command that rolls each. */
+export function playedSystemsLine(played: readonly SystemId[]): string {
+  const list = andList(played.map(systemWithCommand));
+  return played.length === SYSTEM_IDS.length ? `All of them: ${list}` : list;
+}
+
+/** A command of a system the server does not play, sent from a list Discord had not refreshed yet. */
+export function unplayedCommandText(command: string, systems: readonly SystemId[], played: readonly SystemId[]): string {
+  return (
+    `\`${command}\` is for ${andList(systems.map(systemName))}, which this server does not play (it plays ${andList(played.map(systemName))}). ` +
+    'Someone with Manage Server can add it with `/config systems`. Your Discord may still show the old list of commands for a moment.'
+  );
+}
+
+export const SYSTEMS_MENU_ID = 'config:systems';
+
+/**
+ * `/config systems` without a choice: a menu of the systems, the played ones ticked. `commandsOf` names each
+ * system's own commands; `common` the commands every server has.
+ */
+export function systemsMenuReply(played: readonly SystemId[], commandsOf: (id: SystemId) => readonly string[], common: readonly string[]): ReplyPayload {
+  const menu = new StringSelectMenuBuilder()
+    .setCustomId(SYSTEMS_MENU_ID)
+    .setPlaceholder('The systems this server plays')
+    .setMinValues(1)
+    .setMaxValues(SYSTEMS.length)
+    .addOptions(
+      SYSTEMS.map((system) => ({
+        label: system.name,
+        value: system.id,
+        description: truncate(commandsOf(system.id).map((name) => `/${name}`).join(', '), 100),
+        default: played.includes(system.id),
+      })),
+    );
+  const content =
+    '**Which systems does this server play?** Its slash list shows their commands, and the ones every server has: ' +
+    `${common.map((name) => `\`/${name}\``).join(', ')}. Pick one or more; the others' commands leave the list.`;
+  return {
+    content: truncate(content, DISCORD_LIMITS.content),
+    components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON()],
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: NO_PINGS,
+  };
+}
+
+/** What `/config systems` did: the setting, and what became of the slash list. */
+export function systemsSavedText(
+  played: readonly SystemId[],
+  outcome: { kind: 'registered' | 'unchanged' | 'failed'; names: readonly string[]; reason?: string },
+  defaultMoved: SystemId | null,
+): string {
+  const lines = [`This server plays **${andList(played.map(systemName))}**.`];
+  const names = outcome.names.map((name) => `\`/${name}\``).join(', ');
+  if (outcome.kind === 'registered') lines.push(`Its slash list now has ${names}. Discord may take a moment to show it.`);
+  else if (outcome.kind === 'unchanged') lines.push(`Its slash list already had exactly ${names}: nothing to change.`);
+  else {
+    lines.push(
+      `Discord refused the new slash list (${outcome.reason ?? 'no reason given'}), so the old one stays until the bot's next start or another \`/config systems\`. ` +
+        'If the bot was invited without the applications.commands scope, invite it again with it.',
+    );
+  }
+  if (defaultMoved) lines.push(`New sheets are now **${systemName(defaultMoved)}** sheets by default (\`/config system\` changes it).`);
+  return truncate(lines.join('\n'), DISCORD_LIMITS.content);
 }

@@ -32,6 +32,7 @@ describe('/config', () => {
     expect(text).toContain('Each step of a contest expires after **15 min**');
     expect(text).toContain('`contest_adds_own_skill`: **off**');
     expect(text).toContain('Tac Talk (Decision Engine)');
+    expect(text).toContain('Systems played\nAll of them: Tac Talk (Decision Engine) (`/roll`), d100 roll-under tactics (`/tactics`), Die codes and result points (`/code`), d6 pools with pushing (`/pool`) and d10 pools (`/d10`). Change them with `/config systems`.');
     expect(text).toContain("Players' own challenge rolls\n**on**: players may make their own `/roll challenge` and `/roll linked`");
   });
 
@@ -86,6 +87,8 @@ describe('/config', () => {
       ['config house-rule', { name: 'contest_adds_own_skill', state: 'on' }],
       ['config system', { name: 'tactalk' }],
       ['config player-challenge-rolls', { state: 'off' }],
+      ['config systems', { play: 'd6 pools' }],
+      ['config systems', {}],
     ];
     for (const roles of [[], ['dispatcher']]) {
       for (const [command, options] of changes) {
@@ -95,7 +98,14 @@ describe('/config', () => {
       }
     }
     expect(await settingsShown()).toBe(before);
-    expect(await sandbox().bot.store.db.server.count()).toBe(0);
+    expect(await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).toMatchObject({
+      dispatcherRoleId: null,
+      contestTimeoutMinutes: 15,
+      contestAddsOwnSkill: false,
+      defaultSystem: 'tactalk',
+      playerChallengeRolls: true,
+      playedSystems: null,
+    });
     expect(sandbox().fake.messages()).toHaveLength(0);
   });
 });
@@ -143,15 +153,17 @@ describe('the Dispatcher rule', () => {
   });
 
   it('config system accepts all five systems; /sheet create and /npc create default to it; a sheet may name another; /sheet show names it', async () => {
-    for (const [id, name] of [['d100-tactics', 'd100 roll-under with tactical attacks (seed 001)'], ['result-points', 'Die codes and result points (seed 002)'], ['d6-pool', 'd6 pools with pushing (seed 003)'], ['d10-pool', 'd10 pools (seed 004)'], ['tactalk', 'Tac Talk (Decision Engine)']]) {
+    for (const [id, name] of [['d100-tactics', 'd100 roll-under tactics'], ['result-points', 'Die codes and result points'], ['d6-pool', 'd6 pools with pushing'], ['d10-pool', 'd10 pools'], ['tactalk', 'Tac Talk (Decision Engine)']]) {
       expect((await sandbox().one({ ...ADMIN, command: 'config system', options: { name: id } })).content).toContain(`**${name}** (\`${id}\`)`);
       expect(await settingsShown()).toContain(name);
     }
     await sandbox().one({ ...ADMIN, command: 'config system', options: { name: 'd100-tactics' } });
-    expect((await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mike' } })).content).toContain('Created **Mike**; it is your active sheet (system: d100 roll-under with tactical attacks (seed 001))');
-    expect((await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mika', system: 'd6-pool' } })).content).toContain('(system: d6 pools with pushing (seed 003))');
-    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show', options: { name: 'Mike' } }))).toContain('System: d100 roll-under with tactical attacks (seed 001)');
-    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('System: d6 pools with pushing (seed 003)');
+    const created = (await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mike' } })).content;
+    expect(created).toContain('Created **Mike**');
+    expect(created).toContain('d100 roll-under tactics');
+    expect((await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Mika', system: 'd6-pool' } })).content).toContain('d6 pools with pushing');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show', options: { name: 'Mike' } }))).toContain('System: d100 roll-under tactics');
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'sheet show' }))).toContain('System: d6 pools with pushing');
     await sandbox().one({ user: 'dee', roles: ['Dispatcher'], command: 'npc create', options: { name: 'Sectoid' } });
     await sandbox().one({ user: 'dee', roles: ['Dispatcher'], command: 'npc create', options: { name: 'Viper', system: 'd10-pool' } });
     const sheets = await sandbox().bot.store.db.operator.findMany({ orderBy: { id: 'asc' } });

@@ -267,9 +267,19 @@ async function act(request: Record<string, unknown>): Promise<string | undefined
     const modal = result.responses.find((r) => r.kind === 'modal')?.modal;
     if (modal) openModal(modal, typeof request.message === 'string' ? request.message : undefined);
     void refreshUsers();
+    void refreshCommands();
     return undefined;
   } catch (error) {
     return error instanceof ApiError || error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The server's slash list changes with `/config systems`: the popup offers what the server offers now. */
+async function refreshCommands(): Promise<void> {
+  try {
+    leaves = leafCommands((await get<{ commands: Command[] }>('/api/commands')).commands);
+  } catch {
+    // The list in hand stays; the next answer tries again.
   }
 }
 

@@ -1,0 +1,167 @@
+/**
+ * Each server's slash list: the commands of the rule systems it plays (`/config systems`) and the common ones,
+ * registered by the bot in that server and never globally, so a table that plays d6 pools is not shown /tactics,
+ * /code and /d10. Discord allows 200 command creates per server per day: a list is registered only when it differs
+ * from the one last registered there (its digest is kept with the server's settings), so a restart, a reconnect or
+ * a setting chosen again registers nothing.
+ */
+import { createHash } from 'node:crypto';
+import { Routes, type ChatInputCommandInteraction, type REST, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
+import { UserError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ServerSettings, ServerStore } from '../store/servers.js';
+import { unplayedCommandText } from '../views/config.js';
+import type { BotCommand, SlashListOutcome, SlashListUpdater } from './command.js';
+
+type Definition = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** The systems a server plays; every one when it never chose (null), or when the column holds nothing readable. */
+export function playedSystems(settings: Pick<ServerSettings, 'playedSystems'>): SystemId[] {
+  if (settings.playedSystems === null) return [...SYSTEM_IDS];
+  try {
+    const parsed: unknown = JSON.parse(settings.playedSystems);
+    const ids = Array.isArray(parsed) ? SYSTEM_IDS.filter((id) => parsed.includes(id)) : [];
+    return ids.length > 0 ? ids : [...SYSTEM_IDS];
+  } catch {
+    return [...SYSTEM_IDS];
+  }
+}
+
+/** The column's value for a choice: null when it is every system, so a system the bot learns later is played too. */
+export function playedSystemsColumn(ids: readonly SystemId[]): string | null {
+  const known = SYSTEM_IDS.filter((id) => ids.includes(id));
+  return known.length === SYSTEM_IDS.length ? null : JSON.stringify(known);
+}
+
+function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean {
+  return !command.systems || command.systems.some((id) => played.includes(id));
+}
+
+/** The command as a server that plays `played` has it: whole, cut down to its everywhere part, or not at all. */
+export function definitionFor(command: BotCommand, played: readonly SystemId[]): Definition | null {
+  const whole = command.data.toJSON();
+  if (playsCommand(command, played)) return whole;
+  if (!command.everywhere) return null;
+  const kept = new Set(command.everywhere.subcommands);
+  return { ...whole, description: command.everywhere.description, options: (whole.options ?? []).filter((option) => kept.has(option.name)) };
+}
+
+/** The slash list of a server that plays `played`, in the bot's order. */
+export function slashListFor(commands: readonly BotCommand[], played: readonly SystemId[]): Definition[] {
+  return commands.flatMap((command) => {
+    const definition = definitionFor(command, played);
+    return definition ? [definition] : [];
+  });
+}
+
+/**
+ * A command this server's list no longer has can still arrive, from a Discord client that has not refreshed its
+ * list: it is refused, privately, with how to get it back. Other commands pass without a look at the settings.
+ */
+export async function requirePlayedHere(interaction: ChatInputCommandInteraction, command: BotCommand, servers: ServerStore): Promise<void> {
+  if (!command.systems) return;
+  const subcommand = interaction.options.getSubcommand(false);
+  if (subcommand !== null && command.everywhere?.subcommands.includes(subcommand)) return;
+  const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
+  if (playsCommand(command, played)) return;
+  throw new UserError(unplayedCommandText(`/${command.data.name}${subcommand ? ` ${subcommand}` : ''}`, command.systems, played));
+}
+
+/** What the list's registration is known by: where it was registered (which Discord, which application) and what. */
+function digestOf(scope: string, body: Definition[]): string {
+  return createHash('sha256').update(JSON.stringify({ scope, body })).digest('hex');
+}
+
+export interface SlashListOptions {
+  rest: REST;
+  /** Known once the client is ready. */
+  applicationId(): string;
+  commands: readonly BotCommand[];
+  servers: ServerStore;
+  log: Logger;
+  /**
+   * The Discord the lists are registered at, part of the digest: another API, or a fresh fake Discord (which knows
+   * no commands), registers anew even where the database remembers a list.
+   */
+  scope: string;
+}
+
+export class SlashList implements SlashListUpdater {
+  private readonly running = new Map<string, Promise<SlashListOutcome>>();
+
+  constructor(private readonly options: SlashListOptions) {}
+
+  /** Registers the server's list unless it is the one registered there last (`force`: even then, `npm run deploy`). */
+  update(guildId: string, force = false): Promise<SlashListOutcome> {
+    // One registration per server at a time and in order: a GUILD_CREATE and a /config change at once end with the
+    // latest setting registered, and the second finds the first's digest.
+    const next = (this.running.get(guildId) ?? Promise.resolve()).catch(() => undefined).then(() => this.register(guildId, force));
+    this.running.set(guildId, next);
+    const forget = () => {
+      if (this.running.get(guildId) === next) this.running.delete(guildId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  /** Every server in turn (a first start after an upgrade registers them all, at Discord's pace). */
+  async updateAll(guildIds: Iterable<string>): Promise<void> {
+    for (const guildId of guildIds) {
+      try {
+        await this.update(guildId);
+      } catch (error) {
+        this.options.log.error({ err: error, guildId }, 'the slash list could not be checked');
+      }
+    }
+  }
+
+  /**
+   * Removes global commands, which older versions registered: beside a server's own list Discord would show both.
+   * One read when there are none.
+   */
+  async clearGlobal(): Promise<number> {
+    const { rest } = this.options;
+    const route = Routes.applicationCommands(this.options.applicationId());
+    const registered = (await rest.get(route)) as unknown[];
+    if (registered.length === 0) return 0;
+    await rest.put(route, { body: [] });
+    this.options.log.info({ commands: registered.length }, 'global commands removed: each server has its own slash list');
+    return registered.length;
+  }
+
+  commandsOf(system: SystemId): string[] {
+    return this.options.commands.filter((command) => command.systems?.includes(system)).map((command) => command.data.name);
+  }
+
+  commonCommands(): string[] {
+    return this.options.commands.flatMap((command) =>
+      !command.systems ? [command.data.name] : (command.everywhere?.subcommands ?? []).map((sub) => `${command.data.name} ${sub}`),
+    );
+  }
+
+  /** Resolves once no registration is under way. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
+  private async register(guildId: string, force: boolean): Promise<SlashListOutcome> {
+    const { servers, log } = this.options;
+    const applicationId = this.options.applicationId();
+    const settings = await servers.settings(guildId);
+    const body = slashListFor(this.options.commands, playedSystems(settings));
+    const names = body.map((definition) => definition.name);
+    const digest = digestOf(`${this.options.scope} ${applicationId}`, body);
+    if (!force && settings.commandsDigest === digest) return { kind: 'unchanged', names };
+    try {
+      await this.options.rest.put(Routes.applicationGuildCommands(applicationId, guildId), { body });
+    } catch (error) {
+      // Not retried here (a loop would spend the day's creates): the next start or `/config systems` tries again.
+      log.warn({ err: error, guildId }, 'the slash list was not registered');
+      return { kind: 'failed', names, reason: error instanceof Error ? error.message : String(error) };
+    }
+    await servers.update(guildId, { commandsDigest: digest });
+    log.info({ guildId, commands: names.length }, 'slash list registered');
+    return { kind: 'registered', names };
+  }
+}
