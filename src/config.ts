@@ -14,7 +14,7 @@ export interface Config {
    * gateway URL is asked from this API, so one variable moves both.
    */
   discordApi: string | null;
-  /** Where `npm run deploy` registers commands; absent → globally. */
+  /** The one server `npm run deploy` registers in; absent → every server the bot is in (never globally). */
   deployGuildId: string | null;
   databaseUrl: string;
   logLevel: LogLevel;

@@ -10,7 +10,7 @@ import { startSandbox } from './sandbox/sandbox.js';
 async function start(config: Config, log: Logger): Promise<() => Promise<void>> {
   if (config.discordToken) {
     const bot = await startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
-    log.info('bot running; register commands with `npm run deploy` if you have not yet');
+    log.info('bot running; it registers each server\'s slash list itself (`npm run deploy` re-registers them by hand)');
     return bot.stop;
   }
   const sandbox = await startSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log });
