@@ -6,6 +6,7 @@
 import {
   InteractionContextType,
   SlashCommandBuilder,
+  type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   type Client,
   type BaseInteraction,
@@ -15,6 +16,7 @@ import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
 import {
+  ADJUSTABLE,
   CONTEST_LIMITS,
   ContestRefusal,
   OPEN_PHASES,
@@ -25,7 +27,9 @@ import {
   sideOf,
   type ContestAction,
   type ContestActor,
+  type ContestChoice,
   type ContestLinkedPart,
+  type ContestRole,
   type ContestRollSideInput,
   type ContestRound,
   type ContestSideName,
@@ -43,11 +47,16 @@ import {
   SKILL_SEARCH_VALUE,
   acceptModal,
   adjustModal,
+  contestEndNotice,
   contestMessage,
   contestOpening,
+  contestPrompt,
+  contestResultMessage,
+  messageLink,
   skillSearchModal,
   type ContestView,
 } from '../src/views/contest.js';
+import { listChoices, nameChoices } from '../src/views/autocomplete.js';
 import { privateNote } from '../src/views/messages.js';
 
 const SWEEP_INTERVAL_MS = 30_000;
@@ -66,7 +75,16 @@ const data = new SlashCommandBuilder()
       .setDescription('Challenge another player to a contest')
       .addUserOption((o) => o.setName('opponent').setDescription('The player you act against').setRequired(true))
       .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries to do').setRequired(true))
-      .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true)),
+      .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true))
+      .addStringOption((o) => o.setName('skill').setDescription('Your skill (its aptitude is their Challenge Level)').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) =>
+        o
+          .setName('role')
+          .setDescription('Attacker or Defender: secret until the dice roll')
+          .setRequired(true)
+          .addChoices({ name: 'Attacker', value: 'attacker' }, { name: 'Defender', value: 'defender' }),
+      )
+      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers you add, comma separated (each once)').setAutocomplete(true)),
   );
 // The contest settings (timeout, the house rule adds_own_skill) are set with /config, by members with Manage Server.
 
@@ -87,10 +105,16 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest start' });
   for (const [userId, who] of [[context.userId, 'You have'], [opponent.id, `<@${opponent.id}> has`]] as const) {
     if ((await store.contests.openCount(context.guildId, userId)) >= CONTEST_LIMITS.openPerUser) {
-      throw new UserError(`${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once. Finish or let one expire first.`);
+      const open = await store.contests.openOf(context.guildId, userId);
+      const links = open.map((contest) => (contest.messageId ? `#${contest.id} ${messageLink(contest.guildId, contest.channelId, contest.messageId)}` : `#${contest.id}`));
+      throw new UserError(
+        `${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once: ${links.join(', ')}. Finish one (the challenger may withdraw before the dice roll) or let one expire first.`,
+      );
     }
   }
   const settings = await store.servers.settings(context.guildId);
+  const role = interaction.options.getString('role', true);
+  if (role !== 'attacker' && role !== 'defender') throw new UserError('The role is **attacker** or **defender**.');
   const state = proposeContest({
     challengerId: context.userId,
     opponentId: opponent.id,
@@ -98,6 +122,7 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
     intent: interaction.options.getString('intent', true),
     stakes: interaction.options.getString('stakes', true),
     addsOwnSkill: settings.contestAddsOwnSkill,
+    choice: choiceFrom(sheet, role, interaction.options.getString('skill', true), interaction.options.getString('archetypes'), context.now()),
   });
   // A draft until its opening is in the channel: a crash or a lost reply before then leaves nothing open, and the
   // user's retry is the only contest that counts.
@@ -109,14 +134,47 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   });
 }
 
+/** A player's role, skill and archetypes from their sheet: the skill as on the sheet (nearest names suggested), each archetype once. */
+function choiceFrom(sheet: OperatorSheet, role: ContestRole, typedSkill: string, typedArchetypes: string | null, now: Date): ContestChoice {
+  const skill = findSkill(sheet, typedSkill.trim());
+  const names = splitNameList(typedArchetypes);
+  return {
+    role,
+    skill: { name: skill.name, level: skill.level },
+    conditionModifiers: conditionModifiers(sheet, skill.name, now),
+    archetypeModifiers: archetypeModifiers(sheet, names),
+  };
+}
+
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sub = interaction.options.getSubcommand(true);
   if (sub === 'start') return start(interaction, context);
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
+/** The challenger's skill and archetypes, from their active Tac Talk sheet. */
+async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
+  if (!sheet) return interaction.respond([]);
+  const typed = String(focused.value);
+  if (focused.name === 'skill') {
+    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
+    return interaction.respond(nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`));
+  }
+  if (focused.name === 'archetypes') return interaction.respond(listChoices(sheet.archetypes.map((archetype) => archetype.name), typed));
+  return interaction.respond([]);
+}
+
 function viewOf(contest: StoredContest, settings: ServerSettings, skills?: ContestView['skills']): ContestView {
-  return { id: contest.id, state: contest.state, expiresAt: contest.expiresAt, timeoutMinutes: settings.contestTimeoutMinutes, skills };
+  return {
+    id: contest.id,
+    state: contest.state,
+    expiresAt: contest.expiresAt,
+    timeoutMinutes: settings.contestTimeoutMinutes,
+    skills,
+    where: { guildId: contest.guildId, channelId: contest.channelId, messageId: contest.messageId },
+  };
 }
 
 /** Both sides' skills, for the skill menus (also shown, disabled, on a contest that expired while picking). */
@@ -139,8 +197,21 @@ async function skillChoice(context: HandlerContext, state: ContestState, side: C
   return { skill: { name: skill.name, level: skill.level }, conditionModifiers: conditionModifiers(sheet, skill.name, context.now()) };
 }
 
+/** A form's field as text: a text input's value, or a menu's picks joined by commas; empty when the form has no such field. */
 function field(interaction: ComponentInteraction, name: string): string {
-  return interaction.isModalSubmit() ? interaction.fields.getTextInputValue(name) : '';
+  if (!interaction.isModalSubmit()) return '';
+  const data = interaction.fields.fields.get(name);
+  if (!data) return '';
+  if ('value' in data && typeof data.value === 'string') return data.value;
+  if ('values' in data && Array.isArray(data.values)) return data.values.join(', ');
+  return '';
+}
+
+/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
+function typedBack(interaction: ComponentInteraction): string {
+  if (!interaction.isModalSubmit()) return '';
+  const lines = [...interaction.fields.fields.keys()].map((name) => `- ${name}: ${field(interaction, name) ? `\`${field(interaction, name).replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
+  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
 }
 
 /**
@@ -212,13 +283,18 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
         throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
       }
-      const active = await context.store.operators.active(owner, 'tactalk');
-      return openForm(interaction, acceptModal(contest.id, active?.name ?? null));
+      // The form's skill menu lists one sheet's skills, so it is for the active sheet (another: `/sheet use` first).
+      const sheet = await context.store.operators.requireActive(owner, 'tactalk', { command: '/contest' });
+      const used = new Set(state.opponent.usedSkills.map((name) => name.toLowerCase()));
+      return openForm(interaction, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
     }
     case 'acceptform': {
       applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
-      const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: context.userId }, field(interaction, 'operator'), 'tactalk', { command: '/contest' });
-      return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name } }];
+      const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest' });
+      const role = field(interaction, 'role').trim().toLowerCase();
+      if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
+      const choice = choiceFrom(sheet, role, field(interaction, 'skill'), field(interaction, 'archetypes'), context.now());
+      return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name }, choice }];
     }
     case 'decline':
       return [{ type: 'decline' }];
@@ -254,7 +330,13 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     }
     case 'adjust': {
       if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
-      if (state.phase !== 'skills') throw new ContestRefusal(OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over', 'Skills and modifiers can only be adjusted while the players pick their skills.');
+      const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (state.challenger.skill && state.opponent.skill));
+      if (!ADJUSTABLE.includes(state.phase) || !known) {
+        throw new ContestRefusal(
+          OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',
+          'Skills and modifiers can be adjusted once both players have chosen their skills, until the dice roll.',
+        );
+      }
       return openForm(interaction, adjustModal(contest.id, state));
     }
     case 'adjustform': {
@@ -388,8 +470,9 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
 
     let next: ContestState;
     let seed: string;
+    let actions: ContestAction[] | null;
     try {
-      const actions = await actionsFor(interaction, context, contest, verb, arg, actor);
+      actions = await actionsFor(interaction, context, contest, verb, arg, actor);
       if (actions === null) return; // a form was opened
       if (actions.length === 0) {
         await interaction.reply(privateNote('Nothing to change: the form matches the contest as it is.'));
@@ -401,7 +484,10 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
     } catch (error) {
       if (error instanceof UserError) {
         const dispatcherOnly = error instanceof ContestRefusal && error.reason === 'dispatcherOnly';
-        await refuse(interaction, context, settings, contest, dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message);
+        const message = dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message;
+        // A form refused for what was in it is shown back, so nothing typed is lost; a refusal of who or when is not.
+        const shownBack = error instanceof ContestRefusal && error.reason !== 'invalid' ? '' : typedBack(interaction);
+        await refuse(interaction, context, settings, contest, message + shownBack);
         return;
       }
       throw error;
@@ -423,8 +509,79 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       return;
     }
     await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, saved.guildId, next))));
+    await announce(interaction, context, settings, saved, contest.state, actions, side, actor.name);
     return;
   }
+}
+
+/** What a move did, in a few words, for the turn prompt. */
+function happenedText(before: ContestState, after: ContestState, actions: ContestAction[], name: string): string {
+  if (after.notice && after.notice !== before.notice) return after.notice.replace(/\.$/, '');
+  const last = actions.at(-1)!;
+  switch (last.type) {
+    case 'accept':
+      return `${name} accepted with their own terms, role and skill`;
+    case 'agree':
+      return `${name} agreed to the terms`;
+    case 'ready':
+      return `${name} ${after.secretRoles && after.rounds.length === 0 ? 'confirmed' : 'is ready'}`;
+    case 'chooseRole':
+      return `${name} chose a role`;
+    case 'chooseSkill':
+      return `${name} picked ${last.skill.name}`;
+    case 'anotherRound':
+      return after.phase === 'skills' ? `Both want another round: round ${after.rounds.length + 1}, each with a skill not rolled before` : `${name} wants another round`;
+    case 'acceptTie':
+      return `${name} accepts the tie`;
+    default:
+      return `${name} changed the contest`;
+  }
+}
+
+/**
+ * After a move, a NEW message tells whoever must act next (an edit notifies nobody on Discord): the turn prompt,
+ * the end of the contest, or a round's result. A result is posted with a link to the contest message, and the contest
+ * message then links to the result. Failing to post it leaves the contest as saved: its message shows the outcome.
+ */
+async function announce(
+  interaction: ComponentInteraction,
+  context: HandlerContext,
+  settings: ServerSettings,
+  saved: StoredContest,
+  before: ContestState,
+  actions: ContestAction[],
+  side: ContestSideName | null,
+  name: string,
+): Promise<void> {
+  const after = saved.state;
+  const view = viewOf(saved, settings);
+  // The opponent's Operator is known only once they accept: name them by it from then on.
+  name = (side && after[side].operator?.name) || name;
+  const rolled = after.rounds.length > before.rounds.length ? after.rounds.at(-1)! : null;
+  if (rolled) {
+    const posted = await interaction.followUp(contestResultMessage(view, rolled, side));
+    const linked = await linkResult(context, saved, rolled.number, posted.id);
+    if (linked && fromMessage(interaction)) await interaction.editReply(contestMessage(viewOf(linked, settings, await sideSkills(context, linked.guildId, linked.state))));
+    return;
+  }
+  if (after.phase === 'ended' && before.phase !== 'ended') {
+    await interaction.followUp(contestEndNotice(view, side));
+    return;
+  }
+  const prompt = contestPrompt(view, side, happenedText(before, after, actions, name));
+  if (prompt) await interaction.followUp(prompt);
+}
+
+/** Records the message a round's result was posted as, so the contest message keeps linking to it. */
+async function linkResult(context: HandlerContext, contest: StoredContest, round: number, messageId: string): Promise<StoredContest | null> {
+  for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt++) {
+    const current = attempt === 1 ? contest : await context.store.contests.find(contest.guildId, contest.id);
+    if (!current) return null;
+    const rounds = current.state.rounds.map((each) => (each.number === round ? { ...each, resultMessageId: messageId } : each));
+    const saved = await context.store.contests.save(current, { ...current.state, rounds }, current.expiresAt);
+    if (saved) return saved;
+  }
+  return null;
 }
 
 /** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
@@ -506,4 +663,4 @@ export function sweepContestsNow(client: Client): Promise<void> {
 const FORM_VERBS = new Set(['accept', 'adjust', 'skill']);
 const mayOpenForm = (customId: string): boolean => FORM_VERBS.has(customId.split(':')[1] ?? '');
 
-export const contestCommand: BotCommand = { data, systems: ['tactalk'], execute, component, mayOpenForm, start: startSweeper };
+export const contestCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, mayOpenForm, start: startSweeper };

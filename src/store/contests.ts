@@ -92,6 +92,16 @@ export class ContestStore {
     });
   }
 
+  /** The open contests a user takes part in on this server, oldest first (the limit's refusal links to them). */
+  async openOf(guildId: string, userId: string, limit = 10): Promise<StoredContest[]> {
+    const rows = await this.db.contest.findMany({
+      where: { guildId, phase: { in: [...OPEN_PHASES] }, OR: [{ challengerId: userId }, { opponentId: userId }] },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map(fromRow);
+  }
+
   /** Open contests whose step ran out before `now`, and drafts left as long, oldest first. */
   async overdue(now: Date, limit = 100): Promise<StoredContest[]> {
     const rows = await this.db.contest.findMany({

@@ -8,6 +8,7 @@ import {
   ButtonBuilder,
   ButtonStyle,
   EmbedBuilder,
+  LabelBuilder,
   ModalBuilder,
   StringSelectMenuBuilder,
   TextInputBuilder,
@@ -19,11 +20,15 @@ import type { SkillEntry } from '../engine/sheet.js';
 import {
   CONTEST_LIMITS,
   aptitudeOf,
+  chosenSkills,
   contestOdds,
   isLinkedRoll,
   partTerms,
+  rolesSecret,
   rollTerms,
+  successChances,
   tieChoiceOf,
+  waitingOn,
   type ContestLinkedPart,
   type ContestPartRoll,
   type ContestRound,
@@ -46,6 +51,17 @@ export interface ContestView {
   timeoutMinutes: number;
   /** Each side's skills, for the skill menus (only needed while skills are picked). */
   skills?: Partial<Record<ContestSideName, SkillEntry[]>>;
+  /** Where the contest is, for links to its message and to each round's result. */
+  where?: { guildId: string; channelId: string; messageId: string | null };
+}
+
+/** A discord.com link to a message. */
+export function messageLink(guildId: string, channelId: string, messageId: string): string {
+  return `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
+}
+
+function linkTo(view: ContestView, messageId: string | null | undefined): string | null {
+  return view.where && messageId ? messageLink(view.where.guildId, view.where.channelId, messageId) : null;
 }
 
 function sideLabel(side: ContestSide): string {
@@ -76,15 +92,18 @@ function field(name: string, value: string, inline = false): APIEmbedField {
 function roleText(state: ContestState, side: ContestSideName): string {
   const own = state[side];
   if (own.role === null) return 'not chosen yet';
-  // A role stays secret until both have chosen, so the first choice cannot sway the second.
+  // Chosen privately (with /contest start and in the Accept form) and shown with the roll, so neither sways the other.
+  if (rolesSecret(state)) return 'chosen, secret until the dice roll';
+  // A role chosen on the message stays secret until both have chosen, so the first choice cannot sway the second.
   if (state.phase === 'roles') return 'chosen';
   return own.role === 'attacker' ? 'Attacker' : 'Defender';
 }
 
 function skillText(state: ContestState, side: ContestSideName): string {
   const own = state[side];
-  const ready = own.ready ? ' ✅ ready' : '';
-  const otherName = escapeMarkdown(shortName(state, side === 'challenger' ? 'opponent' : 'challenger'));
+  const ready = own.ready ? ` ✅ ${state.secretRoles ? 'confirmed' : 'ready'}` : '';
+  const otherSide = side === 'challenger' ? 'opponent' : 'challenger';
+  const otherName = state[otherSide].operator ? escapeMarkdown(shortName(state, otherSide)) : `the ${otherSide}`;
   if (own.linked) {
     const parts = own.linked.map((part, index) => {
       const terms = partTerms(state, side, part);
@@ -96,7 +115,7 @@ function skillText(state: ContestState, side: ContestSideName): string {
       `Highest aptitude **${aptitudeOf(own)}**: the CL of ${otherName}'s roll${ready}`,
     ].join('\n');
   }
-  if (!own.skill) return 'not chosen yet';
+  if (!own.skill) return own.operator ? 'not chosen yet' : '*chosen when they accept*';
   const terms = rollTerms(state, side);
   const disputed = own.disputed ? ' (set by the Dispatcher)' : '';
   const adds = terms.length ? `\nadds${formatTerms(terms)}` : '';
@@ -108,12 +127,21 @@ function nextStep(view: ContestView): string {
   const c = escapeMarkdown(shortName(state, 'challenger'));
   switch (state.phase) {
     case 'proposed':
-      return `Waiting for <@${state.opponent.userId}> to **Accept** (and state their own terms) or **Decline**.`;
-    case 'countered':
-      return `Waiting for <@${state.challenger.userId}> (${c}) to **Agree** to both terms or **Withdraw**. No bargaining: terms cannot be edited.`;
+      return state.challenger.skill
+        ? `Waiting for <@${state.opponent.userId}> to **Accept** (one form: their terms, role and skill) or **Decline**.`
+        : `Waiting for <@${state.opponent.userId}> to **Accept** (and state their own terms) or **Decline**.`;
+    case 'countered': {
+      const rolls = state.challenger.role && state.opponent.role ? ': the dice roll as soon as they agree' : '';
+      const confirm = waitingOn(state).includes('opponent') ? ` and for <@${state.opponent.userId}> to **Confirm** the Dispatcher's change` : '';
+      return `Waiting for <@${state.challenger.userId}> (${c}) to **Agree** to both terms${rolls}, or **Withdraw**${confirm}. No bargaining: terms cannot be edited. A Dispatcher may adjust before then.`;
+    }
     case 'roles':
       return 'Each player picks **Attacker** or **Defender**. Both defenders: no contest.';
     case 'skills':
+      if (state.secretRoles && state.rounds.length === 0) {
+        const waiting = waitingOn(state).map((side) => `<@${state[side].userId}>`);
+        return `Waiting for ${waiting.join(' and ')} to **Confirm**; the dice roll when both have.`;
+      }
       return 'Each player picks a skill from their own sheet, then presses **Ready**. When both are ready, both sides roll at once.';
     case 'tied':
       return 'Two attackers and a tie: both choose **Another round** (new skills, none used before) or both **Accept the tie** and decide the outcome together. Each may change their choice until both agree.';
@@ -126,25 +154,57 @@ function verdict(success: boolean): string {
   return success ? '✅ success' : '❌ failure';
 }
 
-function partLine(part: ContestPartRoll): string {
-  return `${part.d100.value} (D100)${formatTerms(part.terms)} = **${part.result}** vs CL ${part.challengeLevel} → ${verdict(part.success)}`;
+/** The skill whose aptitude is a side's CL for the other: its one skill, or a linked side's highest. */
+function aptitudeSkill(roll: ContestSideRoll): { name: string; level: number } {
+  const skills = isLinkedRoll(roll) ? roll.linked.map((part) => part.skill) : [roll.skill];
+  return skills.reduce((best, skill) => (skill.level > best.level ? skill : best));
 }
 
 /**
- * A side's roll as the result and `/roll replay` show it: the skills (the field's title) and the dice. A linked side
- * shows each part on its own line, then "N of M succeeded".
+ * One D100 and its sum: the D100 plus what this side adds (archetypes, conditions, the situational modifier, its own
+ * skill only under the house rule) = total, against the CL, which is the other side's aptitude and is named as such.
  */
-export function contestSideRollText(roll: ContestSideRoll): { skills: string; dice: string } {
-  if (!isLinkedRoll(roll)) return { skills: `${roll.skill.name} ${roll.skill.level}`, dice: `🎲 \`${formatD100(roll.d100)}\`\n${partLine(roll)}` };
-  const lines = roll.linked.map((part, index) => `${index + 1}. **${escapeMarkdown(part.skill.name)} ${part.skill.level}** 🎲 \`${formatD100(part.d100)}\`\n${partLine(part)}`);
+function partLine(part: ContestPartRoll, against?: { roll: ContestSideRoll; name: string }): string {
+  const source = against ? ` (${escapeMarkdown(against.name)}'s ${escapeMarkdown(aptitudeSkill(against.roll).name)})` : '';
+  return `${part.d100.value} (D100)${formatTerms(part.terms)} = **${part.result}** vs CL ${part.challengeLevel}${source} → ${verdict(part.success)}`;
+}
+
+/**
+ * A side's roll as the result and `/roll replay` show it: the skills (the field's title) and the dice. A side's own
+ * aptitude is not part of its sum (it is the other side's CL), so the title names the skill without it and the CL
+ * says whose skill it is. A linked side shows each part on its own line, then "N of M succeeded".
+ */
+export function contestSideRollText(roll: ContestSideRoll, against?: { roll: ContestSideRoll; name: string }): { skills: string; dice: string } {
+  if (!isLinkedRoll(roll)) return { skills: roll.skill.name, dice: `🎲 \`${formatD100(roll.d100)}\`\n${partLine(roll, against)}` };
+  const lines = roll.linked.map((part, index) => `${index + 1}. **${escapeMarkdown(part.skill.name)}** 🎲 \`${formatD100(part.d100)}\`\n${partLine(part, against)}`);
   const summary = `**${roll.succeeded} of ${roll.linked.length} succeeded** → ${verdict(roll.success)}${roll.success ? '' : ' (a linked roll succeeds only if every part does)'}`;
-  return { skills: `linked roll: ${roll.linked.map((part) => `${part.skill.name} ${part.skill.level}`).join(' + ')}`, dice: [...lines, summary].join('\n') };
+  return { skills: `linked roll: ${roll.linked.map((part) => part.skill.name).join(' + ')}`, dice: [...lines, summary].join('\n') };
 }
 
 function roundField(state: ContestState, round: ContestRound, side: ContestSideName): APIEmbedField {
   const roll = round[side];
-  const { skills, dice } = contestSideRollText(roll);
+  const otherSide = side === 'challenger' ? 'opponent' : 'challenger';
+  const { skills, dice } = contestSideRollText(roll, { roll: round[otherSide], name: shortName(state, otherSide) });
   return field(`${shortName(state, side)} (${roll.role}): ${skills}`, dice, true);
+}
+
+/** Why the round ended as it did (RULES 1.6): "Both succeeded: the defender wins." */
+export function whyLine(state: ContestState, round: ContestRound): string {
+  const name = (side: ContestSideName) => escapeMarkdown(shortName(state, side));
+  const [c, o] = [round.challenger.success, round.opponent.success];
+  if (c !== o) return c ? `${name('challenger')} succeeded and ${name('opponent')} failed.` : `${name('opponent')} succeeded and ${name('challenger')} failed.`;
+  const both = c ? 'Both succeeded' : 'Both failed';
+  if (round.winner === 'tie') return `${both} and both are attackers: a tie.`;
+  return `${both}: the defender wins.`;
+}
+
+/** A round as one line on the contest message, linking to its result message. */
+function roundLine(view: ContestView, round: ContestRound): string {
+  const { state } = view;
+  const side = (name: ContestSideName) => `${escapeMarkdown(shortName(state, name))} ${round[name].success ? '✅' : '❌'}`;
+  const outcome = round.winner === 'tie' ? 'tie' : `${escapeMarkdown(shortName(state, round.winner))} wins`;
+  const link = linkTo(view, round.resultMessageId);
+  return `Round ${round.number}: ${side('challenger')} · ${side('opponent')} → **${outcome}**${link ? ` — [result and dice](${link})` : ' — result and dice below'}`;
 }
 
 /** RULES 1.3: a part that succeeded stands even when its linked roll, and with it the contest, was lost. */
@@ -183,28 +243,35 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
     field(`If ${c} wins`, escapeMarkdown(state.challenger.stakes)),
     field(`If ${state.opponent.operator ? shortName(state, 'opponent') : 'the opponent'} wins`, state.opponent.stakes ? escapeMarkdown(state.opponent.stakes) : '*stated when they accept*'),
   ];
-  if (['roles', 'skills', 'tied', 'resolved'].includes(state.phase) || (state.phase !== 'proposed' && state.challenger.role)) {
+  if (['roles', 'skills', 'tied', 'resolved'].includes(state.phase) || (state.phase !== 'proposed' && state.challenger.role) || (state.secretRoles && state.challenger.role)) {
     fields.push(field('Roles', `${escapeMarkdown(c)}: ${roleText(state, 'challenger')}\n${escapeMarkdown(o)}: ${roleText(state, 'opponent')}`));
   }
-  if (state.phase === 'skills') {
+  const choosing = state.phase === 'skills' || (state.secretRoles === true && ['proposed', 'countered'].includes(state.phase));
+  if (choosing) {
     fields.push(field(`${c}'s skill`, skillText(state, 'challenger'), true), field(`${o}'s skill`, skillText(state, 'opponent'), true));
-    const odds = contestOdds(state);
-    if (odds) {
-      const shown = (ways: bigint) => percentOf(ways, odds.outOf);
-      fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${shown(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${shown(odds.opponentWins)}** · tie **${shown(odds.tie)}**`));
+    if (rolesSecret(state)) {
+      // Who wins depends on the roles, which are secret until the roll: only each side's own chance is shown.
+      const chances = successChances(state);
+      if (chances) {
+        const shown = (side: ContestSideName) => percentOf(chances[side].succeed, chances[side].outOf);
+        fields.push(field('Chances for these choices', `${escapeMarkdown(c)}'s roll succeeds **${shown('challenger')}** · ${escapeMarkdown(o)}'s **${shown('opponent')}** (who wins depends on the roles, shown with the roll)`));
+      }
+    } else {
+      const odds = contestOdds(state);
+      if (odds) {
+        const shown = (ways: bigint) => percentOf(ways, odds.outOf);
+        fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${shown(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${shown(odds.opponentWins)}** · tie **${shown(odds.tie)}**`));
+      }
     }
   }
-  for (const round of state.rounds.slice(-3)) {
-    fields.push(roundField(state, round, 'challenger'), roundField(state, round, 'opponent'));
-    if (state.rounds.length > 1) fields.push(field(`Round ${round.number}`, round.winner === 'tie' ? 'Tie.' : `${shortName(state, round.winner)} wins.`));
-  }
+  if (state.rounds.length) fields.push(field(state.rounds.length > 1 ? 'Rounds' : 'Result', state.rounds.slice(-5).map((round) => roundLine(view, round)).join('\n')));
   if (state.changes.length) fields.push(field('Dispatcher', state.changes.slice(-5).map(escapeMarkdown).join('\n')));
 
   const last = state.rounds.at(-1);
   if (state.phase === 'resolved' && last && last.winner !== 'tie') {
     const winner = last.winner;
     const loser = winner === 'challenger' ? 'opponent' : 'challenger';
-    lines.push('', `🏆 **${escapeMarkdown(shortName(state, winner))} wins.** ${escapeMarkdown(shortName(state, loser))} suffers ${escapeMarkdown(shortName(state, winner))}'s stated outcome:`, `> ${escapeMarkdown(state[winner].stakes)}`);
+    lines.push('', `🏆 **${escapeMarkdown(shortName(state, winner))} wins.** ${whyLine(state, last)}`, `${escapeMarkdown(shortName(state, loser))} suffers ${escapeMarkdown(shortName(state, winner))}'s stated outcome:`, `> ${escapeMarkdown(state[winner].stakes)}`);
     lines.push(...standingSuccesses(state, last));
     embed.setColor(COLOR.won);
   } else if (state.phase === 'tied') {
@@ -217,6 +284,7 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   } else {
     embed.setColor(COLOR.open);
   }
+  if (open && state.notice) lines.push('', `⚠️ ${escapeMarkdown(state.notice)}`);
   if (open) lines.push('', nextStep(view), `This step expires <t:${Math.floor(view.expiresAt.getTime() / 1000)}:R> (after ${view.timeoutMinutes} min without a move).`);
   embed.setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription)).addFields(fields.slice(0, DISCORD_LIMITS.embedFields));
   const rollIds = state.rounds.map((round) => round.rollId).filter(Boolean);
@@ -254,21 +322,27 @@ function skillMenu(view: ContestView, side: ContestSideName, disabled: boolean):
 export function contestComponents(view: ContestView, disabled = false) {
   const { state, id } = view;
   const cancel = button(`contest:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary, disabled);
+  // The challenger may withdraw at any step until the dice first roll; after a tie, ending takes both.
+  const withdraw = state.rounds.length === 0 ? [button(`contest:withdraw:${id}`, 'Withdraw', ButtonStyle.Danger, disabled)] : [];
+  const adjust = button(`contest:adjust:${id}`, 'Dispatcher: adjust', ButtonStyle.Secondary, disabled);
   const row = (...buttons: ButtonBuilder[]) => new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons).toJSON();
   const phase = state.phase === 'expired' ? (state.expiredAt ?? 'expired') : state.phase;
+  const firstRound = state.secretRoles === true && state.rounds.length === 0;
+  const confirmLabel = firstRound ? 'Confirm' : 'Ready';
   switch (phase) {
     case 'proposed':
-      return [row(button(`contest:accept:${id}`, 'Accept', ButtonStyle.Success, disabled), button(`contest:decline:${id}`, 'Decline', ButtonStyle.Danger, disabled), cancel)];
-    case 'countered':
-      return [row(button(`contest:agree:${id}`, 'Agree', ButtonStyle.Success, disabled), button(`contest:withdraw:${id}`, 'Withdraw', ButtonStyle.Danger, disabled), cancel)];
+      return [row(button(`contest:accept:${id}`, 'Accept', ButtonStyle.Success, disabled), button(`contest:decline:${id}`, 'Decline', ButtonStyle.Danger, disabled), ...withdraw, cancel)];
+    case 'countered': {
+      const bothChosen = chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0;
+      const confirm = bothChosen && !state.opponent.ready ? [button(`contest:ready:${id}`, `Confirm (${truncate(shortName(state, 'opponent'), 40)})`, ButtonStyle.Primary, disabled)] : [];
+      return [row(button(`contest:agree:${id}`, 'Agree', ButtonStyle.Success, disabled), ...withdraw, ...confirm, ...(bothChosen ? [adjust] : []), cancel)];
+    }
     case 'roles':
-      return [row(button(`contest:role:${id}:attacker`, 'Attacker', ButtonStyle.Primary, disabled), button(`contest:role:${id}:defender`, 'Defender', ButtonStyle.Primary, disabled), cancel)];
+      return [row(button(`contest:role:${id}:attacker`, 'Attacker', ButtonStyle.Primary, disabled), button(`contest:role:${id}:defender`, 'Defender', ButtonStyle.Primary, disabled), ...withdraw, cancel)];
     case 'skills': {
-      const menus = (['challenger', 'opponent'] as const).map((side) => skillMenu(view, side, disabled)).filter((menu) => menu !== null).map((menu) => menu.toJSON());
-      return [
-        ...menus,
-        row(button(`contest:ready:${id}`, 'Ready', ButtonStyle.Success, disabled), button(`contest:adjust:${id}`, 'Dispatcher: adjust', ButtonStyle.Secondary, disabled), cancel),
-      ];
+      // The first round's skills were chosen with /contest start and in the Accept form; later rounds pick here.
+      const menus = firstRound ? [] : (['challenger', 'opponent'] as const).map((side) => skillMenu(view, side, disabled)).filter((menu) => menu !== null).map((menu) => menu.toJSON());
+      return [...menus, row(button(`contest:ready:${id}`, confirmLabel, ButtonStyle.Success, disabled), adjust, ...withdraw, cancel)];
     }
     case 'tied':
       return [row(button(`contest:again:${id}`, 'Another round', ButtonStyle.Primary, disabled), button(`contest:accepttie:${id}`, 'Accept the tie', ButtonStyle.Secondary, disabled), cancel)];
@@ -286,33 +360,142 @@ export function contestMessage(view: ContestView): MessageBody {
   };
 }
 
+/** A message that pings exactly these players and nobody else (user text inside it never pings). */
+export interface PingMessage {
+  content: string;
+  embeds?: ReturnType<EmbedBuilder['toJSON']>[];
+  allowedMentions: { parse: never[]; users: string[] };
+}
+
+/** What a player must press now, in a few words. */
+function moveOf(state: ContestState, side: ContestSideName): string {
+  switch (state.phase) {
+    case 'countered':
+      return side === 'challenger'
+        ? `**Agree** to the terms${state.challenger.role && state.opponent.role ? ' (the dice roll then)' : ''}, or **Withdraw**`
+        : '**Confirm** the change';
+    case 'roles':
+      return 'pick **Attacker** or **Defender**';
+    case 'skills':
+      if (chosenSkills(state[side]).length === 0) return 'pick your skill, then press **Ready**';
+      return state.secretRoles && state.rounds.length === 0 ? 'press **Confirm**' : 'press **Ready**';
+    case 'tied':
+      return 'choose **Another round** or **Accept the tie**';
+    default:
+      return 'answer';
+  }
+}
+
+/**
+ * The turn prompt: a new message (an edit notifies nobody) naming what happened and pinging only the players who
+ * must act now, each told their move, with a link to the contest message. Null when nobody but the actor must act.
+ */
+export function contestPrompt(view: ContestView, actor: ContestSideName | null, happened: string): PingMessage | null {
+  const { state } = view;
+  const next = waitingOn(state).filter((side) => side !== actor);
+  if (next.length === 0) return null;
+  const link = linkTo(view, view.where?.messageId);
+  const moves = next.map((side) => `<@${state[side].userId}>, your move: ${moveOf(state, side)}`).join('. ');
+  const content = `🔔 ${escapeMarkdown(happened)}. ${moves}.${link ? ` [Contest #${view.id}](${link})` : ''}`;
+  return { content: truncate(content, DISCORD_LIMITS.content), allowedMentions: { parse: [], users: next.map((side) => state[side].userId) } };
+}
+
+/** A contest that ended without a roll (declined, withdrawn, cancelled, both defenders, a tie accepted): said anew, to the other players. */
+export function contestEndNotice(view: ContestView, actor: ContestSideName | null): PingMessage {
+  const { state } = view;
+  const told = (['challenger', 'opponent'] as const).filter((side) => side !== actor && (side === 'challenger' || state.opponent.userId));
+  const link = linkTo(view, view.where?.messageId);
+  const pings = told.map((side) => `<@${state[side].userId}>`).join(' ');
+  const content = `${pings} ⛔ Contest #${view.id} is over: ${escapeMarkdown(state.endReason ?? 'it ended.')}${link ? ` [Contest #${view.id}](${link})` : ''}`;
+  return { content: truncate(content, DISCORD_LIMITS.content), allowedMentions: { parse: [], users: told.map((side) => state[side].userId) } };
+}
+
+/**
+ * A round's result, posted as a new message: who won and why, each side's skill, dice and sum against the CL the
+ * other side's skill sets, the winner's stated outcome, and a link back to the contest message. Pings the players
+ * who did not make the last press (the one who did sees it land).
+ */
+export function contestResultMessage(view: ContestView, round: ContestRound, actor: ContestSideName | null): PingMessage {
+  const { state } = view;
+  const told = (['challenger', 'opponent'] as const).filter((side) => side !== actor);
+  const link = linkTo(view, view.where?.messageId);
+  const lines: string[] = [];
+  if (round.winner === 'tie') {
+    lines.push(`🤝 ${whyLine(state, round)}`, ...standingSuccesses(state, round));
+    lines.push(`Both choose **Another round** or **Accept the tie** on ${link ? `[the contest message](${link})` : 'the contest message'}.`);
+  } else {
+    const loser = round.winner === 'challenger' ? 'opponent' : 'challenger';
+    const winnerName = escapeMarkdown(shortName(state, round.winner));
+    lines.push(`🏆 **${winnerName} wins.** ${whyLine(state, round)}`, `${escapeMarkdown(shortName(state, loser))} suffers ${winnerName}'s stated outcome:`, `> ${escapeMarkdown(state[round.winner].stakes)}`);
+    lines.push(...standingSuccesses(state, round));
+  }
+  if (link) lines.push('', `[Contest #${view.id}](${link}): ${escapeMarkdown(state.intent)}`);
+  const title = `🎲 Contest #${view.id}${state.rounds.length > 1 || round.number > 1 ? `, round ${round.number}` : ''}: ${round.winner === 'tie' ? 'a tie' : `${shortName(state, round.winner)} wins`}`;
+  const embed = new EmbedBuilder()
+    .setTitle(truncate(title, DISCORD_LIMITS.embedTitle))
+    .setColor(round.winner === 'tie' ? COLOR.tie : COLOR.won)
+    .setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription))
+    .addFields(roundField(state, round, 'challenger'), roundField(state, round, 'opponent'))
+    .setFooter({ text: `Contest #${view.id}${round.rollId ? ` · roll ${round.rollId} · check with /roll replay` : ''}` });
+  const content = `${told.map((side) => `<@${state[side].userId}>`).join(' ')} the dice of contest #${view.id} have rolled.`;
+  return { content, embeds: [embed.toJSON()], allowedMentions: { parse: [], users: told.map((side) => state[side].userId) } };
+}
+
 /** The first message pings the opponent, and only them. */
 export function contestOpening(view: ContestView) {
   return { ...contestMessage(view), allowedMentions: { parse: [] as never[], users: [view.state.opponent.userId] } };
 }
 
-export function acceptModal(id: number, activeSheetName: string | null) {
-  const operator = new TextInputBuilder()
-    .setCustomId('operator')
-    .setLabel('Your Operator in this contest')
-    .setStyle(TextInputStyle.Short)
-    .setRequired(true)
-    .setMaxLength(64);
-  if (activeSheetName) operator.setValue(activeSheetName);
+/** The sheet the challenged player accepts with: its skills (those not rolled yet in this contest) and archetypes. */
+export interface AcceptSheet {
+  name: string;
+  skills: SkillEntry[];
+  archetypes: { name: string }[];
+}
+
+/**
+ * The Accept form: everything the challenged player chooses at once, their stakes, their role (secret until the
+ * roll) and their skill. Role and skill are menus; a sheet with more skills than a menu holds gets a text field,
+ * checked against the sheet (the nearest names are suggested). The archetypes they add are a comma list.
+ */
+export function acceptModal(id: number, sheet: AcceptSheet) {
+  const label = (text: string, description?: string) => {
+    const built = new LabelBuilder().setLabel(truncate(text, 45));
+    return description ? built.setDescription(truncate(description, 100)) : built;
+  };
+  const stakes = label('If you win, what happens to the challenger?').setTextInputComponent(
+    new TextInputBuilder().setCustomId('stakes').setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
+  );
+  const role = label('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
+    new StringSelectMenuBuilder()
+      .setCustomId('role')
+      .setPlaceholder('Attacker or Defender')
+      .setRequired(true)
+      .addOptions(
+        { label: 'Attacker', value: 'attacker', description: 'You act: both succeed or both fail → the defender wins' },
+        { label: 'Defender', value: 'defender', description: 'You resist: a tie of results goes to you' },
+      ),
+  );
+  const skillLabel = label(`Your skill (${sheet.name})`, 'Its aptitude is the challenger’s Challenge Level.');
+  const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, 100), value: truncate(skill.name, 100) }));
+  const skill =
+    options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions
+      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId('skill').setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
+      : skillLabel.setTextInputComponent(
+          new TextInputBuilder().setCustomId('skill').setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(`As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}`, 100)),
+        );
+  const archetypes = label('Archetypes you add (comma list, optional)', 'Each once; a Dispatcher may still adjust.').setTextInputComponent(
+    new TextInputBuilder()
+      .setCustomId('archetypes')
+      .setStyle(TextInputStyle.Short)
+      .setRequired(false)
+      .setMaxLength(200)
+      .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', 100)),
+  );
   return new ModalBuilder()
     .setCustomId(`contest:acceptform:${id}`)
-    .setTitle(`Accept contest #${id}`)
-    .addComponents(
-      new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder()
-          .setCustomId('stakes')
-          .setLabel('If you win, what happens to the challenger?')
-          .setStyle(TextInputStyle.Paragraph)
-          .setRequired(true)
-          .setMaxLength(CONTEST_LIMITS.stakesLength),
-      ),
-      new ActionRowBuilder<TextInputBuilder>().addComponents(operator),
-    );
+    .setTitle(truncate(`Accept contest #${id} as ${sheet.name}`, 45))
+    .addLabelComponents(stakes, role, skill, archetypes);
 }
 
 export function skillSearchModal(id: number, side: ContestSideName) {

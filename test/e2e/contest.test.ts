@@ -88,11 +88,20 @@ function advanceMinutes(minutes: number): void {
   clock = new Date(clock.getTime() + minutes * 60_000);
 }
 
-async function startContest(options: { stakes?: string; intent?: string; opponent?: string; challenger?: string } = {}): Promise<Contest & { opening: SandboxResponse }> {
+async function startContest(
+  options: { stakes?: string; intent?: string; opponent?: string; challenger?: string; skill?: string; role?: 'attacker' | 'defender'; archetypes?: string } = {},
+): Promise<Contest & { opening: SandboxResponse }> {
   const opening = await sandbox.one({
     user: options.challenger ?? CHALLENGER,
     command: 'contest start',
-    options: { opponent: options.opponent ?? OPPONENT, intent: options.intent ?? 'Kat disarms Troy as he enters', stakes: options.stakes ?? 'Troy is disarmed' },
+    options: {
+      opponent: options.opponent ?? OPPONENT,
+      intent: options.intent ?? 'Kat disarms Troy as he enters',
+      stakes: options.stakes ?? 'Troy is disarmed',
+      skill: options.skill ?? 'CQC',
+      role: options.role ?? 'attacker',
+      ...(options.archetypes ? { archetypes: options.archetypes } : {}),
+    },
   });
   expect(opening).toMatchObject({ kind: 'reply', ephemeral: false });
   const id = /Contest #(\d+)/.exec(textOf(opening))?.[1];
@@ -105,30 +114,71 @@ function button(contest: Contest, user: string, verb: string, arg?: string, role
   return { user, button: `contest:${verb}:${contest.id}${arg ? `:${arg}` : ''}`, message: contest.message, ...(roles ? { roles } : {}) };
 }
 
-function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
-  return sandbox.one(button(contest, user, verb, arg, roles));
+/** A press and everything it answered: the contest message's update first, then any new message (prompt, result). */
+async function pressAll(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse[]> {
+  return (await sandbox.act(button(contest, user, verb, arg, roles))).responses;
+}
+
+/** A press's first answer: the contest message as it now stands (or a form, or a private refusal). */
+async function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
+  return (await pressAll(contest, user, verb, arg, roles))[0]!;
 }
 
 async function pick(contest: Contest, user: string, side: 'challenger' | 'opponent', skill: string): Promise<SandboxResponse> {
-  return sandbox.one({ user, select: `contest:skill:${contest.id}:${side}`, values: [skill], message: contest.message });
+  return (await sandbox.act({ user, select: `contest:skill:${contest.id}:${side}`, values: [skill], message: contest.message })).responses[0]!;
 }
 
-async function accept(contest: Contest, stakes = 'Troy kicks Kat: she rolls on the Blunt Damage Outcome Table'): Promise<SandboxResponse> {
+/** The Accept form's fields: the stakes, the role, the skill and the archetypes added. */
+function acceptFields(options: { stakes?: string; role?: string; skill?: string; archetypes?: string } = {}): Record<string, string> {
+  return { stakes: options.stakes ?? 'Troy kicks Kat: she rolls on the Blunt Damage Outcome Table', role: options.role ?? 'defender', skill: options.skill ?? 'CQC', archetypes: options.archetypes ?? '' };
+}
+
+/** Troy accepts in one form; returns every answer (the message's update, then the prompt to Kat). */
+async function acceptAll(contest: Contest, options: Parameters<typeof acceptFields>[0] = {}): Promise<SandboxResponse[]> {
   const form = await press(contest, OPPONENT, 'accept');
   expect(form.kind).toBe('modal');
-  return sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes, operator: 'Troy' }, message: contest.message });
+  return (await sandbox.act({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: acceptFields(options), message: contest.message })).responses;
+}
+
+async function accept(contest: Contest, stakes?: string): Promise<SandboxResponse> {
+  return (await acceptAll(contest, { stakes }))[0]!;
+}
+
+/**
+ * A contest as the previous version stored it mid-flow: the challenged player accepted with stakes only, no role or
+ * skill chosen yet (roles and skills were picked on the message then). The message is brought up to date by a
+ * bystander's press, as any press on a lagging message does.
+ */
+async function toLegacyCountered(): Promise<Contest> {
+  const contest = await startContest();
+  await accept(contest);
+  const row = (await sandbox.bot.store.db.contest.findUnique({ where: { id: Number(contest.id) } }))!;
+  const state = JSON.parse(row.state) as ContestState & Record<string, unknown>;
+  const bare = (side: ContestState['challenger']) => ({ ...side, role: null, skill: null, archetypeModifiers: [], conditionModifiers: [], ready: false });
+  const legacy = { ...state, challenger: bare(state.challenger), opponent: bare(state.opponent) } as Record<string, unknown>;
+  delete legacy.secretRoles;
+  delete legacy.notice;
+  await sandbox.bot.store.db.contest.update({ where: { id: row.id }, data: { state: JSON.stringify(legacy), version: { increment: 1 } } });
+  await sandbox.act(button(contest, BYSTANDER, 'agree'));
+  return contest;
+}
+
+async function adjustAll(contest: Contest, fields: Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>): Promise<SandboxResponse[]> {
+  const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
+  expect(form.kind).toBe('modal');
+  return (
+    await sandbox.act({
+      user: DISPATCHER,
+      roles: ['dispatcher'],
+      modal: `contest:adjustform:${contest.id}`,
+      fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
+      message: contest.message,
+    })
+  ).responses;
 }
 
 async function adjust(contest: Contest, fields: Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>): Promise<SandboxResponse> {
-  const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
-  expect(form.kind).toBe('modal');
-  return sandbox.one({
-    user: DISPATCHER,
-    roles: ['dispatcher'],
-    modal: `contest:adjustform:${contest.id}`,
-    fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
-    message: contest.message,
-  });
+  return (await adjustAll(contest, fields))[0]!;
 }
 
 async function toCountered(options?: Parameters<typeof startContest>[0]): Promise<Contest> {
@@ -137,8 +187,9 @@ async function toCountered(options?: Parameters<typeof startContest>[0]): Promis
   return contest;
 }
 
+/** A contest of the previous version at its roles step. */
 async function toRoles(): Promise<Contest> {
-  const contest = await toCountered();
+  const contest = await toLegacyCountered();
   await press(contest, CHALLENGER, 'agree');
   return contest;
 }
@@ -153,11 +204,9 @@ async function toSkills(roles: ['attacker' | 'defender', 'attacker' | 'defender'
 
 /** Two attackers, CQC against CQC, both succeed: a tie. */
 async function toTied(): Promise<Contest> {
-  const contest = await toSkills(['attacker', 'attacker']);
-  await pick(contest, CHALLENGER, 'challenger', 'CQC');
-  await pick(contest, OPPONENT, 'opponent', 'CQC');
-  await press(contest, CHALLENGER, 'ready');
-  const tied = await press(contest, OPPONENT, 'ready');
+  const contest = await startContest({ role: 'attacker' });
+  await acceptAll(contest, { role: 'attacker' });
+  const tied = await press(contest, CHALLENGER, 'agree');
   expect(textOf(tied)).toContain('**Tie** between two attackers');
   return contest;
 }
@@ -238,7 +287,7 @@ function expectOneWinner(responses: SandboxResponse[][], politeAnswer: RegExp): 
   expect(losers).toHaveLength(1);
   expect(winners).toHaveLength(1);
   expect(noteOf(losers[0]!)!.content).not.toMatch(/went wrong/);
-  expect(winners[0]!.map((response) => response.kind)).toEqual(['update']);
+  expect(winners[0]![0]!.kind).toBe('update');
   return winners[0]![0]!;
 }
 
@@ -249,45 +298,67 @@ async function contestRolls(): Promise<number> {
 // ---- the flow -------------------------------------------------------------------------------------------------
 
 describe('proposing and answering', () => {
-  it('the challenged player accepts with their own terms, the challenger agrees, and the defender wins when both succeed', async () => {
-    const contest = await startContest();
+  it('the challenger chooses with /contest start, the challenged player in one form, the challenger agrees and the dice roll: the defender wins when both succeed', async () => {
+    const contest = await startContest({ skill: 'CQC', role: 'attacker', archetypes: 'Acuity' });
     expect(contest.opening.content).toBe(`<@${ids.opponent}>, you are challenged to a contest by <@${ids.challenger}>.`);
     expect(textOf(contest.opening)).toContain('**Intent:** Kat disarms Troy as he enters');
     expect(textOf(contest.opening)).toContain('If Kat wins\nTroy is disarmed');
     expect(textOf(contest.opening)).toContain('*stated when they accept*');
-    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([`contest:accept:${contest.id}`, `contest:decline:${contest.id}`, `contest:cancel:${contest.id}`]);
+    expect(textOf(contest.opening)).toContain("**CQC 37**: the CL of the opponent's roll\nadds + 5 Acuity");
+    // Kat's role is secret until the roll, so it cannot sway Troy's choice.
+    expect(textOf(contest.opening)).toContain('Roles\nKat: chosen, secret until the dice roll\nTroy: not chosen yet');
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([
+      `contest:accept:${contest.id}`,
+      `contest:decline:${contest.id}`,
+      `contest:withdraw:${contest.id}`,
+      `contest:cancel:${contest.id}`,
+    ]);
 
-    const countered = await accept(contest);
-    expect(countered.kind).toBe('update');
-    expect(textOf(countered)).toContain(`Contest #${contest.id}: Kat vs Troy`);
-    expect(textOf(countered)).toContain('If Troy wins\nTroy kicks Kat: she rolls on the Blunt Damage Outcome Table');
-    expect(textOf(countered)).toContain('**Agree** to both terms or **Withdraw**');
+    const form = await press(contest, OPPONENT, 'accept');
+    expect(form.kind).toBe('modal');
+    const modal = JSON.stringify(form.modal);
+    expect(modal).toContain('"title":"Accept contest #1 as Troy"');
+    expect(modal).toContain('"custom_id":"role"');
+    expect(modal).toContain('"value":"Shotgun Handling"'); // the skill menu lists Troy's skills
+    const [countered, prompt] = await acceptAll(contest, { role: 'defender', skill: 'Shotgun Handling', archetypes: 'Grit' });
+    expect(countered!.kind).toBe('update');
+    expect(textOf(countered!)).toContain(`Contest #${contest.id}: Kat vs Troy`);
+    expect(textOf(countered!)).toContain('If Troy wins\nTroy kicks Kat: she rolls on the Blunt Damage Outcome Table');
+    expect(textOf(countered!)).toContain("**Shotgun Handling 35**: the CL of Kat's roll\nadds + 10 Grit");
+    expect(textOf(countered!)).toContain('Roles\nKat: chosen, secret until the dice roll\nTroy: chosen, secret until the dice roll');
+    // Only each side's own chance is shown while the roles are secret: Kat succeeds on 30–100 (71), Troy 27–100 (74).
+    expect(textOf(countered!)).toContain("Kat's roll succeeds **71%** · Troy's **74%**");
+    expect(textOf(countered!)).toContain('**Agree** to both terms: the dice roll as soon as they agree, or **Withdraw**');
+    // The turn prompt: a new message, pinging Kat's player and nobody else, with a link to the contest.
+    expect(prompt).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [], users: [ids.challenger] } });
+    expect(prompt!.content).toContain(`Troy accepted with their own terms, role and skill. <@${ids.challenger}>, your move: **Agree**`);
+    expect(prompt!.content).toContain(`(https://discord.com/channels/${sandbox.fake.guildId}/${sandbox.fake.channelId}/${contest.message})`);
 
-    const agreed = await press(contest, CHALLENGER, 'agree');
-    expect(textOf(agreed)).toContain('Roles\nKat: not chosen yet\nTroy: not chosen yet');
-    // A role stays secret until both have chosen.
-    const first = await press(contest, CHALLENGER, 'role', 'attacker');
-    expect(textOf(first)).toContain('Roles\nKat: chosen\nTroy: not chosen yet');
-    const both = await press(contest, OPPONENT, 'role', 'defender');
-    expect(textOf(both)).toContain('Roles\nKat: Attacker\nTroy: Defender');
-
-    expect(menuValues(contest, 'challenger').sort()).toEqual(['CQC', 'Climbing', 'Stealth'].sort());
-    expect(menuValues(contest, 'opponent').sort()).toEqual(['CQC', 'Shotgun Handling', 'Athletics'].sort());
-    await pick(contest, CHALLENGER, 'challenger', 'CQC');
-    const picked = await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
-    expect(textOf(picked)).toContain("**CQC 37**: the CL of Troy's roll");
-    expect(textOf(picked)).toContain("**Shotgun Handling 35**: the CL of Kat's roll");
-
-    const ready = await press(contest, CHALLENGER, 'ready');
-    expect(textOf(ready)).toContain('✅ ready');
-    const result = await press(contest, OPPONENT, 'ready');
-    const text = textOf(result);
-    expect(text).toContain(`${DICE.challenger} (D100) = **${DICE.challenger}** vs CL 35 → ✅ success`);
-    expect(text).toContain(`${DICE.opponent} (D100) = **${DICE.opponent}** vs CL 37 → ✅ success`);
-    expect(text).toContain("🏆 **Troy wins.** Kat suffers Troy's stated outcome:\n> Troy kicks Kat: she rolls on the Blunt Damage Outcome Table");
-    expect(result.components).toEqual([]);
+    const [rolled, result, linked] = await pressAll(contest, CHALLENGER, 'agree');
+    expect(rolled!.kind).toBe('update');
+    expect(textOf(rolled!)).toContain('Roles\nKat: Attacker\nTroy: Defender');
+    expect(result).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [], users: [ids.opponent] } });
+    const text = textOf(result!);
+    expect(text).toContain(`${DICE.challenger} (D100) + 5 Acuity = **${DICE.challenger + 5}** vs CL 35 (Troy's Shotgun Handling) → ✅ success`);
+    expect(text).toContain(`${DICE.opponent} (D100) + 10 Grit = **${DICE.opponent + 10}** vs CL 37 (Kat's CQC) → ✅ success`);
+    expect(text).toContain("🏆 **Troy wins.** Both succeeded: the defender wins.\nKat suffers Troy's stated outcome:\n> Troy kicks Kat: she rolls on the Blunt Damage Outcome Table");
+    expect(text).toContain(`[Contest #${contest.id}](https://discord.com/channels/${sandbox.fake.guildId}/${sandbox.fake.channelId}/${contest.message})`);
+    // The contest message links to the result and has nothing left to press.
+    expect(linked!.kind).toBe('edit');
+    expect(shownText(contest)).toContain(`Round 1: Kat ✅ · Troy ✅ → **Troy wins** — [result and dice](https://discord.com/channels/${sandbox.fake.guildId}/${sandbox.fake.channelId}/${result!.messageId})`);
     expect(shown(contest).components).toEqual([]);
     expect(await contestRolls()).toBe(1);
+  });
+
+  it('the result says why: one success wins, both failures go to the defender', async () => {
+    // Troy as an attacker with −90: he fails, Kat succeeds.
+    const contest = await startContest({ role: 'defender' });
+    await acceptAll(contest, { role: 'attacker' });
+    await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'CQC', modifiers: '-90, -90' });
+    await press(contest, CHALLENGER, 'agree');
+    const [, result] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(result!)).toContain('🏆 **Kat wins.** Both failed: the defender wins.');
+    expect(textOf(result!)).toMatch(/Kat \(defender\): CQC\n/);
   });
 
   it('only the challenged player can accept or decline; the challenger, the Dispatcher and a bystander are refused and nothing changes', async () => {
@@ -302,16 +373,17 @@ describe('proposing and answering', () => {
 
   it('a challenged player without a sheet is asked to create one before accepting', async () => {
     const contest = await startContest({ opponent: 'noa' });
-    await expectRefused(contest, button(contest, 'noa', 'accept'), 'You need an Operator sheet to take part');
+    await expectRefused(contest, button(contest, 'noa', 'accept'), 'A contest is played with a Tac Talk sheet, and you have none');
   });
 
-  it('the challenged player declines: the contest ends and the challenger must choose a different course of action', async () => {
+  it('the challenged player declines: the contest ends, and the challenger is told in a new message', async () => {
     const contest = await startContest();
-    const declined = await press(contest, OPPONENT, 'decline');
-    expect(declined.kind).toBe('update');
-    expect(textOf(declined)).toContain('⛔ mike declined. The challenger must choose a different course of action.');
-    expect(declined.components).toEqual([]);
-    expect(shown(contest).components).toEqual([]);
+    const [declined, notice] = await pressAll(contest, OPPONENT, 'decline');
+    expect(declined!.kind).toBe('update');
+    expect(textOf(declined!)).toContain('⛔ mike declined. The challenger must choose a different course of action.');
+    expect(declined!.components).toEqual([]);
+    expect(notice).toMatchObject({ kind: 'followup', allowedMentions: { parse: [], users: [ids.challenger] } });
+    expect(notice!.content).toContain(`<@${ids.challenger}> ⛔ Contest #${contest.id} is over: mike declined.`);
   });
 
   it('only the challenger can agree or withdraw; the challenged player and a bystander are refused and nothing changes', async () => {
@@ -320,21 +392,88 @@ describe('proposing and answering', () => {
     await expectRefused(contest, button(contest, OPPONENT, 'withdraw'), 'Only the challenger can answer this.');
     await expectRefused(contest, button(contest, BYSTANDER, 'agree'), NOT_YOURS);
     await expectRefused(contest, button(contest, BYSTANDER, 'withdraw'), NOT_YOURS);
-    expect(textOf(await press(contest, CHALLENGER, 'agree'))).toContain('picks **Attacker** or **Defender**');
+    expect(textOf(await press(contest, CHALLENGER, 'agree'))).toContain('Kat: Attacker');
   });
 
-  it('the challenger withdraws after seeing the terms: the contest ends, nobody can edit terms', async () => {
-    const contest = await toCountered();
-    const withdrawn = await press(contest, CHALLENGER, 'withdraw');
-    expect(textOf(withdrawn)).toContain('⛔ Kat did not agree to the terms. The challenger must choose a different course of action.');
-    expect(withdrawn.components).toEqual([]);
+  it('the challenger may withdraw at any step before the dice roll; the challenged player is told', async () => {
+    const proposed = await startContest();
+    const [withdrawn, told] = await pressAll(proposed, CHALLENGER, 'withdraw');
+    expect(textOf(withdrawn!)).toContain('⛔ Kat withdrew before the dice were rolled.');
+    expect(told).toMatchObject({ kind: 'followup', allowedMentions: { parse: [], users: [ids.opponent] } });
+
+    const countered = await toCountered();
+    expect(textOf(await press(countered, CHALLENGER, 'withdraw'))).toContain('⛔ Kat did not agree to the terms. The challenger must choose a different course of action.');
+
+    // After the Dispatcher's change and Kat's Agree, waiting for Troy's confirmation: still before the roll.
+    const confirming = await toCountered();
+    await adjust(confirming, { challenger_skill: 'CQC', opponent_skill: 'Shotgun Handling' });
+    await press(confirming, CHALLENGER, 'agree');
+    expect(textOf(await press(confirming, CHALLENGER, 'withdraw'))).toContain('⛔ Kat withdrew before the dice were rolled.');
+    expect(await contestRolls()).toBe(0);
   });
 
-  it('empty counter-terms are refused privately and the challenged player can try again', async () => {
+  it('a refused Accept form says what was wrong and shows back what was typed; the challenged player can try again', async () => {
     const contest = await startContest();
     await press(contest, OPPONENT, 'accept');
-    await expectRefused(contest, { user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: '   ', operator: 'Troy' }, message: contest.message }, 'The stakes cannot be empty');
+    const submit = (fields: Record<string, string>) => ({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields, message: contest.message });
+    await expectRefused(contest, submit(acceptFields({ stakes: '   ' })), 'The stakes cannot be empty');
+    const refusal = await sandbox.one(submit(acceptFields({ stakes: 'Kat eats dirt', archetypes: 'Grit, Gritt' })));
+    expect(refusal.content).toContain('Troy has no archetype named **Gritt**. Did you mean **Grit**?');
+    expect(refusal.content).toContain('- stakes: `Kat eats dirt`');
+    expect(refusal.content).toContain('- archetypes: `Grit, Gritt`');
+    expect(await sandbox.one(submit(acceptFields({ archetypes: 'Grit, Grit' })))).toMatchObject({ ephemeral: true, content: expect.stringContaining('named twice') });
     expect(textOf(await accept(contest))).toContain('Troy kicks Kat');
+  });
+
+  it('both defenders: the contest ends when the second role is chosen, there is no reason for a contest', async () => {
+    const contest = await startContest({ role: 'defender' });
+    const [ended] = await acceptAll(contest, { role: 'defender' });
+    expect(textOf(ended!)).toContain('⛔ Both players are defenders: there is no reason for a contest.');
+    expect(ended!.components).toEqual([]);
+    expect(await contestRolls()).toBe(0);
+  });
+});
+
+describe('turn prompts and confirmations', () => {
+  it('a Dispatcher’s change clears the confirmations and says why; each player still to act is pinged, and only they', async () => {
+    const contest = await toCountered();
+    const [adjusted, prompt] = (await adjustAll(contest, { challenger_skill: 'CQC', opponent_skill: 'Shotgun Handling' }));
+    expect(textOf(adjusted!)).toContain("⚠️ The Dispatcher disputed Troy's skill: both confirm again, Kat by agreeing (Troy had confirmed).");
+    expect(prompt!.allowedMentions).toEqual({ parse: [], users: [ids.challenger, ids.opponent] });
+    expect(prompt!.content).toContain(`<@${ids.challenger}>, your move: **Agree**`);
+    expect(prompt!.content).toContain(`<@${ids.opponent}>, your move: **Confirm** the change`);
+    // Troy may confirm before Kat agrees; then Kat's Agree rolls the dice.
+    const [confirmed, toKat] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(confirmed!)).toContain('✅ confirmed');
+    expect(toKat!.allowedMentions).toEqual({ parse: [], users: [ids.challenger] });
+    expect(toKat!.content).toContain(`Troy confirmed. <@${ids.challenger}>, your move: **Agree**`);
+    await expectRefused(contest, button(contest, OPPONENT, 'ready'), 'You are already ready');
+    const [, result] = await pressAll(contest, CHALLENGER, 'agree');
+    expect(textOf(result!)).toContain('Troy wins');
+  });
+
+  it('after Agree, a change by the Dispatcher is not possible: the dice have rolled; before it, adjusting needs both skills known', async () => {
+    const contest = await startContest();
+    await expectRefused(contest, button(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']), 'once both players have chosen their skills');
+    await accept(contest);
+    await press(contest, CHALLENGER, 'agree');
+    await expectRefused(contest, button(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']), 'This contest is over');
+  });
+});
+
+describe('a contest stored by the previous version (roles and skills picked on the message)', () => {
+  it('plays on from where it was: roles, skill menus, Ready, and the result', async () => {
+    const contest = await toLegacyCountered();
+    expect(textOf(await press(contest, CHALLENGER, 'agree'))).toContain('Roles\nKat: not chosen yet\nTroy: not chosen yet');
+    const first = await press(contest, CHALLENGER, 'role', 'attacker');
+    expect(textOf(first)).toContain('Roles\nKat: chosen\nTroy: not chosen yet');
+    const both = await press(contest, OPPONENT, 'role', 'defender');
+    expect(textOf(both)).toContain('Roles\nKat: Attacker\nTroy: Defender');
+    await pick(contest, CHALLENGER, 'challenger', 'CQC');
+    await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
+    await press(contest, CHALLENGER, 'ready');
+    const [, result] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(result!)).toContain("🏆 **Troy wins.** Both succeeded: the defender wins.");
   });
 });
 
@@ -380,10 +519,10 @@ describe('roles and skills', () => {
     await importSheet(sandbox, OPPONENT, { name: 'Mo', skills });
     const contest = await startContest();
     await press(contest, OPPONENT, 'accept');
-    await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat is kicked', operator: 'Mo' }, message: contest.message });
-    await press(contest, CHALLENGER, 'agree');
-    await press(contest, CHALLENGER, 'role', 'attacker');
-    await press(contest, OPPONENT, 'role', 'attacker');
+    await sandbox.act({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: acceptFields({ stakes: 'Kat is kicked', role: 'attacker', skill: 'Skill 01' }), message: contest.message });
+    await press(contest, CHALLENGER, 'agree'); // a tie: Skill 01 (10) and CQC (37) are both beaten
+    await press(contest, CHALLENGER, 'again');
+    await press(contest, OPPONENT, 'again');
     return contest;
   }
 
@@ -461,9 +600,9 @@ describe('the Dispatcher', () => {
     ]);
 
     await press(contest, CHALLENGER, 'ready');
-    const result = textOf(await press(contest, OPPONENT, 'ready'));
-    expect(result).toContain(`${DICE.challenger} (D100) + 5 Acuity = **${DICE.challenger + 5}** vs CL 35 → ✅ success`);
-    expect(result).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 37 → ❌ failure`);
+    const result = textOf((await pressAll(contest, OPPONENT, 'ready'))[1]!);
+    expect(result).toContain(`${DICE.challenger} (D100) + 5 Acuity = **${DICE.challenger + 5}** vs CL 35 (Troy's Shotgun Handling) → ✅ success`);
+    expect(result).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 37 (Kat's CQC) → ❌ failure`);
     expect(result).toContain("🏆 **Kat wins.** Troy suffers Kat's stated outcome:\n> Troy is disarmed");
   });
 
@@ -532,14 +671,14 @@ describe('ties', () => {
     expect(textOf(picked)).toContain('adds − 5 Sprained wrist'); // Kat's condition on Climbing
     await adjust(contest, { challenger_skill: 'Climbing', opponent_skill: 'Athletics', modifiers: '0, -90' });
     await press(contest, OPPONENT, 'ready');
-    const result = await press(contest, CHALLENGER, 'ready');
-    const text = textOf(result);
-    expect(text).toContain(`${DICE.challenger} (D100) − 5 Sprained wrist = **${DICE.challenger - 5}** vs CL 30 → ✅ success`);
-    expect(text).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 50 → ❌ failure`);
+    const [result, posted] = await pressAll(contest, CHALLENGER, 'ready');
+    const text = textOf(posted!) + textOf(result!);
+    expect(text).toContain(`${DICE.challenger} (D100) − 5 Sprained wrist = **${DICE.challenger - 5}** vs CL 30 (Troy's Athletics) → ✅ success`);
+    expect(text).toContain(`${DICE.opponent} (D100) − 90 situational = **${DICE.opponent - 90}** vs CL 50 (Kat's Climbing) → ❌ failure`);
     expect(text).toContain('Round 1\nTie.');
     expect(text).toContain('Round 2\nKat wins.');
     expect(text).toContain('🏆 **Kat wins.**');
-    expect(result.components).toEqual([]);
+    expect(result!.components).toEqual([]);
     expect(await contestRolls()).toBe(2);
     expect(text).toMatch(/rolls \w{8}, \w{8} · check with \/roll replay/);
   });
@@ -656,17 +795,14 @@ describe('robustness', () => {
     const form = await press(contest, OPPONENT, 'accept');
     expect(form.kind).toBe('modal');
     await sandbox.restartBot();
-    await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message: contest.message });
+    await sandbox.act({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: acceptFields({ stakes: 'Kat is kicked', skill: 'Shotgun Handling' }), message: contest.message });
+    await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'Shotgun Handling', modifiers: '0, 1' });
+    await sandbox.restartBot();
     await press(contest, CHALLENGER, 'agree');
-    await press(contest, CHALLENGER, 'role', 'attacker');
     await sandbox.restartBot();
-    await press(contest, OPPONENT, 'role', 'defender');
-    await pick(contest, CHALLENGER, 'challenger', 'CQC');
-    await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
-    await press(contest, CHALLENGER, 'ready');
-    await sandbox.restartBot();
-    const result = textOf(await press(contest, OPPONENT, 'ready'));
-    expect(result).toContain("🏆 **Troy wins.** Kat suffers Troy's stated outcome:\n> Kat is kicked");
+    const [, shownResult] = await pressAll(contest, OPPONENT, 'ready');
+    const result = textOf(shownResult!);
+    expect(result).toContain("🏆 **Troy wins.** Both succeeded: the defender wins.\nKat suffers Troy's stated outcome:\n> Kat is kicked");
     expect(await contestRolls()).toBe(1);
   });
 
@@ -695,7 +831,7 @@ describe('robustness', () => {
   it('both players pressing Accept the tie at once: both choices count, whichever saves first, and the contest ends once', async () => {
     const contest = await toTied();
     const responses = await concurrently(button(contest, CHALLENGER, 'accepttie'), button(contest, OPPONENT, 'accepttie'));
-    for (const list of responses) expect(list.map((response) => response.kind)).toEqual(['update']);
+    for (const list of responses) expect(list[0]!.kind).toBe('update');
     expect(shownText(contest)).toContain('⛔ Kat and Troy accepted the tie: the players decide the outcome together.');
     expect(shown(contest).components).toEqual([]);
   });
@@ -703,7 +839,7 @@ describe('robustness', () => {
   it('both players choosing their roles at the same moment: both choices count, whichever saves first', async () => {
     const contest = await toRoles();
     const responses = await concurrently(button(contest, CHALLENGER, 'role', 'attacker'), button(contest, OPPONENT, 'role', 'defender'));
-    for (const list of responses) expect(list.map((response) => response.kind)).toEqual(['update']);
+    for (const list of responses) expect(list[0]!.kind).toBe('update');
     expect(shownText(contest)).toContain('Roles\nKat: Attacker\nTroy: Defender');
   });
 });
@@ -747,20 +883,19 @@ describe('limits and mentions', () => {
     expect(textOf(contest.opening)).toContain('@everyone Troy is disarmed');
 
     await track(button(contest, OPPONENT, 'accept'));
-    await track({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: `@everyone Kat is kicked, ask <@${ids.bystander}>`, operator: 'Troy' }, message: contest.message });
-    await track(button(contest, CHALLENGER, 'agree'));
-    await track(button(contest, CHALLENGER, 'role', 'attacker'));
-    await track(button(contest, OPPONENT, 'role', 'defender'));
-    await track({ user: CHALLENGER, select: `contest:skill:${contest.id}:challenger`, values: ['CQC'], message: contest.message });
-    await track({ user: OPPONENT, select: `contest:skill:${contest.id}:opponent`, values: ['CQC'], message: contest.message });
-    await track(button(contest, BYSTANDER, 'ready'));
-    await track(button(contest, CHALLENGER, 'ready'));
-    const [result] = await track(button(contest, OPPONENT, 'ready'));
+    await track({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: acceptFields({ stakes: `@everyone Kat is kicked, ask <@${ids.bystander}>` }), message: contest.message });
+    await track(button(contest, BYSTANDER, 'agree'));
+    const [, result] = await track(button(contest, CHALLENGER, 'agree'));
     expect(textOf(result!)).toContain(`@everyone Kat is kicked, ask <@${ids.bystander}>`);
 
     const messages = all.filter((response) => response.kind !== 'modal');
-    expect(messages.filter((response) => response.kind === 'update')).toHaveLength(8);
-    for (const response of messages) expect(response.allowedMentions, `${response.kind}: ${textOf(response)}`).toEqual(NO_PINGS);
+    // The contest message never pings; a new message pings only the player whose move it is (or who did not press).
+    for (const response of messages.filter((r) => r.kind !== 'followup' || r.ephemeral)) expect(response.allowedMentions, `${response.kind}: ${textOf(response)}`).toEqual(NO_PINGS);
+    const pings = messages.filter((r) => r.kind === 'followup' && !r.ephemeral).map((r) => r.allowedMentions);
+    expect(pings).toEqual([
+      { parse: [], users: [ids.challenger] },
+      { parse: [], users: [ids.opponent] },
+    ]);
     expect(shown(contest).allowedMentions).toEqual(NO_PINGS);
   });
 });
@@ -812,7 +947,7 @@ describe('crash windows', () => {
     const draft = await startContest();
     const other = await startContest({ opponent: BYSTANDER });
     await backToDraft(draft);
-    const refusal = await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${draft.id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message: other.message });
+    const refusal = await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${draft.id}`, fields: acceptFields(), message: other.message });
     expect(refusal).toMatchObject({ kind: 'reply', ephemeral: true });
     expect(refusal.content).toContain('not posted yet');
     expect(await stored(draft)).toMatchObject({ messageId: null, state: { phase: 'draft' } });
@@ -858,9 +993,9 @@ describe('house rule', () => {
     expect(textOf(picked)).toContain('adds + 37 CQC');
     expect(textOf(picked)).toContain('adds + 35 Shotgun Handling');
     await press(contest, CHALLENGER, 'ready');
-    const result = textOf(await press(contest, OPPONENT, 'ready'));
-    expect(result).toContain(`${DICE.challenger} (D100) + 37 CQC = **${DICE.challenger + 37}** vs CL 35 → ✅ success`);
-    expect(result).toContain(`${DICE.opponent} (D100) + 35 Shotgun Handling = **${DICE.opponent + 35}** vs CL 37 → ✅ success`);
+    const result = textOf((await pressAll(contest, OPPONENT, 'ready'))[1]!);
+    expect(result).toContain(`${DICE.challenger} (D100) + 37 CQC = **${DICE.challenger + 37}** vs CL 35 (Troy's Shotgun Handling) → ✅ success`);
+    expect(result).toContain(`${DICE.opponent} (D100) + 35 Shotgun Handling = **${DICE.opponent + 35}** vs CL 37 (Kat's CQC) → ✅ success`);
     expect(result).toContain('🏆 **Troy wins.**');
   });
 });

@@ -110,6 +110,8 @@ export function partsOf(side: ContestSideRoll): ContestPartRoll[] {
 export interface ContestRound {
   number: number;
   rollId: string | null;
+  /** The message the round's result was posted as (the contest message links to it); absent until it is posted. */
+  resultMessageId?: string | null;
   challenger: ContestSideRoll;
   opponent: ContestSideRoll;
   winner: ContestSideName | 'tie';
@@ -129,6 +131,22 @@ export interface ContestState {
   changes: string[];
   /** The step an expired contest was at, so its message can show that step's buttons, disabled. */
   expiredAt?: ContestPhase;
+  /**
+   * The roles are chosen privately (the challenger's with `/contest start`, the opponent's in the Accept form) and
+   * shown only with the first roll, so neither choice can sway the other. Absent in contests stored before: those
+   * chose roles openly on the message, which showed them once both had chosen.
+   */
+  secretRoles?: boolean;
+  /** Why the players' confirmations were cleared, until they are given again: never cleared silently. */
+  notice?: string | null;
+}
+
+/** What a player chooses in one go: their role, their skill (with its conditions) and the archetypes they add. */
+export interface ContestChoice {
+  role: ContestRole;
+  skill: { name: string; level: number };
+  conditionModifiers: Modifier[];
+  archetypeModifiers: Modifier[];
 }
 
 /** Who is acting on the contest. */
@@ -139,12 +157,12 @@ export interface ContestActor {
 }
 
 export type ContestAction =
-  | { type: 'accept'; stakes: string; operator: { id: number; name: string } }
+  | { type: 'accept'; stakes: string; operator: { id: number; name: string }; choice?: ContestChoice }
   | { type: 'decline' }
   | { type: 'agree' }
   | { type: 'withdraw' }
   | { type: 'chooseRole'; role: ContestRole }
-  | { type: 'chooseSkill'; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
+  | { type: 'chooseSkill'; skill: { name: string; level: number }; conditionModifiers: Modifier[]; archetypeModifiers?: Modifier[] }
   | { type: 'ready' }
   | { type: 'dispute'; side: ContestSideName; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
   | { type: 'disputeLinked'; side: ContestSideName; parts: ContestLinkedPart[] }
@@ -205,18 +223,55 @@ export function proposeContest(input: {
   intent: string;
   stakes: string;
   addsOwnSkill: boolean;
+  /** The challenger's role, skill and archetypes, chosen with `/contest start`. */
+  choice?: ContestChoice;
 }): ContestState {
   if (input.challengerId === input.opponentId) throw new UserError('You cannot contest yourself. Pick another player.');
+  const challenger = newSide(input.challengerId, input.challengerOperator, checkContestText('stakes', input.stakes));
   return {
     phase: 'draft',
     intent: checkContestText('intent', input.intent),
-    challenger: newSide(input.challengerId, input.challengerOperator, checkContestText('stakes', input.stakes)),
+    challenger: input.choice ? withChoice(challenger, input.choice) : challenger,
     opponent: newSide(input.opponentId, null, ''),
     addsOwnSkill: input.addsOwnSkill,
     rounds: [],
     endReason: null,
     changes: [],
+    ...(input.choice ? { secretRoles: true } : {}),
   };
+}
+
+function withChoice(side: ContestSide, choice: ContestChoice): ContestSide {
+  return { ...side, role: choice.role, skill: choice.skill, conditionModifiers: choice.conditionModifiers, archetypeModifiers: choice.archetypeModifiers };
+}
+
+/** Whether the roles are still secret: chosen privately and no round rolled yet (RULES 1.6 reading: see `secretRoles`). */
+export function rolesSecret(state: ContestState): boolean {
+  return state.secretRoles === true && state.rounds.length === 0 && !['ended', 'expired'].includes(state.phase);
+}
+
+/**
+ * Who must act for the contest to go on: the challenged player to answer, the challenger to agree, each player who
+ * has not chosen a role or confirmed, each player who has not chosen after a tie (both, when they disagree).
+ */
+export function waitingOn(state: ContestState): ContestSideName[] {
+  const sides = ['challenger', 'opponent'] as const;
+  switch (state.phase) {
+    case 'proposed':
+      return ['opponent'];
+    case 'countered':
+      return state.opponent.ready || chosenSkills(state.opponent).length === 0 ? ['challenger'] : ['challenger', 'opponent'];
+    case 'roles':
+      return sides.filter((side) => state[side].role === null);
+    case 'skills':
+      return sides.filter((side) => !state[side].ready);
+    case 'tied': {
+      const open = sides.filter((side) => tieChoiceOf(state[side]) === null);
+      return open.length ? open : [...sides];
+    }
+    default:
+      return [];
+  }
 }
 
 /** The opening message is in the channel: the challenged player may now answer. */
@@ -233,6 +288,14 @@ export function sideOf(state: ContestState, userId: string): ContestSideName | n
 }
 
 const STEP_PAST = 'This step of the contest is already handled; nothing changed.';
+
+/** A Dispatcher adjusts once both sides' skills are known and until the dice roll: before the challenger agrees, or while confirming. */
+export const ADJUSTABLE: readonly ContestPhase[] = ['countered', 'skills'];
+
+function bothConfirmed(state: ContestState): boolean {
+  const { challenger, opponent } = state;
+  return challenger.ready && opponent.ready && chosenSkills(challenger).length > 0 && chosenSkills(opponent).length > 0;
+}
 
 function requireSide(state: ContestState, actor: ContestActor, only?: ContestSideName): ContestSideName {
   const side = sideOf(state, actor.userId);
@@ -259,6 +322,18 @@ function withSide(state: ContestState, side: ContestSideName, change: Partial<Co
 
 function unready(state: ContestState): ContestState {
   return { ...state, challenger: { ...state.challenger, ready: false }, opponent: { ...state.opponent, ready: false } };
+}
+
+/**
+ * A change that alters the odds clears both confirmations, and says so and why: a confirmation never vanishes
+ * silently. Before the challenger agreed, their Agree is their confirmation.
+ */
+function confirmAgain(state: ContestState, why: string): ContestState {
+  const name = (side: ContestSideName) => state[side].operator?.name ?? (side === 'challenger' ? 'the challenger' : 'the opponent');
+  const cleared = (['challenger', 'opponent'] as const).filter((side) => state[side].ready).map(name);
+  const had = cleared.length ? ` (${cleared.join(' and ')} had confirmed)` : '';
+  const how = state.phase === 'countered' ? `both confirm again, ${name('challenger')} by agreeing` : 'both confirm again';
+  return { ...unready(state), notice: `${why}: ${how}${had}.` };
 }
 
 function end(state: ContestState, reason: string): ContestState {
@@ -330,7 +405,15 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     case 'accept': {
       requireSide(state, actor, 'opponent');
       requirePhase(state, 'proposed');
-      return { ...withSide(state, 'opponent', { operator: action.operator, stakes: checkContestText('stakes', action.stakes) }), phase: 'countered' };
+      const answered = withSide(state, 'opponent', { operator: action.operator, stakes: checkContestText('stakes', action.stakes) });
+      if (!action.choice) return { ...answered, phase: 'countered' };
+      assertSkillFree(state.opponent, action.choice.skill.name);
+      // Sending the form is the opponent's confirmation of their choices: nothing is left for them to press.
+      const next: ContestState = { ...answered, opponent: { ...withChoice(answered.opponent, action.choice), ready: true }, phase: 'countered' };
+      if (next.challenger.role === 'defender' && next.opponent.role === 'defender') {
+        return end(next, 'Both players are defenders: there is no reason for a contest. The challenger must choose a different course of action.');
+      }
+      return next;
     }
     case 'decline': {
       requireSide(state, actor, 'opponent');
@@ -340,12 +423,20 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     case 'agree': {
       requireSide(state, actor, 'challenger');
       requirePhase(state, 'countered');
-      return { ...state, phase: 'roles' };
+      // A contest proposed before roles and skills were chosen up front picks them on the message, as it always did.
+      if (state.challenger.role === null || state.opponent.role === null) return { ...state, phase: 'roles' };
+      // Agreeing is the challenger's confirmation: unless a Dispatcher's change awaits the opponent's, the dice roll now.
+      const agreed = { ...withSide(state, 'challenger', { ready: true }), phase: 'skills' as const };
+      return bothConfirmed(agreed) ? rollRound(agreed, rng) : agreed;
     }
     case 'withdraw': {
       requireSide(state, actor, 'challenger');
-      requirePhase(state, 'countered');
-      return end(state, `${actor.name} did not agree to the terms. The challenger must choose a different course of action.`);
+      requirePhase(state, 'proposed', 'countered', 'roles', 'skills');
+      if (state.rounds.length > 0) {
+        throw new ContestRefusal('notNow', 'The dice have rolled: after a tie the contest ends only when both accept the tie (or it expires).');
+      }
+      if (state.phase === 'countered') return end(state, `${actor.name} did not agree to the terms. The challenger must choose a different course of action.`);
+      return end(state, `${actor.name} withdrew before the dice were rolled. The challenger must choose a different course of action.`);
     }
     case 'chooseRole': {
       const side = requireSide(state, actor);
@@ -363,40 +454,51 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
       requirePhase(state, 'skills');
       if (state[side].disputed) throw new ContestRefusal('invalid', 'The Dispatcher chose your skill for this round; it stands.');
       assertSkillFree(state[side], action.skill.name);
-      return unready(withSide(state, side, { skill: action.skill, conditionModifiers: action.conditionModifiers }));
+      const who = state[side].operator?.name ?? actor.name;
+      const picked = withSide(state, side, {
+        skill: action.skill,
+        conditionModifiers: action.conditionModifiers,
+        ...(action.archetypeModifiers ? { archetypeModifiers: action.archetypeModifiers } : {}),
+      });
+      // Nobody had confirmed: nothing to clear, nothing to say.
+      if (!state.challenger.ready && !state.opponent.ready) return picked;
+      return confirmAgain(picked, `${who} picked ${action.skill.name} ${action.skill.level}`);
     }
     case 'dispute': {
       requireDispatcher(actor);
-      requirePhase(state, 'skills');
+      requirePhase(state, ...ADJUSTABLE);
       assertSkillFree(state[action.side], action.skill.name);
       const who = state[action.side].operator?.name ?? action.side;
       const before = describeSkills(state[action.side]);
       const next = withSide(state, action.side, { skill: action.skill, linked: null, conditionModifiers: action.conditionModifiers, disputed: true });
-      return unready({
-        ...next,
-        changes: [...state.changes, `${actor.name} disputed ${who}'s skill: ${before ? `${before} → ` : ''}${action.skill.name} ${action.skill.level}`],
-      });
+      return confirmAgain(
+        { ...next, changes: [...state.changes, `${actor.name} disputed ${who}'s skill: ${before ? `${before} → ` : ''}${action.skill.name} ${action.skill.level}`] },
+        `The Dispatcher disputed ${who}'s skill`,
+      );
     }
     case 'disputeLinked': {
       requireDispatcher(actor);
-      requirePhase(state, 'skills');
+      requirePhase(state, ...ADJUSTABLE);
       checkLinkedParts(state[action.side], action.parts);
       const who = state[action.side].operator?.name ?? action.side;
       const before = describeSkills(state[action.side]);
       const next = withSide(state, action.side, { skill: null, linked: action.parts, conditionModifiers: [], disputed: true });
       const after = describeSkills(next[action.side]);
-      return unready({
-        ...next,
-        changes: [...state.changes, `${actor.name} made ${who}'s roll a linked roll: ${before ? `${before} → ` : ''}${after}`],
-      });
+      return confirmAgain(
+        { ...next, changes: [...state.changes, `${actor.name} made ${who}'s roll a linked roll: ${before ? `${before} → ` : ''}${after}`] },
+        `The Dispatcher made ${who}'s roll a linked roll`,
+      );
     }
     case 'setModifiers': {
       requireDispatcher(actor);
-      requirePhase(state, 'skills');
+      requirePhase(state, ...ADJUSTABLE);
       const who = state[action.side].operator?.name ?? action.side;
       const terms = [...action.archetypeModifiers.map((modifier) => `${modifier.name} ${signedNumber(modifier.value)}`), ...(action.situationalModifier ? [`situational ${signedNumber(action.situationalModifier)}`] : [])];
       const next = withSide(state, action.side, { archetypeModifiers: action.archetypeModifiers, situationalModifier: action.situationalModifier });
-      return unready({ ...next, changes: [...state.changes, `${actor.name} set ${who}'s modifiers: ${terms.length ? terms.join(', ') : 'none'}`] });
+      return confirmAgain(
+        { ...next, changes: [...state.changes, `${actor.name} set ${who}'s modifiers: ${terms.length ? terms.join(', ') : 'none'}`] },
+        `The Dispatcher changed ${who}'s modifiers`,
+      );
     }
     case 'cancel': {
       requireDispatcher(actor);
@@ -405,11 +507,14 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     }
     case 'ready': {
       const side = requireSide(state, actor);
-      requirePhase(state, 'skills');
+      requirePhase(state, 'countered', 'skills');
+      if (state.phase === 'countered' && side === 'challenger') {
+        throw new ContestRefusal('notNow', 'Press **Agree** to accept the terms: agreeing is your confirmation.');
+      }
       if (chosenSkills(state[side]).length === 0) throw new ContestRefusal('invalid', 'Pick your skill first, then press Ready.');
       if (state[side].ready) throw new ContestRefusal('notNow', 'You are already ready; waiting for the other player.');
       const next = withSide(state, side, { ready: true });
-      return next.challenger.ready && next.opponent.ready ? rollRound(next, rng) : next;
+      return bothConfirmed(next) ? rollRound(next, rng) : next;
     }
     case 'anotherRound':
     case 'acceptTie': {
@@ -441,7 +546,7 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
         tieChoiceChanged: false,
         wantsAnotherRound: undefined,
       });
-      return { ...next, phase: 'skills', challenger: fresh(next.challenger), opponent: fresh(next.opponent) };
+      return { ...next, phase: 'skills', notice: null, challenger: fresh(next.challenger), opponent: fresh(next.opponent) };
     }
     case 'expire': {
       // A draft may have been shown (a crash between its message and its posting): it expires as the proposal
@@ -576,6 +681,7 @@ function rollRound(state: ContestState, rng: Rng): ContestState {
   return {
     ...state,
     phase: rolled.winner === 'tie' ? 'tied' : 'resolved',
+    notice: null,
     challenger: used(state.challenger),
     opponent: used(state.opponent),
     rounds: [...state.rounds, round],
@@ -604,6 +710,12 @@ function sideSuccessWays(state: ContestState, side: ContestSideName): { succeed:
   const parts = sideParts(state, side);
   const succeed = parts.reduce((ways, part) => ways * BigInt(faces(part.terms.reduce((sum, term) => sum + term.value, 0), challengeLevel)), 1n);
   return { succeed, outOf: 100n ** BigInt(parts.length) };
+}
+
+/** Each side's chance to succeed at its own roll, which does not depend on the roles (shown while they are secret). */
+export function successChances(state: ContestState): Record<ContestSideName, { succeed: bigint; outOf: bigint }> | null {
+  if (!chosenSkills(state.challenger).length || !chosenSkills(state.opponent).length) return null;
+  return { challenger: sideSuccessWays(state, 'challenger'), opponent: sideSuccessWays(state, 'opponent') };
 }
 
 export function contestOdds(state: ContestState): ContestOdds | null {

@@ -229,10 +229,11 @@ describe('the contest state machine refuses what a step does not accept', () => 
   /** What each step accepts, and from whom. */
   const accepted: Record<ContestPhase, string[]> = {
     draft: [],
-    proposed: ['accept', 'decline', 'cancel'],
-    countered: ['agree', 'withdraw', 'cancel'],
-    roles: ['chooseRole', 'cancel'],
-    skills: ['chooseSkill', 'ready', 'dispute', 'disputeLinked', 'setModifiers', 'cancel'],
+    // The challenger may withdraw at every step before the dice first roll; a Dispatcher adjusts from the counter-terms on.
+    proposed: ['accept', 'decline', 'withdraw', 'cancel'],
+    countered: ['agree', 'withdraw', 'dispute', 'disputeLinked', 'setModifiers', 'cancel'],
+    roles: ['chooseRole', 'withdraw', 'cancel'],
+    skills: ['chooseSkill', 'ready', 'withdraw', 'dispute', 'disputeLinked', 'setModifiers', 'cancel'],
     tied: ['anotherRound', 'acceptTie', 'cancel'],
     resolved: [],
     ended: [],
