@@ -1,12 +1,12 @@
 /**
- * Whole contests through the fake Discord, every step an interaction (start, accept, the acceptance form,
- * agree, two roles, two skills, two Ready), next to the same number of /roll challenge interactions in the same
+ * Whole contests through the fake Discord, every step an interaction (start with the challenger's skill and role,
+ * accept, the acceptance form with the opponent's stakes, role and skill, agree: the dice roll), next to the same number of /roll challenge interactions in the same
  * run. One process, SQLite on a temporary file.
  */
 import type { SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
 import { ROLL, type Target } from './challenge-latency.js';
 
-export const STEPS_PER_CONTEST = 10;
+export const STEPS_PER_CONTEST = 4;
 
 /** Gives sasha the sheet Kat (CQC 37) beside mike's Troy, who gets CQC 40. */
 export async function prepareContests(target: Target): Promise<void> {
@@ -31,21 +31,15 @@ async function step(target: Target, request: SandboxInteractionRequest, stepTime
 export async function oneContest(target: Target, stepTimes: number[]): Promise<void> {
   const opening = await step(
     target,
-    { user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Disarm Troy', stakes: 'Troy is disarmed' } },
+    { user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Disarm Troy', stakes: 'Troy is disarmed', skill: 'CQC', role: 'attacker' } },
     stepTimes,
   );
   const message = opening.responses[0]!.messageId!;
   const id = /Contest #(\d+)/.exec(JSON.stringify(opening.responses[0]!.embeds))![1];
   const presses: SandboxInteractionRequest[] = [
     { user: 'mike', button: `contest:accept:${id}`, message },
-    { user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message },
+    { user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat is kicked', role: 'defender', skill: 'CQC', archetypes: '' }, message },
     { user: 'sasha', button: `contest:agree:${id}`, message },
-    { user: 'sasha', button: `contest:role:${id}:attacker`, message },
-    { user: 'mike', button: `contest:role:${id}:defender`, message },
-    { user: 'sasha', select: `contest:skill:${id}:challenger`, values: ['CQC'], message },
-    { user: 'mike', select: `contest:skill:${id}:opponent`, values: ['CQC'], message },
-    { user: 'sasha', button: `contest:ready:${id}`, message },
-    { user: 'mike', button: `contest:ready:${id}`, message },
   ];
   for (const press of presses) await step(target, press, stepTimes);
 }

@@ -179,42 +179,28 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     await playAs(page, 'dee', { dispatcher: true });
     await playAs(page, 'mike');
     await playAs(page, 'sasha');
-    await send(page, '/contest start opponent:mike intent:Kat disarms Troy as he enters stakes:Troy is disarmed');
-    const contest = message(page, 'Contest #');
+    await send(page, '/contest start opponent:mike intent:Kat disarms Troy as he enters stakes:Troy is disarmed skill:CQC role:attacker');
+    const contest = message(page, 'Contest #1: Kat vs');
     await contest.waitFor();
     const click = async (customId: string): Promise<void> => {
       const button = page.locator(`button[data-custom-id$="${customId}"]:not([disabled])`);
       await button.click();
     };
 
+    // Troy answers in one form: his stakes, his role (secret until the roll) and his skill.
     await playAs(page, 'mike');
     await click(':accept:1');
     const modal = page.locator('dialog#modal[open]');
     await modal.waitFor();
-    expect(await modal.locator('h2').textContent()).toBe('Accept contest #1');
+    expect(await modal.locator('h2').textContent()).toBe('Accept contest #1 as Troy');
     await modal.locator('[data-custom-id="stakes"]').fill('Troy kicks Kat: she rolls on the Blunt Damage Outcome Table');
-    await modal.locator('[data-custom-id="operator"]').fill('Troy');
+    await modal.locator('select[data-custom-id="role"]').selectOption('defender');
+    await modal.locator('select[data-custom-id="skill"]').selectOption('CQC');
     await modal.locator('button[type="submit"]').click();
     await modal.waitFor({ state: 'hidden' });
     await contest.filter({ hasText: 'Troy kicks Kat' }).waitFor();
-
-    await playAs(page, 'sasha');
-    await click(':agree:1');
-    await click(':role:1:attacker');
-    await playAs(page, 'mike');
-    await click(':role:1:defender');
-    await contest.filter({ hasText: 'Troy: Defender' }).waitFor();
-
-    const pick = async (side: string, skill: string): Promise<void> => {
-      const select = page.locator(`.select[data-custom-id$=":${side}"]:not(.disabled)`);
-      await select.locator('.select-box').click();
-      await select.locator(`.select-option[data-value="${skill}"]`).click();
-    };
-    await playAs(page, 'sasha');
-    await pick('challenger', 'CQC');
-    await playAs(page, 'mike');
-    await pick('opponent', 'CQC');
-    await contest.filter({ hasText: 'Odds for these choices' }).waitFor();
+    // Kat is told in a new message that it is her move.
+    await message(page, 'your move: **Agree**').or(message(page, 'your move: Agree')).first().waitFor();
 
     await playAs(page, 'dee');
     expect(await page.isChecked('#user-dispatcher')).toBe(true);
@@ -228,15 +214,18 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     await page.screenshot({ path: path.join(ARTIFACTS, 'contest-in-progress.png') });
 
     await playAs(page, 'sasha');
-    await click(':ready:1');
+    await click(':agree:1');
     await playAs(page, 'mike');
     await click(':ready:1');
-    const result = message(page, 'Troy wins');
+    // The result is a new message, linking back to the contest message.
+    const result = message(page, 'the dice of contest #1 have rolled');
     await result.waitFor();
     const text = (await result.textContent()) ?? '';
+    expect(text).toContain('Troy wins');
+    expect(text).toContain('Both succeeded: the defender wins.');
     expect(text).toContain('Troy kicks Kat: she rolls on the Blunt Damage Outcome Table');
-    expect(text).toMatch(/vs CL 35 → ✅ success/);
-    expect(text).toMatch(/vs CL 37 → ✅ success/);
+    expect(text).toMatch(/vs CL 35 \(Troy's Shotgun Handling\) → ✅ success/);
+    expect(text).toMatch(/vs CL 37 \(Kat's CQC\) → ✅ success/);
     expect(await result.locator('button').count()).toBe(0);
     await result.scrollIntoViewIfNeeded();
     await page.mouse.move(1, 1);

@@ -81,7 +81,7 @@ describe('an id from another server', () => {
     const attack = await box.one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
     const pool = await box.one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Insight' } });
     const cumulative = await box.one({ user: 'mike', command: 'd10 extended', options: { dice: 2, tn: 8, target: 1000, rolls: 4, calm: true } });
-    const contest = await box.one({ user: 'mike', command: 'contest start', options: { opponent: 'sasha', intent: 'Troy outclimbs Kat', stakes: 'Kat falls behind' } });
+    const contest = await box.one({ user: 'mike', command: 'contest start', options: { opponent: 'sasha', intent: 'Troy outclimbs Kat', stakes: 'Kat falls behind', skill: 'Climbing', role: 'attacker' } });
     await box.act({ ...DISPATCHER, command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: 'mike', skill: 'Climbing', cl: 90, hidden: true } });
     const request = (await box.bot.store.db.rollRequest.findFirst({ orderBy: { id: 'desc' } }))!;
     const deletePrompt = await box.one({ user: 'mike', command: 'sheet delete', options: { name: 'Troy' } });

@@ -65,19 +65,14 @@ async function tactalkRolls(): Promise<void> {
 
 async function contestRoll(): Promise<void> {
   const box = sandbox();
-  const opening = await box.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' } });
+  const opening = await box.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed', skill: 'CQC', role: 'attacker' } });
   const message = opening.messageId!;
   const id = /Contest #(\d+)/.exec(textOf(opening))![1];
   await box.one({ user: 'mike', button: `contest:accept:${id}`, message });
-  await box.one({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat falls', operator: 'Troy' }, message });
-  await box.one({ user: 'sasha', button: `contest:agree:${id}`, message });
-  await box.one({ user: 'sasha', button: `contest:role:${id}:attacker`, message });
-  await box.one({ user: 'mike', button: `contest:role:${id}:defender`, message });
-  await box.one({ user: 'sasha', select: `contest:skill:${id}:challenger`, values: ['CQC'], message });
-  await box.one({ user: 'mike', select: `contest:skill:${id}:opponent`, values: ['CQC'], message });
-  await box.one({ user: 'sasha', button: `contest:ready:${id}`, message });
-  const rolled = await box.one({ user: 'mike', button: `contest:ready:${id}`, message });
-  expect(textOf(rolled)).toMatch(/rolls \w{8}/);
+  await box.act({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat falls', role: 'defender', skill: 'CQC', archetypes: '' }, message });
+  // Agreeing rolls the dice: the contest message, then the result as a new message, then the message's link to it.
+  const rolled = await box.act({ user: 'sasha', button: `contest:agree:${id}`, message });
+  expect(textOf(rolled.responses[1]!)).toMatch(/roll \w{8}/);
 }
 
 async function otherSystemsRolls(): Promise<void> {
