@@ -134,6 +134,25 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'Troy' });
   });
 
+  it('after /config systems the `/` list offers what the server now has: d6 pools only drops /tactics, /roll keeps dice and replay', async () => {
+    const { page } = await open();
+    await playAs(page, 'olga');
+    await page.setChecked('#user-manage', true);
+    const offered = async (typed: string): Promise<string[]> => {
+      await page.fill('#composer', '');
+      await page.click('#composer');
+      await page.keyboard.type(typed);
+      await page.locator('.popup-item').first().waitFor();
+      return page.locator('.popup-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-label') ?? ''));
+    };
+    expect(await offered('/ta')).toContain('/tactics check');
+    await send(page, '/config systems play:d6 pools');
+    await message(page, 'This server plays').waitFor();
+    await expect.poll(() => offered('/ro')).toEqual(['/roll dice', '/roll replay']);
+    expect(await offered('/')).not.toContain('/tactics check');
+    expect(await offered('/po')).toContain('/pool');
+  });
+
   it('offers the bot’s autocomplete suggestions for a skill option as you type', async () => {
     const { page, sandbox } = await open();
     await sandbox.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
