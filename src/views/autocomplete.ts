@@ -44,9 +44,12 @@ export function listChoices(names: readonly string[], typed: string): Choice[] {
  */
 export function noSheetChoice(system: string): Choice[] {
   const name = systemName(system);
+  const then = ` — then add ${sheetRulesOf(system).firstEntries}`;
+  const full = `No ${name} sheet yet: /sheet create name:… system:${name}${then}`;
+  // A long system name twice may not fit a choice: the system (picked from the option's list) goes first.
   return [
     {
-      name: truncate(`No ${name} sheet yet: /sheet create name:… system:${name} — then add ${sheetRulesOf(system).firstEntries}`, DISCORD_LIMITS.choiceName),
+      name: truncate(full.length <= DISCORD_LIMITS.choiceName ? full : `No ${name} sheet yet: /sheet create name:…${then}`, DISCORD_LIMITS.choiceName),
       value: truncate(NO_SHEET_VALUE, DISCORD_LIMITS.choiceValue),
     },
   ];

@@ -277,7 +277,7 @@ describe('/code concede and /code scene-end', () => {
   });
 
   it('an NPC concedes for a Dispatcher only and earns no action point; players conceding at once each get theirs', async () => {
-    await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Sectoid' } });
+    await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Sectoid', system: 'result-points' } });
     expect((await sandbox().one({ user: 'mike', command: 'code concede', options: { npc: 'Sectoid' } })).ephemeral).toBe(true);
     expect((await sandbox().one({ ...DISPATCHER, command: 'code concede', options: { npc: 'Sectoid' } })).content).toContain('🏳️ **Sectoid** concedes scene 1 of this channel: takes no more actions in it and resists only with fixed values.');
     // The conceded NPC cannot act, even for a Dispatcher.

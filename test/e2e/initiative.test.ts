@@ -243,7 +243,7 @@ describe('/initiative: who may do what', () => {
     expect(second.content).toContain(message);
 
     const otherSystem = await ack({ user: 'sasha', command: 'initiative join', options: { value: '10' } });
-    expect(otherSystem.content).toContain('**Kat** is a Tac Talk (Decision Engine) sheet; this initiative is for Die codes and result points');
+    expect(otherSystem.content).toMatch(/`\/initiative join` rolls a Die codes and result points sheet; you have none \(yours: \*\*Kat\*\*, Tac Talk[^)]*\)\)\. Make one with `\/sheet create name:… system:Die codes and result points`\./);
     const noValue = await ack({ user: 'mike', command: 'initiative join' });
     expect(noValue.content).toContain('Give `value`: the fixed value of the ability');
     const badCode = await ack({ user: 'mike', command: 'initiative join', options: { value: '3X' } });

@@ -66,10 +66,18 @@ describe('an id from another server', () => {
     box = sandbox();
     targets.length = 0;
     // On the home server (the sandbox's own): a sheet, an NPC, tables, and one of every roll a button continues.
-    await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
-    for (const [name, value] of [['Aim', 200], ['STR', 3], ['Health', 20]] as const) await box.one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
+    // A sheet of each system the rolls below read (a player has an active sheet per system); Troy, the Tac Talk one, last.
+    await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy d100', system: 'd100-tactics' } });
+    for (const [name, value] of [['Aim', 200], ['Health', 20]] as const) await box.one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
+    await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy d6', system: 'd6-pool' } });
+    await box.one({ user: 'mike', command: 'sheet attribute set', options: { name: 'STR', value: 3 } });
     await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Force', level: 2 } });
+    await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy', system: 'tactalk' } });
     await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } });
+    await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat d100', system: 'd100-tactics' } });
+    await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'Health', value: 12 } });
+    await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat d6', system: 'd6-pool' } });
+    await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'EMP', value: 2 } });
     await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
     const troy = (await box.bot.store.operators.active({ guildId: box.fake.guildId, ownerId: box.fake.user('mike').id }, 'tactalk'))!;
     await box.one({ ...DISPATCHER, command: 'npc create', options: { name: 'Thug' } });

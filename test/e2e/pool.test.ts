@@ -32,7 +32,7 @@ function componentsOf(response: SandboxResponse): Control[] {
 }
 
 async function kat(box: TestSandbox): Promise<void> {
-  await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Kat' } });
+  await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
   await box.one({ user: 'mike', command: 'sheet attribute set', options: { name: 'STR', value: 3 } });
   await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Force', level: 2 } });
 }
@@ -164,7 +164,7 @@ describe('/pool', () => {
   });
 
   it('a condition already suffered is no new cost; with every condition, a push costs Broken; Broken too, no push', async () => {
-    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Kat' } });
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
     await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'STR', value: 10 } });
     await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Force', level: 5 } });
     for (const name of ['Exhausted', 'Angry', 'Frightened', 'Battered', 'Sick']) {
@@ -194,7 +194,7 @@ describe('/pool', () => {
 
   it('a push stored before the push took its condition at once still picks it, once, with its record', async () => {
     await kat(sandbox());
-    await sandbox().one({ user: 'sasha', command: 'sheet create', options: { name: 'Troy' } });
+    await sandbox().one({ user: 'sasha', command: 'sheet create', options: { name: 'Troy', system: 'd6-pool' } });
     await sandbox().one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'EMP', value: 2 } });
     const first = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Insight' } });
     const rollId = /Roll (\w{8}) ·/.exec(textOf(first))![1]!;
@@ -224,13 +224,16 @@ describe('/pool', () => {
     expect(noAttribute).toMatchObject({ ephemeral: true });
     expect(noAttribute.content).toContain('Kat has no AGI');
     const noSheet = await sandbox().one({ user: 'sasha', command: 'pool', options: { skill: 'Force' } });
-    expect(noSheet.content).toContain('no Operator sheet');
+    expect(noSheet.content).toMatch(/`\/pool` rolls a d6 pools[^;]* sheet; you have none\. Make one with `\/sheet create name:… system:d6 pools[^`]*`\./);
     const unknown = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Piloting' } });
     expect(unknown.content).toContain('is not one of the thirteen skills');
     expect(await storedRolls()).toEqual([]);
   });
 
   it('autocompletes the thirteen skills with their attributes', async () => {
+    const none = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'st' }, focused: 'skill' });
+    expect(none.choices).toEqual([{ name: expect.stringMatching(/^No d6 pools.* sheet yet: \/sheet create name:…( system:d6 pools.*)? — then add attributes and skills$/), value: '(no sheet yet)' }]);
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
     const choices = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'st' }, focused: 'skill' });
     expect(choices.choices).toEqual([
       { name: 'Stamina (STR)', value: 'Stamina' },
@@ -240,7 +243,7 @@ describe('/pool', () => {
 
   describe("the skills' own rules", () => {
     async function agent(box: TestSandbox): Promise<void> {
-      await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Kat' } });
+      await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
       for (const [name, value] of [['AGI', 3], ['EMP', 3]] as const) await box.one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
       await box.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Stealth', level: 1 } });
     }
@@ -294,7 +297,7 @@ describe('/pool', () => {
 
   describe('opposed (against:@user their_skill)', () => {
     async function troy(box: TestSandbox): Promise<void> {
-      await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Troy' } });
+      await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Troy', system: 'd6-pool' } });
       await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name: 'EMP', value: 3 } });
       await box.one({ user: 'sasha', command: 'sheet skill set', options: { name: 'Insight', level: 2 } });
       await box.one({ user: 'sasha', command: 'sheet condition add', options: { name: 'Angry', modifier: -1 } });
@@ -464,7 +467,7 @@ describe('/pool', () => {
     });
 
     it('Stealth is opposed by Observation and Persuasion by Insight unless their_skill says otherwise', async () => {
-      await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Kat' } });
+      await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
       for (const [name, value] of [['AGI', 3], ['EMP', 3]] as const) await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
       await troy(sandbox());
       const sneak = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Stealth', against: 'sasha' } });
@@ -485,7 +488,7 @@ describe('/pool', () => {
       expect(self.content).toContain('You cannot oppose your own roll');
       const noSheet = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Insight' } });
       expect(noSheet).toMatchObject({ ephemeral: true });
-      expect(noSheet.content).toContain('has no Operator sheet');
+      expect(noSheet.content).toMatch(/`\/pool` rolls a d6 pools[^;]* sheet; <@\d+> has none on this server\./);
       const badSkill = await sandbox().one({ user: 'mike', command: 'pool', options: { skill: 'Force', against: 'sasha', their_skill: 'Piloting' } });
       expect(badSkill.content).toContain('is not one of the thirteen skills');
       expect(await storedRolls()).toEqual([]);

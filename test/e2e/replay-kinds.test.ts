@@ -26,23 +26,23 @@ async function storedRolls(): Promise<Array<{ id: string; kind: string; dice: un
   return ((await response.json()) as { rolls: Array<{ id: string; kind: string; dice: unknown }> }).rolls;
 }
 
+/** Each player has a sheet of each system the rolls read: Tac Talk (skills, archetype), d6 pools, d100 tactics, die codes. */
 async function sheets(): Promise<void> {
   const box = sandbox();
-  await box.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy' } });
-  for (const [name, level] of [['Lock Picking', 60], ['Driving', 30], ['CQC', 40], ['Force', 2]] as const) {
-    await box.one({ user: 'mike', command: 'sheet skill set', options: { name, level } });
-  }
+  const fill = async (user: string, name: string, system: string, skills: ReadonlyArray<readonly [string, number]>, attributes: ReadonlyArray<readonly [string, number]>) => {
+    await box.one({ user, command: 'sheet create', options: { name, system } });
+    for (const [skill, level] of skills) await box.one({ user, command: 'sheet skill set', options: { name: skill, level } });
+    for (const [attribute, value] of attributes) await box.one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
+  };
+  await fill('mike', 'Troy', 'tactalk', [['Lock Picking', 60], ['Driving', 30], ['CQC', 40]], []);
   await box.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } });
-  for (const [name, value] of [['STR', 3], ['Aim', 200], ['Psi', 80], ['Will', 70], ['Dodge', 20]] as const) {
-    await box.one({ user: 'mike', command: 'sheet attribute set', options: { name, value } });
-  }
-  await box.one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } });
-  for (const [name, level] of [['CQC', 37], ['Insight', 2]] as const) {
-    await box.one({ user: 'sasha', command: 'sheet skill set', options: { name, level } });
-  }
-  for (const [name, value] of [['EMP', 3], ['Health', 12], ['Armor', 1], ['Will', 60]] as const) {
-    await box.one({ user: 'sasha', command: 'sheet attribute set', options: { name, value } });
-  }
+  await fill('mike', 'Troy d6', 'd6-pool', [['Force', 2]], [['STR', 3]]);
+  await fill('mike', 'Troy d100', 'd100-tactics', [], [['Aim', 200], ['Psi', 80], ['Will', 70], ['Dodge', 20]]);
+  await fill('sasha', 'Kat', 'tactalk', [['CQC', 37]], []);
+  await fill('sasha', 'Kat d6', 'd6-pool', [['Insight', 2]], [['EMP', 3]]);
+  await fill('sasha', 'Kat d100', 'd100-tactics', [], [['Health', 12], ['Armor', 1], ['Will', 60]]);
+  await fill('mike', 'Troy codes', 'result-points', [], []);
+  await fill('sasha', 'Kat codes', 'result-points', [], []);
 }
 
 async function investigationTable(): Promise<void> {

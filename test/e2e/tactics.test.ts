@@ -17,7 +17,7 @@ const rollIdOf = (text: string) => /Roll (\w{8})/.exec(text)![1]!;
 const d100Text = (d: { tens: number; ones: number; value: number }) => `\`[${d.tens}][${d.ones}] → ${d.value}\``;
 
 async function sheet(user: string, name: string, attributes: Record<string, number>): Promise<void> {
-  await sandbox().one({ user, command: 'sheet create', options: { name } });
+  await sandbox().one({ user, command: 'sheet create', options: { name, system: 'd100-tactics' } });
   for (const [attribute, value] of Object.entries(attributes)) await sandbox().one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
 }
 
@@ -218,7 +218,7 @@ describe('/tactics attack', () => {
   });
 
   it('a Dispatcher attacks an NPC; players may not name NPCs; a miss offers no button', async () => {
-    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Sectoid' } });
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Sectoid', system: 'd100-tactics' } });
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Sectoid', name: 'Aim', value: -200 } });
     await sheet('sasha', 'Sasha', { Health: 10 });
     const miss = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics attack', options: { as_npc: 'Sectoid', target: 'sasha', weapon_base: 3, weapon_range: 2, cover: 'full' } });
@@ -347,7 +347,7 @@ describe('/tactics move', () => {
     const bad = await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '3 north', mobility: 5 } });
     expect(bad).toMatchObject({ ephemeral: true });
     expect(bad.content).toContain('could not be read at `north`');
-    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Chryssalid' } });
+    await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Chryssalid', system: 'd100-tactics' } });
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Chryssalid', name: 'Mobility', value: 12 } });
     expect(textOf(await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics move', options: { path: '12s', as_npc: 'Chryssalid' } }))).toContain('Chryssalid: Move, 12 of 12 Mobility points');
     expect((await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '1s', as_npc: 'Chryssalid' } }))).toMatchObject({ ephemeral: true });
