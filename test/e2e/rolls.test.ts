@@ -94,9 +94,9 @@ describe('/roll challenge', () => {
       [{ skill: 'Driving', cl: 250 }, 'Challenge Level must be a whole number from 0 to 200; 250 is not'],
       [{ skill: 'Driving', cl: -1 }, 'from 0 to 200; -1 is not'],
       [{ skill: 'Driving', cl: 90, level: 101 }, 'skill level must be a whole number from 0 to 100; 101 is not'],
-      [{ skill: 'Handgun', cl: 90 }, 'Troy has no skill named **Handgun**. Did you mean **Handgun Handling**?'],
+      [{ skill: 'Handgun', cl: 90 }, 'Troy has no skill named **Handgun**. Nearest: **Handgun Handling** 50. You can roll one of those, add it with `/sheet skill set name:Handgun level:…` or give `level:`'],
       [{ skill: 'Driving', cl: 90, archetypes: 'Acuity, Dexterty' }, 'no archetype named **Dexterty**'],
-      [{ skill: 'Driving', cl: 90 }, 'You have no Operator sheet on this server yet', 'kat'],
+      [{ skill: 'Driving', cl: 90 }, '`/roll challenge` rolls a Tac Talk', 'kat'],
     ];
     for (const [options, message, user = 'mike'] of cases) {
       const reply = await sandbox.one({ user, command: 'roll challenge', options });

@@ -277,7 +277,7 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
     const who = actor();
     const other = pick(USERS.filter((u) => u !== who.user));
     const flows: (() => Step)[] = [
-      () => ({ kind: 'flow', request: { ...who, command: 'sheet create', options: { name: `Op ${who.user} ${int(3)}` } }, mayPing: [] }),
+      () => ({ kind: 'flow', request: { ...who, command: 'sheet create', options: { name: `Op ${who.user} ${int(3)}`, system: pick(['tactalk', 'tactalk', 'd6-pool', 'd100-tactics']) } }, mayPing: [] }),
       () => ({ kind: 'flow', request: { ...who, command: 'sheet skill set', options: { name: pick(SKILLS), level: 1 + int(90) } }, mayPing: [] }),
       () => ({ kind: 'flow', request: { ...who, command: 'sheet archetype set', options: { name: pick(['Acuity', 'Grit']), modifier: int(21) - 10 } }, mayPing: [] }),
       () => ({
