@@ -68,8 +68,12 @@ function problemsOf(span: string): string[] | null {
   }
   const problems: string[] = [];
   const choices = (option: Option) => ((option as { choices?: Array<{ name: string; value: string | number }> }).choices ?? []).map((choice) => String(choice.value));
+  // As in Discord's message box, a value runs on up to the next `name:` (`system:d6 pools with pushing`).
+  let inValue = false;
   for (const word of words) {
     if (word === '…' || word === '·') continue;
+    if (inValue && !word.includes(':') && !word.startsWith('[')) continue;
+    inValue = word.includes(':');
     const bare = word.replace(/^\[/, '').replace(/\]$/, '');
     // `name:value` names an option and gives its value; a word alone is an option's name, or a choice's value.
     const optionNames = bare.includes(':') ? [bare.slice(0, bare.indexOf(':'))] : bare.split('|');
