@@ -330,21 +330,28 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     }
     case 'adjust': {
       if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
-      const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (state.challenger.skill && state.opponent.skill));
-      if (!ADJUSTABLE.includes(state.phase) || !known) {
-        throw new ContestRefusal(
-          OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',
-          'Skills and modifiers can be adjusted once both players have chosen their skills, until the dice roll.',
-        );
-      }
+      requireAdjustable(state);
       return openForm(interaction, adjustModal(contest.id, state));
     }
     case 'adjustform': {
       if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
+      // The form may come from a stale client (opened before, or never): the same step check as the button.
+      requireAdjustable(state);
       return adjustActions(interaction, context, state);
     }
   }
   throw new UserError('This button is not one the bot made.');
+}
+
+/** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
+function requireAdjustable(state: ContestState): void {
+  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (state.challenger.skill && state.opponent.skill));
+  if (!ADJUSTABLE.includes(state.phase) || !known) {
+    throw new ContestRefusal(
+      OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',
+      'Skills and modifiers can be adjusted once both players have chosen their skills, until the dice roll.',
+    );
+  }
 }
 
 /** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
