@@ -21,6 +21,7 @@ import {
   ContestRefusal,
   OPEN_PHASES,
   applyContestAction,
+  chosenSkills,
   isLinkedRoll,
   postContest,
   proposeContest,
@@ -345,7 +346,8 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
 
 /** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
 function requireAdjustable(state: ContestState): void {
-  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (state.challenger.skill && state.opponent.skill));
+  // A side the Dispatcher made a linked roll has no one skill: its parts are its skills.
+  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0));
   if (!ADJUSTABLE.includes(state.phase) || !known) {
     throw new ContestRefusal(
       OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',

@@ -1,8 +1,8 @@
 // Seed 000, "Resolving Contests": the Dispatcher may dispute a player's skill "if they believe … a Linked Challenge
 // Roll should be made instead". Through the fake Discord: the Dispatcher's adjust form turns Troy's roll into a linked
-// roll (Handgun Handling and Driving, the seed's own linked example), the message shows its parts and the exact odds,
-// both players confirm Ready again, the result shows each part and "N of M succeeded", a succeeded part stands, the
-// roll replays, and a skill of the linked roll is used up for later rounds.
+// roll (Handgun Handling and Driving, the seed's own linked example), the message shows its parts and each side's exact
+// chance, both players confirm again (Troy with Confirm, Kat by agreeing), the result shows each part and "N of M
+// succeeded", a succeeded part stands, the roll replays, and a skill of the linked roll is used up for later rounds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
@@ -56,12 +56,13 @@ interface Contest {
 }
 
 
-function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
-  return sandbox.one({ user, button: `contest:${verb}:${contest.id}${arg ? `:${arg}` : ''}`, message: contest.message, ...(roles ? { roles } : {}) });
+/** A press and everything it answered: the contest message first, then any new message (a prompt, the result). */
+async function pressAll(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse[]> {
+  return (await sandbox.act({ user, button: `contest:${verb}:${contest.id}${arg ? `:${arg}` : ''}`, message: contest.message, ...(roles ? { roles } : {}) })).responses;
 }
 
-function pick(contest: Contest, user: string, side: 'challenger' | 'opponent', skill: string): Promise<SandboxResponse> {
-  return sandbox.one({ user, select: `contest:skill:${contest.id}:${side}`, values: [skill], message: contest.message });
+async function press(contest: Contest, user: string, verb: string, arg?: string, roles?: string[]): Promise<SandboxResponse> {
+  return (await pressAll(contest, user, verb, arg, roles))[0]!;
 }
 
 type AdjustFields = Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>;
@@ -76,22 +77,18 @@ function adjustForm(contest: Contest, fields: AdjustFields): SandboxInteractionR
   };
 }
 
+/** The Dispatcher's form, opened and sent: the contest message as it now stands. */
 async function adjust(contest: Contest, fields: AdjustFields): Promise<SandboxResponse> {
   expect((await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher'])).kind).toBe('modal');
-  return sandbox.one(adjustForm(contest, fields));
+  return (await sandbox.act(adjustForm(contest, fields))).responses[0]!;
 }
 
-/** Kat (CQC) against Troy (CQC), at the skills step, both skills picked. */
-async function toSkills(roles: ['attacker' | 'defender', 'attacker' | 'defender']): Promise<Contest> {
-  const opening = await sandbox.one({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'Kat stops the van', stakes: 'Troy crashes the car' } });
+/** Kat (CQC, with /contest start) against Troy (CQC, in the Accept form): both skills known, Kat still to agree. */
+async function toChosen(roles: ['attacker' | 'defender', 'attacker' | 'defender']): Promise<Contest> {
+  const opening = await sandbox.one({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'Kat stops the van', stakes: 'Troy crashes the car', skill: 'CQC', role: roles[0] } });
   const contest = { id: /Contest #(\d+)/.exec(textOf(opening))![1]!, message: opening.messageId! };
   await press(contest, OPPONENT, 'accept');
-  await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Troy shoots Kat’s tyre', operator: 'Troy' }, message: contest.message });
-  await press(contest, CHALLENGER, 'agree');
-  await press(contest, CHALLENGER, 'role', roles[0]);
-  await press(contest, OPPONENT, 'role', roles[1]);
-  await pick(contest, CHALLENGER, 'challenger', 'CQC');
-  await pick(contest, OPPONENT, 'opponent', 'CQC');
+  await sandbox.act({ user: OPPONENT, modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Troy shoots Kat’s tyre', role: roles[1], skill: 'CQC', archetypes: '' }, message: contest.message });
   return contest;
 }
 
@@ -121,61 +118,59 @@ const dice = (d: { tens: number; ones: number; value: number }) => `\`[${d.tens}
 
 describe('the Dispatcher decides a Linked Challenge Roll should be made instead', () => {
   it('Troy must shoot and drive: each part is shown and rolled, 1 of 2 succeeded fails his roll, Kat wins, and the part he succeeded stands', async () => {
-    const contest = await toSkills(['attacker', 'defender']);
-    await press(contest, CHALLENGER, 'ready');
+    const contest = await toChosen(['attacker', 'defender']);
 
     const linked = textOf(await adjust(contest, { opponent_skill: 'Handgun Handling +Grit; Driving -10' }));
     expect(linked).toContain("dee made Troy's roll a linked roll: CQC 40 → Handgun Handling 40 + Driving 30");
     expect(linked).toContain("**Linked roll** (set by the Dispatcher): one D100 per skill, each against Kat's aptitude; it succeeds only if every part does.\n1. **Handgun Handling 40** adds + 10 Grit\n2. **Driving 30** adds − 10 situational\nHighest aptitude **40**: the CL of Kat's roll");
     expect(linked).toContain("**CQC 37**: the CL of Troy's roll");
-    // Exact odds: Kat needs 40 (61 faces); Troy's parts need 37: Handgun 27+ with Grit (74 faces), Driving 47+ with
-    // −10 (54 faces). Troy succeeds in 74 × 54 = 3996 of 10 000 ways; Kat wins 61 × 6004 = 366 244 of 10^6 ways.
-    expect(linked).toContain('Odds for these choices\nKat wins **36.6244%** · Troy wins **63.3756%** · tie **0%**');
-    // The change un-readied Kat: both must press Ready again.
-    expect(linked).not.toContain('✅ ready');
+    // Exact chances (the roles are secret until the roll, so not who wins): Kat needs 40 (61 faces); Troy's parts need
+    // 37: Handgun 27+ with Grit (74 faces), Driving 47+ with −10 (54 faces): 74 × 54 = 3996 of 10 000 ways.
+    expect(linked).toContain("Kat's roll succeeds **61%** · Troy's **39.96%**");
+    // The change cleared Troy's confirmation (his form): both confirm again.
+    expect(linked).toContain("both confirm again, Kat by agreeing (Troy had confirmed)");
+    expect(linked).not.toContain('✅ confirmed');
     // The form opens prefilled with the linked roll as written; sent back unchanged it changes nothing.
     const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
     expect(JSON.stringify(form.modal)).toContain('"value":"Handgun Handling +Grit; Driving -10"');
     await expectRefused(contest, adjustForm(contest, { challenger_skill: 'CQC', opponent_skill: 'handgun handling +grit; driving -10' }), 'Nothing to change');
-    // Troy's own menu is greyed out: the Dispatcher's choice stands (the engine refuses a pick too).
-    expect(menuOf(contest, 'opponent')?.disabled).toBe(true);
-    expect(menuOf(contest, 'challenger')?.disabled ?? false).toBe(false);
 
-    const first = await press(contest, OPPONENT, 'ready');
-    expect(textOf(first)).toContain('✅ ready');
-    expect(textOf(first)).not.toContain('Kat wins.');
-    const result = textOf(await press(contest, CHALLENGER, 'ready'));
-    expect(result).toContain(`Kat (attacker): CQC 37\n🎲 ${dice(DICE.kat)}\n${DICE.kat.value} (D100) = **${DICE.kat.value}** vs CL 40 → ✅ success`);
+    const [first] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(first!)).toContain('✅ confirmed');
+    expect(textOf(first!)).not.toContain('Kat wins.');
+    const [, posted] = await pressAll(contest, CHALLENGER, 'agree');
+    const result = textOf(posted!);
+    expect(result).toContain(`Kat (attacker): CQC\n🎲 ${dice(DICE.kat)}\n${DICE.kat.value} (D100) = **${DICE.kat.value}** vs CL 40 (Troy's Handgun Handling) → ✅ success`);
     expect(result).toContain(
       [
-        'Troy (defender): linked roll: Handgun Handling 40 + Driving 30',
-        `1. **Handgun Handling 40** 🎲 ${dice(DICE.handgun)}`,
-        `${DICE.handgun.value} (D100) + 10 Grit = **${DICE.handgun.value + 10}** vs CL 37 → ✅ success`,
-        `2. **Driving 30** 🎲 ${dice(DICE.driving)}`,
-        `${DICE.driving.value} (D100) − 10 situational = **${DICE.driving.value - 10}** vs CL 37 → ❌ failure`,
+        'Troy (defender): linked roll: Handgun Handling + Driving',
+        `1. **Handgun Handling** 🎲 ${dice(DICE.handgun)}`,
+        `${DICE.handgun.value} (D100) + 10 Grit = **${DICE.handgun.value + 10}** vs CL 37 (Kat's CQC) → ✅ success`,
+        `2. **Driving** 🎲 ${dice(DICE.driving)}`,
+        `${DICE.driving.value} (D100) − 10 situational = **${DICE.driving.value - 10}** vs CL 37 (Kat's CQC) → ❌ failure`,
         '**1 of 2 succeeded** → ❌ failure (a linked roll succeeds only if every part does)',
       ].join('\n'),
     );
-    expect(result).toContain("🏆 **Kat wins.** Troy suffers Kat's stated outcome:\n> Troy crashes the car");
+    expect(result).toContain("🏆 **Kat wins.** Kat succeeded and Troy failed.\nTroy suffers Kat's stated outcome:\n> Troy crashes the car");
     expect(result).toContain("Troy's linked roll failed, but **Handgun Handling** succeeded: that part stands, exactly as described.");
 
     // The round's roll replays with the same three dice, and the log names both of Troy's skills.
-    const rollId = /rolls (\w{8})/.exec(result)![1]!;
+    const rollId = / · roll (\w{8}) · /.exec(result)![1]!;
     const replay = textOf(await sandbox.one({ user: 'eve', command: 'roll replay', options: { id: rollId } }));
     expect(replay).toContain(`Roll ${rollId}: the dice match`);
-    expect(replay).toContain('Opponent (defender): linked roll: Handgun Handling 40 + Driving 30');
+    expect(replay).toContain('Opponent (defender): linked roll: Handgun Handling + Driving');
     expect(replay).toContain('**1 of 2 succeeded**');
     const log = textOf(await sandbox.one({ user: CHALLENGER, command: 'log' }));
     expect(log).toContain('CQC 37 vs Handgun Handling 40 + Driving 30');
   });
 
   it('two attackers tie with a linked side: its skills are all used, not offered in the next round, and refused in a new linked roll', async () => {
-    const contest = await toSkills(['attacker', 'attacker']);
+    const contest = await toChosen(['attacker', 'attacker']);
     await adjust(contest, { opponent_skill: 'Handgun Handling; Driving' });
-    await press(contest, CHALLENGER, 'ready');
-    const tied = textOf(await press(contest, OPPONENT, 'ready'));
+    await press(contest, OPPONENT, 'ready');
+    const tied = textOf((await pressAll(contest, CHALLENGER, 'agree'))[1]!);
     expect(tied).toContain('**2 of 2 succeeded** → ✅ success');
-    expect(tied).toContain('🤝 **Tie** between two attackers.');
+    expect(tied).toContain('🤝 Both succeeded and both are attackers: a tie.');
     await press(contest, CHALLENGER, 'again');
     await press(contest, OPPONENT, 'again');
     expect(menuValues(contest, 'opponent').sort()).toEqual(['A1', 'A2', 'A3', 'Athletics', 'CQC']);
@@ -183,7 +178,7 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
   });
 
   it('refuses a linked roll that names a skill twice, one skill, more than 5, a `vs`, a skill not on the sheet, or terms after one skill; nothing changes', async () => {
-    const contest = await toSkills(['attacker', 'defender']);
+    const contest = await toChosen(['attacker', 'defender']);
     await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
     const refused = async (opponentSkill: string, reason: string) => expectRefused(contest, adjustForm(contest, { opponent_skill: opponentSkill }), reason);
     await refused('Driving; driving', '**Driving** is named twice in the linked roll; each skill is rolled once.');
@@ -196,18 +191,20 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     await expectRefused(contest, { ...adjustForm(contest, { opponent_skill: 'Driving; Athletics' }), user: OPPONENT, roles: [] }, 'Only a Dispatcher can adjust a contest.');
   });
 
-  it('the odds of three linked skills (four D100s) are exact to 4 decimals and marked ≈; the Dispatcher can turn the linked roll back into one skill', async () => {
-    const contest = await toSkills(['attacker', 'defender']);
-    const linked = textOf(await adjust(contest, { opponent_skill: 'Handgun Handling; Driving; Athletics' }));
-    // Four D100s: Kat needs 40 (61 faces), each of Troy's parts 37 (64 faces): Troy succeeds in 64³ = 262 144 of 10^6
-    // ways, Kat wins 61 × 737 856 = 45 009 216 of 10^8 (45.009216 %): past 4 decimals, so rounded, and marked ≈.
-    expect(linked).toContain('Odds for these choices\nKat wins **≈45.0092%** · Troy wins **≈54.9908%** · tie **0%**');
+  it('the chance of four linked skills is exact to 4 decimals and marked ≈ when longer; the Dispatcher can turn the linked roll back into one skill', async () => {
+    const contest = await toChosen(['attacker', 'defender']);
+    const three = textOf(await adjust(contest, { opponent_skill: 'Handgun Handling; Driving; Athletics' }));
+    // Kat needs 40 (61 faces), each of Troy's parts 37 (64 faces): Troy succeeds in 64³ = 262 144 of 10^6 ways, exact.
+    expect(three).toContain("Kat's roll succeeds **61%** · Troy's **26.2144%**");
+    // Four parts: 64⁴ = 16 777 216 of 10^8 (16.777216 %): past 4 decimals, so rounded, and marked ≈.
+    const linked = textOf(await adjust(contest, { opponent_skill: 'Handgun Handling; Driving; Athletics; A1' }));
+    expect(linked).toContain("Kat's roll succeeds **61%** · Troy's **≈16.7772%**");
     const single = textOf(await adjust(contest, { opponent_skill: 'Athletics' }));
-    expect(single).toContain("dee disputed Troy's skill: Handgun Handling 40 + Driving 30 + Athletics 30 → Athletics 30");
+    expect(single).toContain("dee disputed Troy's skill: Handgun Handling 40 + Driving 30 + Athletics 30 + A1 1 → Athletics 30");
     expect(single).toContain('**Athletics 30** (set by the Dispatcher)');
     expect(single).not.toContain('**Linked roll**');
-    // Kat needs 30 (71 faces), Troy needs 37 (64): Kat wins 71 × 36 = 2556 of 10 000.
-    expect(single).toContain('Kat wins **25.56%**');
+    // Kat needs 30 (71 faces), Troy needs 37 (64).
+    expect(single).toContain("Kat's roll succeeds **71%** · Troy's **64%**");
     expect(shownText(contest)).toContain('Athletics 30');
   });
 });
