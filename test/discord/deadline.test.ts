@@ -211,8 +211,9 @@ describe('real commands while another process holds the database', () => {
 
   it('given a contest started while the lock is held, the contest keeps the id of the message its deferred reply became', async () => {
     expect(kinds(await act({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } }))).toEqual(['reply (private)']);
+    await act({ user: 'sasha', command: 'sheet skill set', options: { name: 'Driving', level: 40 } });
     const lock = await holdWriteLock(file(), 1000);
-    const started = await act({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays' } });
+    const started = await act({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays', skill: 'Driving', role: 'attacker' } });
     await lock.released;
     expect(kinds(started)).toEqual(['deferred', 'edit']);
     const id = Number(/Contest #(\d+)/.exec(textOf(last(started)))?.[1]);

@@ -142,7 +142,7 @@ describe('a second guild', () => {
       user: 'sasha',
       guild: 'Other',
       command: 'contest start',
-      options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' },
+      options: { opponent: 'mike', intent: 'Kat disarms Troy', stakes: 'Troy is disarmed', skill: 'CQC', role: 'attacker' },
     });
     const message = opening.messageId!;
     const id = /Contest #(\d+)/.exec(textOf(opening))![1];
@@ -153,12 +153,15 @@ describe('a second guild', () => {
     const form = await sandbox.one({ user: 'mike', button: `contest:accept:${id}`, message });
     expect(form.kind).toBe('modal');
     const seen = guildIdsSeen();
-    const countered = await sandbox.one({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'Kat is thrown out', operator: 'Troy' }, message });
-    expect(textOf(countered)).toContain('Kat is thrown out');
+    const fields = { stakes: 'Kat is thrown out', role: 'defender', skill: 'CQC', archetypes: '' };
+    const [countered, prompt] = (await sandbox.act({ user: 'mike', modal: `contest:acceptform:${id}`, fields, message })).responses;
+    expect(textOf(countered!)).toContain('Kat is thrown out');
     // Without `message` nor `guild`, the submit still happens where the modal was opened.
-    await sandbox.fake.interact({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { stakes: 'again', operator: 'Troy' } }).catch(() => undefined);
+    await sandbox.fake.interact({ user: 'mike', modal: `contest:acceptform:${id}`, fields: { ...fields, stakes: 'again' } }).catch(() => undefined);
     expect(seen).toEqual([other.id, other.id]);
-    expect(sandbox.fake.messages(other.channelId).map((m) => m.id)).toEqual([message]);
+    // The contest message and the prompt pinging Kat's player, both in the other guild's channel.
+    expect(sandbox.fake.messages(other.channelId).map((m) => m.id)).toEqual([message, prompt!.messageId]);
+    expect(sandbox.fake.messages()).toEqual([]);
   });
 
   it('is listed by the JSON API, which takes `guild` for interactions and messages', async () => {
