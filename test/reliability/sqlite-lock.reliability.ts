@@ -41,12 +41,19 @@ beforeAll(async () => {
     await sandbox.one({ user, command: 'sheet create', options: { name: sheet } });
     await sandbox.one({ user, command: 'sheet skill set', options: { name: 'Driving', level: 30 } });
   }
-  const opening = await sandbox.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays for fuel' } });
-  contest = { id: Number(/Contest #(\d+)/.exec(textOf(opening))![1]), message: opening.messageId! };
-  expect((await sandbox.one({ user: 'mike', button: `contest:accept:${contest.id}`, message: contest.message })).kind).toBe('modal');
-  await sandbox.one({ user: 'mike', modal: `contest:acceptform:${contest.id}`, fields: { stakes: 'Kat buys the tyres', operator: 'Troy' }, message: contest.message });
-  expect(stored().contest.phase).toBe('countered');
+  contest = await acceptedContest();
 }, 60_000);
+
+/** A contest Troy accepted, waiting for Kat's Agree (which rolls the dice). */
+async function acceptedContest(): Promise<{ id: number; message: string }> {
+  const opening = await sandbox.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays for fuel', skill: 'Driving', role: 'attacker' } });
+  const started = { id: Number(/Contest #(\d+)/.exec(textOf(opening))![1]), message: opening.messageId! };
+  expect((await sandbox.one({ user: 'mike', button: `contest:accept:${started.id}`, message: started.message })).kind).toBe('modal');
+  await sandbox.act({ user: 'mike', modal: `contest:acceptform:${started.id}`, fields: { stakes: 'Kat buys the tyres', role: 'defender', skill: 'Driving', archetypes: '' }, message: started.message });
+  contest = started;
+  expect(stored().contest.phase).toBe('countered');
+  return started;
+}
 
 afterAll(async () => {
   await sandbox?.stop();
@@ -123,16 +130,20 @@ it('given another process holding the write lock for 2 s, every interaction is a
   for (const write of [roll, skill, agree]) expect(write.doneAt, write.name).toBeGreaterThanOrEqual(releasedAt);
   expect(kinds(roll.result).filter((k) => k !== 'deferred')).toEqual(kinds(roll.result)[0] === 'deferred' ? ['edit'] : ['reply']);
   expect(kinds(skill.result).filter((k) => k !== 'deferred')).toEqual(kinds(skill.result)[0] === 'deferred' ? ['delete', 'followup (private)'] : ['reply (private)']);
-  expect(kinds(agree.result).filter((k) => k !== 'deferred')).toEqual(kinds(agree.result)[0] === 'deferred' ? ['edit'] : ['update']);
+  // Agree rolls the dice: the contest message, the result as a new message, and the contest message linked to it.
+  expect(kinds(agree.result).filter((k) => k !== 'deferred')).toEqual(kinds(agree.result)[0] === 'deferred' ? ['edit', 'followup', 'edit'] : ['update', 'followup', 'edit']);
   expect(answer(skill.result)!.content).toContain('Climbing');
 
   // Nothing lost, nothing twice.
   const after = stored();
-  expect(after.rolls).toBe(before.rolls + 1);
-  const rollId = after.rollIds.find((id) => !before.rollIds.includes(id))!;
-  expect(textOf(answer(roll.result)!)).toContain(rollId);
+  // The challenge roll and the contest's round.
+  expect(after.rolls).toBe(before.rolls + 2);
+  const rollIds = after.rollIds.filter((id) => !before.rollIds.includes(id));
+  expect(rollIds.filter((id) => textOf(answer(roll.result)!).includes(id))).toHaveLength(1);
+  expect(rollIds.filter((id) => agree.result.responses.some((response) => textOf(response).includes(id)))).toHaveLength(1);
   expect(after.skills).toEqual([...before.skills, 'Troy: Climbing 40'].sort());
-  expect(after.contest).toEqual({ version: before.contest.version + 1, phase: 'roles' });
+  expect(after.contest.phase).toBe('resolved');
+  expect(after.contest.version).toBeGreaterThan(before.contest.version);
   expect(sandbox.fake.message(contest.message)?.content ?? '').not.toContain('busy');
 
   expect(errorLines()).toEqual([]);
@@ -143,13 +154,14 @@ it('given another process holding the write lock for 2 s, every interaction is a
 
 it('given the write lock held past the bot’s wait, each write is told the database is busy and nothing of it is written', async () => {
   const holdMs = BUSY_WAIT_BUDGET_MS + 3000;
+  await acceptedContest();
   const before = stored();
   const warningsBefore = logLines.filter((line) => line.msg === 'database busy: gave up waiting for its lock').length;
   const lock = await holdWriteLock(file, holdMs);
   const writes = await Promise.all([
     timed('/roll challenge', { user: 'mike', command: 'roll challenge', options: { skill: 'Driving', cl: 90 } }),
     timed('/sheet skill set', { user: 'mike', command: 'sheet skill set', options: { name: 'Stealth', level: 55 } }),
-    timed('contest role', { user: 'sasha', button: `contest:role:${contest.id}:attacker`, message: contest.message }),
+    timed('contest agree', { user: 'sasha', button: `contest:agree:${contest.id}`, message: contest.message }),
   ]);
   const read = await timed('/sheet show', { user: 'mike', command: 'sheet show' });
   for (const { name, result } of writes) {
@@ -192,10 +204,10 @@ it('given the write lock held past the bot’s wait, each write is told the data
   // And with the lock gone, the same writes go through.
   const roll = await sandbox.fake.interact({ user: 'mike', command: 'roll challenge', options: { skill: 'Driving', cl: 90 } });
   expect(kinds(roll)).toEqual(['reply']);
-  const role = await sandbox.fake.interact({ user: 'sasha', button: `contest:role:${contest.id}:attacker`, message: contest.message });
-  expect(kinds(role)).toEqual(['update']);
-  expect(stored().rolls).toBe(before.rolls + 1);
-  expect(stored().contest.version).toBe(before.contest.version + 1);
+  const agree = await sandbox.fake.interact({ user: 'sasha', button: `contest:agree:${contest.id}`, message: contest.message });
+  expect(kinds(agree)).toEqual(['update', 'followup', 'edit']);
+  expect(stored().rolls).toBe(before.rolls + 2);
+  expect(stored().contest.phase).toBe('resolved');
   expect(errorLines()).toEqual([]);
   expect(sandbox.fake.violations).toEqual([]);
   console.log(`  after release: rolls ${before.rolls} → ${stored().rolls}; error lines ${errorLines().length}; busy warnings ${busyWarnings.length}`);
