@@ -176,12 +176,12 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     const { page } = await open();
     await playAs(page, 'olga');
     await send(page, '/roll challenge skill:Climbing cl:90');
-    const error = page.locator('#messages .message.ephemeral', { hasText: 'no Operator sheet' });
+    const error = page.locator('#messages .message.ephemeral', { hasText: 'you have none' });
     await error.waitFor();
     expect(await error.textContent()).toContain('Only you can see this');
 
     await playAs(page, 'mike');
-    expect(await page.locator('#messages .message', { hasText: 'no Operator sheet' }).count()).toBe(0);
+    expect(await page.locator('#messages .message', { hasText: 'you have none' }).count()).toBe(0);
     await playAs(page, 'olga');
     await error.waitFor();
   });

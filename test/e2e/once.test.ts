@@ -43,7 +43,7 @@ describe('two presses at the same instant', () => {
 
   it(`of two attackers' "Apply damage" both lower the target's Health (${TRIALS} trials)`, async () => {
     const sheet = async (user: string, name: string, attributes: Record<string, number>) => {
-      await sandbox().one({ user, command: 'sheet create', options: { name } });
+      await sandbox().one({ user, command: 'sheet create', options: { name, system: 'd100-tactics' } });
       for (const [attribute, value] of Object.entries(attributes)) await sandbox().one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
     };
     await sheet('mike', 'Mike', { Aim: 200 });

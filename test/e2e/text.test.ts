@@ -124,7 +124,7 @@ describe('the sheet file', () => {
       await store.setSkill(sheet, name(index), index % 101);
     }
     for (let index = 0; index < SHEET_LIMITS.archetypes; index++) await store.setArchetype(sheet, name(index), -100);
-    for (let index = 0; index < SHEET_LIMITS.attributes; index++) await store.setAttribute(sheet, name(index), -1000);
+    // A Tac Talk sheet holds no attributes (they belong to other systems' sheets), so the largest has none.
     for (let index = 0; index < SHEET_LIMITS.conditions; index++) {
       await store.setCondition(sheet, { name: name(index), modifier: -100, skills: skills.slice(0, SHEET_LIMITS.skillsPerCondition), expiresAt: null }, new Date());
     }
@@ -135,7 +135,7 @@ describe('the sheet file', () => {
     expect(Buffer.byteLength(file, 'utf8')).toBeGreaterThan(185_000);
 
     const imported = await sandbox().one({ user: 'sasha', command: 'sheet import', options: { file: { filename: 'largest.json', content: file } } });
-    expect(imported.content).toContain(`(${SHEET_LIMITS.skills} skills, ${SHEET_LIMITS.archetypes} archetypes, ${SHEET_LIMITS.conditions} conditions); it is your active sheet.`);
+    expect(imported.content).toContain(`(${SHEET_LIMITS.skills} skills, ${SHEET_LIMITS.archetypes} archetypes, ${SHEET_LIMITS.conditions} conditions); it is your active Tac Talk (Decision Engine) sheet.`);
     const again = await sandbox().one({ user: 'sasha', command: 'sheet export' });
     expect(again.attachments![0]!.content).toBe(file);
   });

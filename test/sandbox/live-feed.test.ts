@@ -98,7 +98,7 @@ it('GET /api/messages?user= shows the channel as that user sees it', async () =>
   await s.one({ user: 'olga', command: 'roll challenge', options: { skill: 'Climbing', cl: 90 } }); // no sheet: a private error
   const list = async (query: string) =>
     ((await (await fetch(`${s.url}/api/messages${query}`)).json()) as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
-  expect(await list('?user=olga')).toEqual([expect.stringContaining('no Operator sheet')]);
+  expect(await list('?user=olga')).toEqual([expect.stringContaining('you have none')]);
   expect(await list('?user=OLGA')).toHaveLength(1);
   expect(await list('?user=mike')).toEqual([]);
   expect(await list('')).toEqual([]);
