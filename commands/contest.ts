@@ -462,6 +462,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
     if (!contest) continue;
     if (!OPEN_PHASES.includes(contest.state.phase)) {
       await refuse(interaction, context, settings, contest, 'This contest is over; its buttons do nothing now.');
+      await postLostResult(interaction, context, settings, contest);
       return;
     }
     const side = sideOf(contest.state, context.userId);
@@ -484,7 +485,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       actions = await actionsFor(interaction, context, contest, verb, arg, actor);
       if (actions === null) return; // a form was opened
       if (actions.length === 0) {
-        await interaction.reply(privateNote('Nothing to change: the form matches the contest as it is.'));
+        await refuse(interaction, context, settings, contest, 'Nothing to change: the form matches the contest as it is.');
         return;
       }
       seed = context.newSeed();
@@ -518,6 +519,8 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       return;
     }
     await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, saved.guildId, next))));
+    // A tie whose result was lost: posted before the prompt of the step it led to.
+    if (saved.state.rounds.length === contest.state.rounds.length) await postLostResult(interaction, context, settings, contest);
     await announce(interaction, context, settings, saved, contest.state, actions, side, actor.name);
     return;
   }
@@ -579,6 +582,19 @@ async function announce(
   }
   const prompt = contestPrompt(view, side, happenedText(before, after, actions, name));
   if (prompt) await interaction.followUp(prompt);
+}
+
+/**
+ * A round whose result message was never posted (the bot died between saving the roll and posting it, or the post
+ * failed) is posted by the next press on the contest, so its dice and why it ended never go missing from the channel.
+ * Only contests of this version: before it, the result was shown on the contest message itself.
+ */
+async function postLostResult(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest): Promise<void> {
+  const round = contest.state.rounds.at(-1);
+  if (!round || round.resultMessageId || contest.state.secretRoles !== true) return;
+  const posted = await interaction.followUp(contestResultMessage(viewOf(contest, settings), round, null));
+  const linked = await linkResult(context, contest, round.number, posted.id);
+  if (linked && fromMessage(interaction)) await interaction.message?.edit(contestMessage(viewOf(linked, settings, await sideSkills(context, linked.guildId, linked.state))));
 }
 
 /** Records the message a round's result was posted as, so the contest message keeps linking to it. */

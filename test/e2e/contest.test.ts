@@ -983,6 +983,38 @@ describe('crash windows', () => {
     expect(await contestRolls()).toBe(1);
   });
 
+  it('a result the bot never posted (it died after saving the roll) is posted by the next press on the lagging message, once', async () => {
+    const contest = await toCountered();
+    const fakeState = (sandbox.fake as unknown as { state: { messages: Map<string, { content: string; embeds: unknown[]; components: unknown[] }> } }).state;
+    const record = fakeState.messages.get(contest.message)!;
+    const lagging = { content: record.content, embeds: record.embeds, components: record.components };
+    const [, result] = await pressAll(contest, CHALLENGER, 'agree');
+    // As if the bot died once the roll was saved: the message still offers Agree, no result was posted or linked.
+    Object.assign(record, lagging);
+    fakeState.messages.delete(result!.messageId!);
+    const row = (await sandbox.bot.store.db.contest.findUnique({ where: { id: Number(contest.id) } }))!;
+    const state = JSON.parse(row.state) as ContestState;
+    const rounds = state.rounds.map(({ resultMessageId: _posted, ...round }) => round);
+    await sandbox.bot.store.db.contest.update({ where: { id: row.id }, data: { state: JSON.stringify({ ...state, rounds }), version: { increment: 1 } } });
+
+    // Kat presses Agree again ("This interaction failed"): told it is over, and the result is posted now.
+    const again = await pressAll(contest, CHALLENGER, 'agree');
+    expect(again.map((response) => [response.kind, response.ephemeral ?? false])).toEqual([
+      ['update', false],
+      ['followup', true],
+      ['followup', false],
+      ['edit', false],
+    ]);
+    expect(again[1]!.content).toContain('This contest is over');
+    expect(textOf(again[2]!)).toContain("🏆 **Troy wins.** Both succeeded: the defender wins.");
+    expect(again[2]!.allowedMentions).toEqual({ parse: [], users: [ids.challenger, ids.opponent] });
+    // The contest message links to it, and a later press posts nothing more.
+    expect(shownText(contest)).toContain(`[result and dice](https://discord.com/channels/${sandbox.fake.guildId}/${sandbox.fake.channelId}/${again[2]!.messageId})`);
+    expect(shown(contest).components).toEqual([]);
+    expect(sandbox.fake.messages().filter((message) => textOf(message).includes(`the dice of contest #${contest.id} have rolled`))).toHaveLength(1);
+    expect(await contestRolls()).toBe(1);
+  });
+
   it('a bystander’s press on such a draft posts it too (the message is evidently shown), and is refused as always', async () => {
     const contest = await startContest();
     await backToDraft(contest);

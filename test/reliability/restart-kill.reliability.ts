@@ -3,7 +3,8 @@
 //
 // The fake Discord runs here; the bot runs as users run it, `node --import tsx src/main.ts` in a child process
 // (DISCORD_API points it at the fake), so a SIGKILL is a real crash: no handler, no flush, the SQLite file left as
-// the kernel found it. For every step from /contest start to the final Ready, a fresh contest between two new
+// the kernel found it. For every step from /contest start to the Agree that rolls the dice (through a Dispatcher's
+// change, so Confirm is killed too), a fresh contest between two new
 // players is played up to that step and the bot is killed there, in two variants:
 //   unanswered  killed after it did all the step's work, as its answer leaves for Discord: the bot's REST goes
 //               through a small proxy here, which kills the bot when the interaction callback arrives and drops it.
@@ -13,7 +14,7 @@
 //   answered    killed right after its answer arrived.
 // Then a new process starts on the same file and the contest is played to the end. Checked for every contest:
 // exactly one contest roll in the roll log, the stored contest resolved with one round, the message showing the
-// result, no contest of its players left open; for every process: no error-level log line and nothing printed
+// result, exactly one result message posted, no contest of its players left open; for every process: no error-level log line and nothing printed
 // outside the JSON log (an uncaught exception prints a stack); for the fake: no Discord rule broken.
 // The two variants run side by side, each with its own fake Discord and database, to halve the wall time: most of
 // it is process start-up (module loading and `prisma migrate deploy`).
@@ -62,44 +63,46 @@ interface Step {
   answer: 'reply' | 'modal' | 'update';
 }
 
-const press = (verb: string, who: 'challenger' | 'opponent', arg?: string): Step => ({
-  name: `${verb}${arg ? ` ${arg}` : ''} (${who})`,
-  request: (c) => ({ user: c[who], button: `contest:${verb}:${c.id}${arg ? `:${arg}` : ''}`, message: c.message }),
-  control: (c) => `contest:${verb}:${c.id}${arg ? `:${arg}` : ''}`,
-  writes: verb === 'accept' ? null : 'saved',
-  answer: verb === 'accept' ? 'modal' : 'update',
-});
+/** The Dispatcher, who disputes Troy's skill on the way: the change, and the Confirm it asks for, are killed too. */
+const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
 
-const pickSkill = (side: 'challenger' | 'opponent', skill: string): Step => ({
-  name: `skill ${skill} (${side})`,
-  request: (c) => ({ user: c[side], select: `contest:skill:${c.id}:${side}`, values: [skill], message: c.message }),
-  control: (c) => `contest:skill:${c.id}:${side}`,
-  writes: 'saved',
-  answer: 'update',
+const press = (verb: string, who: 'challenger' | 'opponent' | 'dispatcher', arg?: string): Step => ({
+  name: `${verb}${arg ? ` ${arg}` : ''} (${who})`,
+  request: (c) => ({ ...(who === 'dispatcher' ? DISPATCHER : { user: c[who] }), button: `contest:${verb}:${c.id}${arg ? `:${arg}` : ''}`, message: c.message }),
+  control: (c) => `contest:${verb}:${c.id}${arg ? `:${arg}` : ''}`,
+  writes: verb === 'accept' || verb === 'adjust' ? null : 'saved',
+  answer: verb === 'accept' || verb === 'adjust' ? 'modal' : 'update',
 });
 
 /** Every interaction of a contest, in order (commands/contest.ts): attacker against defender always resolves. */
 const STEPS: Step[] = [
   {
     name: '/contest start',
-    request: (c) => ({ user: c.challenger, command: 'contest start', options: { opponent: c.opponent, intent: 'Kat disarms Troy', stakes: 'Troy is disarmed' } }),
+    request: (c) => ({ user: c.challenger, command: 'contest start', options: { opponent: c.opponent, intent: 'Kat disarms Troy', stakes: 'Troy is disarmed', skill: 'CQC', role: 'attacker' } }),
     writes: 'created',
     answer: 'reply',
   },
   press('accept', 'opponent'),
   {
     name: 'accept form (opponent)',
-    request: (c) => ({ user: c.opponent, modal: `contest:acceptform:${c.id}`, fields: { stakes: 'Kat is kicked', operator: 'Troy' }, message: c.message }),
+    request: (c) => ({ user: c.opponent, modal: `contest:acceptform:${c.id}`, fields: { stakes: 'Kat is kicked', role: 'defender', skill: 'CQC', archetypes: '' }, message: c.message }),
     writes: 'saved',
     answer: 'update',
   },
-  press('agree', 'challenger'),
-  press('role', 'challenger', 'attacker'),
-  press('role', 'opponent', 'defender'),
-  pickSkill('challenger', 'CQC'),
-  pickSkill('opponent', 'CQC'),
-  press('ready', 'challenger'),
+  press('adjust', 'dispatcher'),
+  {
+    name: 'adjust form (dispatcher)',
+    request: (c) => ({
+      ...DISPATCHER,
+      modal: `contest:adjustform:${c.id}`,
+      fields: { challenger_skill: 'CQC', opponent_skill: 'Athletics', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0' },
+      message: c.message,
+    }),
+    writes: 'saved',
+    answer: 'update',
+  },
   press('ready', 'opponent'),
+  press('agree', 'challenger'),
 ];
 
 function customIds(components: unknown[]): string[] {
@@ -282,7 +285,9 @@ class Lane {
    */
   took(step: Step, contest: Contest, result: SandboxInteractionResult, where: string): boolean {
     const [answer, ...rest]: (SandboxResponse | undefined)[] = result.responses;
-    if (answer?.kind !== step.answer || answer.ephemeral || rest.some((note) => note?.kind !== 'followup' || !note.ephemeral)) {
+    // After the answer: private notes, new messages (the turn prompt, the result) and the contest message linked to the result.
+    const followsUp = (note: SandboxResponse | undefined) => note?.kind === 'followup' || (note?.kind === 'edit' && !note.ephemeral);
+    if (answer?.kind !== step.answer || answer.ephemeral || rest.some((note) => !followsUp(note))) {
       this.violations.push(`${where}: ${step.name} answered ${JSON.stringify(result.responses.map((r) => ({ kind: r.kind, ephemeral: r.ephemeral, text: brief(textOf(r)) })))}, expected one public ${step.answer}`);
       return false;
     }
@@ -406,6 +411,8 @@ class Lane {
         const shown = message ? textOf(message) : '';
         if (!/\*\*(Kat|Troy) wins\.\*\*/.test(shown)) found.push(`contest #${contest.id}'s message does not show the result: "${brief(shown)}"`);
         if (message && message.components.length) found.push(`contest #${contest.id}'s message still has controls after the result`);
+        const results = this.fake.messages().filter((posted) => textOf(posted).includes(`the dice of contest #${contest.id} have rolled`));
+        if (results.length !== 1) found.push(`contest #${contest.id} has ${results.length} result messages, not 1`);
       }
       if (rolls.length !== rounds.length || (outcome.playedOut && rolls.length !== 1)) {
         found.push(`contest #${contest.id} has ${rolls.length} contest roll(s) in the roll log [${rolls.join(', ')}] for ${rounds.length} stored round(s)`);
