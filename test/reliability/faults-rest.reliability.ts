@@ -50,6 +50,8 @@ const PLAYERS = ['sasha', 'mike', 'nina', 'omar'];
 const DISPATCHER = 'dee';
 /** Who challenges whom, in turn: everyone plays both sides. */
 const PAIRS: [string, string][] = [['sasha', 'mike'], ['nina', 'omar'], ['mike', 'nina'], ['omar', 'sasha'], ['sasha', 'nina'], ['mike', 'omar']];
+/** The Accept form as the challenged player sends it: their stakes, role and skill (against the challenger's attacking CQC). */
+const ACCEPT_FIELDS = { stakes: 'the keys stay', role: 'defender', skill: 'Stealth', archetypes: '' };
 const SHEET = (name: string) => ({
   name,
   skills: [
@@ -186,6 +188,8 @@ function showsStored(message: FakeMessage | undefined, state: StoredState): bool
   const expected = OPEN.includes(state.phase) ? state.phase : 'over';
   if (phase !== expected) return false;
   if (phase !== 'skills') return true;
+  // The first round's skills were chosen with /contest start and in the Accept form: no menus, only Confirm.
+  if (state.secretRoles && state.rounds.length === 0) return true;
   return (['challenger', 'opponent'] as const).every((side) => {
     const menu = componentsOf(message).find((c) => c.customId.endsWith(`:${side}`) && c.customId.startsWith('contest:skill:'));
     const shown = menu?.options.find((o) => o.default)?.value ?? null;
@@ -200,6 +204,7 @@ interface StoredState {
   challenger: { userId: string; role: string | null; skill: { name: string } | null; ready: boolean };
   opponent: { userId: string; role: string | null; skill: { name: string } | null; ready: boolean };
   rounds: unknown[];
+  secretRoles?: boolean;
 }
 
 async function stored(id: number): Promise<{ state: StoredState; messageId: string | null }> {
@@ -244,7 +249,7 @@ function requestFor(press: Press, message: string): SandboxInteractionRequest {
 async function startContest(challenger: string, opponent: string): Promise<{ id: number; message: string }> {
   for (let attempt = 1; attempt <= 5; attempt++) {
     const before = await sandbox.bot.store.db.contest.count();
-    const result = await step({ user: challenger, command: 'contest start', options: { opponent, intent: `${challenger} takes the keys`, stakes: 'the keys change hands' } });
+    const result = await step({ user: challenger, command: 'contest start', options: { opponent, intent: `${challenger} takes the keys`, stakes: 'the keys change hands', skill: 'CQC', role: 'attacker' } });
     const opening = result.responses.find((r) => r.kind === 'reply' && !r.ephemeral);
     const id = /Contest #(\d+)/.exec(opening ? textOf(opening) : '')?.[1];
     if (opening && id) return { id: Number(id), message: opening.messageId! };
@@ -269,7 +274,8 @@ async function playContest(challenger: string, opponent: string, options: { midw
     const { state } = await stored(id);
     if (state.phase === 'resolved') break;
     expect(OPEN, `contest #${id} went to ${state.phase}`).toContain(state.phase);
-    if (presses === 4 && options.midway) await options.midway();
+    // Between the Accept form and the Agree that rolls the dice.
+    if (presses === 1 && options.midway) await options.midway();
     const shown = sandbox.fake.message(message);
     const wanted = nextPress(id, state, players);
     if (!wanted) throw new Error(`contest #${id}: nothing to press in ${JSON.stringify(state)}`);
@@ -282,7 +288,7 @@ async function playContest(challenger: string, opponent: string, options: { midw
     if (press.customId.startsWith('contest:accept:')) {
       const modal = result.responses.find((r) => r.kind === 'modal');
       if (!modal) continue; // the form did not open (its callback finally failed): press Accept again
-      const submitted = await step({ user: opponent, modal: `contest:acceptform:${id}`, fields: { stakes: 'the keys stay', operator: `Op ${opponent}` }, message });
+      const submitted = await step({ user: opponent, modal: `contest:acceptform:${id}`, fields: ACCEPT_FIELDS, message });
       await expectShownAfter(id, message, submitted, stale);
     } else {
       await expectShownAfter(id, message, result, stale);
@@ -307,7 +313,13 @@ async function playContest(challenger: string, opponent: string, options: { midw
     await expectShownAfter(id, message, refresh, true);
   }
   expect(shownPhase(sandbox.fake.message(message))).toBe('over');
+  expect(resultMessages(id), `contest #${id}: its result messages`).toHaveLength(1);
   return id;
+}
+
+/** The messages a contest's round results were posted as (a new message each, pinging the players). */
+function resultMessages(id: number): FakeMessage[] {
+  return sandbox.fake.messages().filter((posted) => textOf(posted).includes(`the dice of contest #${id} have rolled`));
 }
 
 /** After a press whose answer came, the message shows the stored contest (one whose answer was lost may lag). */
@@ -352,8 +364,9 @@ describe('REST faults', () => {
     const { id, message } = await startContest('sasha', 'omar');
     fake.faults.add({ target: 'callback', status: 429, retryAfterMs: 300, times: 1, name: 'b: update 429' });
     await step({ user: 'omar', button: `contest:accept:${id}`, message });
-    const accepted = await step({ user: 'omar', modal: `contest:acceptform:${id}`, fields: { stakes: 'the keys stay', operator: 'Op omar' }, message });
-    expect(accepted.responses.map((r) => r.kind)).toEqual(['update']);
+    const accepted = await step({ user: 'omar', modal: `contest:acceptform:${id}`, fields: ACCEPT_FIELDS, message });
+    // The message updated in place, then the turn prompt to the challenger.
+    expect(accepted.responses.map((r) => r.kind)).toEqual(['update', 'followup']);
     expect((await stored(id)).state.phase).toBe('countered');
     expect(shownPhase(fake.message(message))).toBe('countered');
 
@@ -391,17 +404,12 @@ describe('REST faults', () => {
     expect(fake.faults.stats.injected - injectedBefore).toBeGreaterThan(CONTESTS);
   });
 
-  /** A contest taken to `phase` without faults: its id and message. */
-  async function contestAt(phase: 'countered' | 'roles' | 'skills', challenger: string, opponent: string): Promise<{ id: number; message: string }> {
+  /** A contest the challenged player accepted, without faults: its id and message; the challenger still to agree. */
+  async function acceptedContest(challenger: string, opponent: string): Promise<{ id: number; message: string }> {
     const contest = await startContest(challenger, opponent);
     const { id, message } = contest;
     await step({ user: opponent, button: `contest:accept:${id}`, message });
-    await step({ user: opponent, modal: `contest:acceptform:${id}`, fields: { stakes: 'the keys stay', operator: `Op ${opponent}` }, message });
-    if (phase === 'countered') return contest;
-    await step({ user: challenger, button: `contest:agree:${id}`, message });
-    if (phase === 'roles') return contest;
-    await step({ user: challenger, button: `contest:role:${id}:attacker`, message });
-    await step({ user: opponent, button: `contest:role:${id}:defender`, message });
+    await step({ user: opponent, modal: `contest:acceptform:${id}`, fields: ACCEPT_FIELDS, message });
     return contest;
   }
 
@@ -416,23 +424,27 @@ describe('REST faults', () => {
 
   it('(c) a press whose answer finally failed within a step: the contest moved, and the next press shows it', async () => {
     const fake = sandbox.fake;
-    // The challenger's role is lost; the opponent's role, still on the message, moves on and shows both.
-    const roles = await contestAt('roles', 'nina', 'mike');
-    await pressLost({ user: 'nina', button: `contest:role:${roles.id}:attacker`, message: roles.message });
-    expect((await stored(roles.id)).state.challenger.role).toBe('attacker');
-    await step({ user: 'mike', button: `contest:role:${roles.id}:defender`, message: roles.message });
-    expect(showsStored(fake.message(roles.message), (await stored(roles.id)).state)).toBe(true);
-    // A skill pick is lost; picking again shows it. The first Ready is lost; the second rolls and shows the result.
-    await pressLost({ user: 'nina', select: `contest:skill:${roles.id}:challenger`, values: ['CQC'], message: roles.message });
-    expect((await stored(roles.id)).state.challenger.skill?.name).toBe('CQC');
-    await step({ user: 'nina', select: `contest:skill:${roles.id}:challenger`, values: ['CQC'], message: roles.message });
-    await step({ user: 'mike', select: `contest:skill:${roles.id}:opponent`, values: ['Stealth'], message: roles.message });
-    expect(showsStored(fake.message(roles.message), (await stored(roles.id)).state)).toBe(true);
-    await pressLost({ user: 'nina', button: `contest:ready:${roles.id}`, message: roles.message });
-    expect((await stored(roles.id)).state.challenger.ready).toBe(true);
-    await step({ user: 'mike', button: `contest:ready:${roles.id}`, message: roles.message });
-    expect((await stored(roles.id)).state.phase).toBe('resolved');
-    expect(shownPhase(fake.message(roles.message))).toBe('over');
+    const { id, message } = await acceptedContest('nina', 'mike');
+    // The Dispatcher's change is lost (it cleared mike's confirmation); nina's Agree, still on the message, moves on
+    // and shows the Confirm mike now owes.
+    await pressLost({
+      user: DISPATCHER,
+      roles: ['dispatcher'],
+      modal: `contest:adjustform:${id}`,
+      fields: { challenger_skill: 'CQC', opponent_skill: 'Climbing', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0' },
+      message,
+    });
+    expect((await stored(id)).state.opponent).toMatchObject({ skill: { name: 'Climbing' }, ready: false });
+    await step({ user: 'nina', button: `contest:agree:${id}`, message });
+    expect(showsStored(fake.message(message), (await stored(id)).state)).toBe(true);
+    expect(componentsOf(fake.message(message)).map((c) => c.customId)).toContain(`contest:ready:${id}`);
+    // mike's Confirm rolls the dice, and its answer is lost with the result; pressing again shows both.
+    await pressLost({ user: 'mike', button: `contest:ready:${id}`, message });
+    expect((await stored(id)).state.phase).toBe('resolved');
+    expect(resultMessages(id)).toHaveLength(0);
+    await step({ user: 'mike', button: `contest:ready:${id}`, message });
+    expect(shownPhase(fake.message(message))).toBe('over');
+    expect(resultMessages(id)).toHaveLength(1);
   });
 
   // Found by this suite: when the press that moved a contest to its next step lost its answer, the message kept the
@@ -451,19 +463,13 @@ describe('REST faults', () => {
     };
     const { id, message } = await startContest('omar', 'sasha');
     await step({ user: 'sasha', button: `contest:accept:${id}`, message });
-    const acceptForm = { user: 'sasha', modal: `contest:acceptform:${id}`, fields: { stakes: 'the keys stay', operator: 'Op sasha' }, message };
+    const acceptForm = { user: 'sasha', modal: `contest:acceptform:${id}`, fields: ACCEPT_FIELDS, message };
     await loseThenPressAgain(id, message, acceptForm, { user: 'sasha', button: `contest:accept:${id}`, message }, 'countered');
+    // The Agree that rolls the dice: its answer, and with it the result message, lost; Agree again shows and posts both.
     const agree = { user: 'omar', button: `contest:agree:${id}`, message };
-    await loseThenPressAgain(id, message, agree, agree, 'roles');
-    await step({ user: 'omar', button: `contest:role:${id}:attacker`, message });
-    const lastRole = { user: 'sasha', button: `contest:role:${id}:defender`, message };
-    await loseThenPressAgain(id, message, lastRole, lastRole, 'skills');
-    await step({ user: 'omar', select: `contest:skill:${id}:challenger`, values: ['CQC'], message });
-    await step({ user: 'sasha', select: `contest:skill:${id}:opponent`, values: ['Stealth'], message });
-    await step({ user: 'omar', button: `contest:ready:${id}`, message });
-    const lastReady = { user: 'sasha', button: `contest:ready:${id}`, message };
-    await loseThenPressAgain(id, message, lastReady, lastReady, 'resolved');
+    await loseThenPressAgain(id, message, agree, agree, 'resolved');
     expect(shownPhase(fake.message(message))).toBe('over');
+    expect(resultMessages(id)).toHaveLength(1);
   });
 
   // Found by this suite: when the answer to /contest start finally failed, the contest stayed open with no message,
@@ -475,7 +481,7 @@ describe('REST faults', () => {
     const [sasha, mike] = [fake.user('sasha').id, fake.user('mike').id];
     const openBefore = [await sandbox.bot.store.contests.openCount(guildId, sasha), await sandbox.bot.store.contests.openCount(guildId, mike)];
     const rule = fake.faults.add({ target: 'callback', status: 500, times: 8, name: 'c: opening lost' });
-    const lost = await step({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'sasha takes the keys', stakes: 'the keys change hands' } });
+    const lost = await step({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'sasha takes the keys', stakes: 'the keys change hands', skill: 'CQC', role: 'attacker' } });
     rule.remove();
     tally.orphans++;
     expect(lost.responses).toEqual([]);
