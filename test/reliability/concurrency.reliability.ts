@@ -1,11 +1,12 @@
 // The concurrency part of the reliability suite (issue 7): CONCURRENCY_CONTESTS (default 100) contests played at
-// once through the fake Discord, every contest advanced together step by step: all /contest start at once, all
-// accepts, all forms, all agrees, then both players of every contest press together (roles, skills, Another round
-// after a tie), and at Ready each player presses twice at once. A quarter of the contests are two attackers whose
-// first round is a sure tie, so the tie → another round → skills → ready path is raced too.
+// once through the fake Discord, every contest advanced together step by step: all /contest start at once (skill and
+// role chosen there), all accepts, all forms (the opponent's role and skill), then every challenger presses Agree,
+// which rolls the dice, twice at once. A quarter of the contests are two attackers whose first round is a sure tie,
+// so the tie → another round (both at once) → skill menus (both at once) → Ready (each player twice at once) path is
+// raced too.
 //
 // Every contest must be resolved exactly once: one roll in the roll log per round and none more, the stored state
-// resolved, the message showing one result; and every interaction answered within Discord's 3 s, no Discord rule
+// resolved, the message showing one result, one result message posted per round; and every interaction answered within Discord's 3 s, no Discord rule
 // broken, no error logged. The figures (latency per step, late answers, doubles) are printed whatever happens: a
 // bot that cannot answer in time under this load is a finding to report, not a deadline to loosen.
 //
@@ -90,7 +91,7 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
   // Other work on the machine shows up as a slow bot: the figures say how busy it was.
   const loadAtStart = loadavg()[0]!.toFixed(2);
   let interactions = 0;
-  const moves = { ready: 0 };
+  const moves = { agree: 0, ready: 0 };
   let resolved = 0;
   let doubleRolls = 0;
   let ties = 0;
@@ -167,7 +168,7 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
         `concurrency: ${CONTESTS} contests of ${PLAYERS.length} players at once, in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
           `(load average at the start ${loadAtStart}, now ${loadavg()[0]!.toFixed(2)}, on ${availableParallelism()} cores)`,
         `  interactions ${interactions} (setup included), contests ${games.filter((g) => g.id).length}, resolved ${resolved}, tie rounds ${ties}, ` +
-          `double rolls ${doubleRolls}, Ready presses that moved a contest ${moves.ready} (2 per round expected), late answers ${late}, ` +
+          `double rolls ${doubleRolls}, Agree presses that moved a contest ${moves.agree} (1 per contest expected), Ready presses that moved one ${moves.ready} (2 per round after a tie expected), late answers ${late}, ` +
           `deferred by the deadline guard ${log.deferredCount()}, warnings logged ${log.problems.filter((line) => Number(line.level) === 40).length}`,
         `  first answer (late ones included, as the fake timed them), all steps: ${formatLatency(all)}`,
         ...steps.map(
@@ -192,9 +193,17 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
       );
     }
 
+    // Two attackers for a tie, else attacker against defender one way or the other: chosen with /contest start and in the form.
+    const roles = (game: Game): Record<Side, 'attacker' | 'defender'> =>
+      game.tie ? { challenger: 'attacker', opponent: 'attacker' } : game.index % 2 ? { challenger: 'attacker', opponent: 'defender' } : { challenger: 'defender', opponent: 'attacker' };
+    const firstSkills = new Map(games.map((game) => [game, { challenger: skillFor(game, 'challenger'), opponent: skillFor(game, 'opponent') }]));
     const starts = await play(
       '/contest start',
-      games.map((game) => ({ user: game.challenger, command: 'contest start', options: { opponent: game.opponent, intent: `Race ${game.index}`, stakes: `Stakes of race ${game.index}` } })),
+      games.map((game) => ({
+        user: game.challenger,
+        command: 'contest start',
+        options: { opponent: game.opponent, intent: `Race ${game.index}`, stakes: `Stakes of race ${game.index}`, skill: firstSkills.get(game)!.challenger, role: roles(game).challenger },
+      })),
     );
     let playing: Game[] = [];
     starts.forEach((p, index) => {
@@ -220,49 +229,59 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
     });
     await play(
       'accept form',
-      playing.map((game) => ({ user: game.opponent, modal: `contest:acceptform:${game.id}`, fields: { stakes: `Counter-stakes of race ${game.index}`, operator: `Op ${game.opponent}` }, message: game.message! })),
+      playing.map((game) => ({
+        user: game.opponent,
+        modal: `contest:acceptform:${game.id}`,
+        fields: { stakes: `Counter-stakes of race ${game.index}`, role: roles(game).opponent, skill: firstSkills.get(game)!.opponent, archetypes: '' },
+        message: game.message!,
+      })),
     );
-    playing = await expectEach('accept form', playing, (state) => (state.phase === 'countered' ? undefined : `phase ${state.phase}, not countered`));
-    await play('agree', playing.map((game) => button(game, game.challenger, 'agree')));
-    playing = await expectEach('agree', playing, (state) => (state.phase === 'roles' ? undefined : `phase ${state.phase}, not roles`));
-
-    // Both players choose their roles in the same instant: both choices must count.
-    const roles = (game: Game): Record<Side, 'attacker' | 'defender'> =>
-      game.tie ? { challenger: 'attacker', opponent: 'attacker' } : game.index % 2 ? { challenger: 'attacker', opponent: 'defender' } : { challenger: 'defender', opponent: 'attacker' };
-    await play('roles (both at once)', playing.flatMap((game) => [button(game, game.challenger, 'role', roles(game).challenger), button(game, game.opponent, 'role', roles(game).opponent)]));
-    playing = await expectEach('roles', playing, (state, game) =>
-      state.phase === 'skills' && state.challenger.role === roles(game).challenger && state.opponent.role === roles(game).opponent
+    playing = await expectEach('accept form', playing, (state, game) =>
+      state.phase === 'countered' && state.challenger.role === roles(game).challenger && state.opponent.role === roles(game).opponent && state.opponent.skill?.name === firstSkills.get(game)!.opponent
         ? undefined
-        : `phase ${state.phase}, roles ${state.challenger.role} / ${state.opponent.role}`,
+        : `phase ${state.phase}, roles ${state.challenger.role} / ${state.opponent.role}, skill ${state.opponent.skill?.name}`,
+    );
+
+    // Each challenger presses Agree twice at the same moment: one press rolls the dice, the other is answered privately.
+    const agrees = await play('round 1: agree (each challenger twice, all at once)', playing.flatMap((game) => [button(game, game.challenger, 'agree'), button(game, game.challenger, 'agree')]));
+    playing.forEach((game, index) => {
+      const moved = agrees.slice(index * 2, index * 2 + 2).filter((p) => movedTheContest(p.result?.responses ?? [])).length;
+      moves.agree += moved;
+      if (moved !== 1) problems.push(`round 1 agree of contest #${game.id}: ${moved} presses moved it, not 1`);
+    });
+    playing = await expectEach('round 1 agree', playing, (state) =>
+      (state.phase === 'resolved' || state.phase === 'tied') && state.rounds.length === 1 ? undefined : `phase ${state.phase} with ${state.rounds.length} rounds`,
     );
 
     for (let round = 1; playing.length > 0; round++) {
-      const choices = new Map(playing.map((game) => [game, { challenger: skillFor(game, 'challenger'), opponent: skillFor(game, 'opponent') }]));
-      await play(
-        `round ${round}: skills (both at once)`,
-        playing.flatMap((game) =>
-          (['challenger', 'opponent'] as const).map((side) => ({ user: game[side], select: `contest:skill:${game.id}:${side}`, values: [choices.get(game)![side]], message: game.message! })),
-        ),
-      );
-      playing = await expectEach(`round ${round} skills`, playing, (state, game) =>
-        state.phase === 'skills' && state.challenger.skill?.name === choices.get(game)!.challenger && state.opponent.skill?.name === choices.get(game)!.opponent
-          ? undefined
-          : `phase ${state.phase}, skills ${state.challenger.skill?.name} / ${state.opponent.skill?.name}`,
-      );
+      if (round > 1) {
+        const choices = new Map(playing.map((game) => [game, { challenger: skillFor(game, 'challenger'), opponent: skillFor(game, 'opponent') }]));
+        await play(
+          `round ${round}: skills (both at once)`,
+          playing.flatMap((game) =>
+            (['challenger', 'opponent'] as const).map((side) => ({ user: game[side], select: `contest:skill:${game.id}:${side}`, values: [choices.get(game)![side]], message: game.message! })),
+          ),
+        );
+        playing = await expectEach(`round ${round} skills`, playing, (state, game) =>
+          state.phase === 'skills' && state.challenger.skill?.name === choices.get(game)!.challenger && state.opponent.skill?.name === choices.get(game)!.opponent
+            ? undefined
+            : `phase ${state.phase}, skills ${state.challenger.skill?.name} / ${state.opponent.skill?.name}`,
+        );
 
-      // Each player presses Ready twice at the same moment as the other player does: four presses, one roll.
-      const presses = playing.flatMap((game) => [button(game, game.challenger, 'ready'), button(game, game.opponent, 'ready'), button(game, game.challenger, 'ready'), button(game, game.opponent, 'ready')]);
-      const readies = await play(`round ${round}: ready (each player twice, all at once)`, presses);
-      playing.forEach((game, index) => {
-        const mine = readies.slice(index * 4, index * 4 + 4);
-        const moved = mine.filter((p) => movedTheContest(p.result?.responses ?? [])).length;
-        moves.ready += moved;
-        // One Ready per player moves the contest; the second press of each is answered privately.
-        if (moved !== 2) problems.push(`round ${round} ready of contest #${game.id}: ${moved} presses moved it, not 2`);
-      });
-      playing = await expectEach(`round ${round} ready`, playing, (state) =>
-        (state.phase === 'resolved' || state.phase === 'tied') && state.rounds.length === round ? undefined : `phase ${state.phase} with ${state.rounds.length} rounds`,
-      );
+        // Each player presses Ready twice at the same moment as the other player does: four presses, one roll.
+        const presses = playing.flatMap((game) => [button(game, game.challenger, 'ready'), button(game, game.opponent, 'ready'), button(game, game.challenger, 'ready'), button(game, game.opponent, 'ready')]);
+        const readies = await play(`round ${round}: ready (each player twice, all at once)`, presses);
+        playing.forEach((game, index) => {
+          const mine = readies.slice(index * 4, index * 4 + 4);
+          const moved = mine.filter((p) => movedTheContest(p.result?.responses ?? [])).length;
+          moves.ready += moved;
+          // One Ready per player moves the contest; the second press of each is answered privately.
+          if (moved !== 2) problems.push(`round ${round} ready of contest #${game.id}: ${moved} presses moved it, not 2`);
+        });
+        playing = await expectEach(`round ${round} ready`, playing, (state) =>
+          (state.phase === 'resolved' || state.phase === 'tied') && state.rounds.length === round ? undefined : `phase ${state.phase} with ${state.rounds.length} rounds`,
+        );
+      }
 
       const tied: Game[] = [];
       for (const game of playing) if ((await stateOf(game))?.phase === 'tied') tied.push(game);
@@ -277,6 +296,12 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
     for (const roll of rolls) {
       const contestId = String((JSON.parse(roll.inputs) as { contestId?: number }).contestId);
       rollsOf.set(contestId, [...(rollsOf.get(contestId) ?? []), roll.id]);
+    }
+    // Each round's result is a new message: exactly one per round.
+    const resultsOf = new Map<string, number>();
+    for (const posted of sandbox.fake.messages()) {
+      const id = /the dice of contest #(\d+) have rolled/.exec(posted.content)?.[1];
+      if (id) resultsOf.set(id, (resultsOf.get(id) ?? 0) + 1);
     }
     for (const game of games.filter((g) => g.id)) {
       const state = await stateOf(game);
@@ -298,6 +323,8 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
         continue;
       }
       resolved++;
+      const posted = resultsOf.get(game.id!) ?? 0;
+      if (posted !== rounds.length) problems.push(`${where}: ${posted} result messages posted for ${rounds.length} rounds`);
       const message = sandbox.fake.message(game.message!);
       const embed = (message?.embeds[0] ?? {}) as { description?: string; footer?: { text?: string } };
       const results = (embed.description ?? '').split('🏆').length - 1;
