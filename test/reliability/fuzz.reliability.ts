@@ -61,7 +61,8 @@ interface OpenModal {
   customId: string;
   user: string;
   message?: string;
-  fields: { id: string; required: boolean; maxLength?: number }[];
+  /** Text inputs, and select menus (the Accept form's role and skill) with the values they offer. */
+  fields: { id: string; required: boolean; maxLength?: number; options?: string[] }[];
 }
 interface Step {
   kind: string;
@@ -256,6 +257,16 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
     return { kind: 'command', request: { ...who, command: leaf.command, options }, mayPing: pingTargets(leaf.command, options), fault: 'random and hostile option values' };
   }
 
+  /**
+   * Whom a press on a contest may ping: its two players (the turn prompt, the result, the end notice each ping the
+   * players still to act or who did not press), never anyone else. Nobody for anything that is not a known contest's.
+   */
+  function contestPings(customId: string): string[] {
+    const [prefix, , id] = customId.split(':');
+    if (prefix !== 'contest') return [];
+    return (contestPlayers.get(id ?? '') ?? []).map((name) => userIds.get(name) ?? name);
+  }
+
   function pingTargets(command: string, options: Record<string, unknown>): string[] {
     const target = command === 'contest start' ? options.opponent : command.startsWith('dispatch ') ? options.player : undefined;
     if (typeof target !== 'string') return [];
@@ -282,10 +293,14 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       () => ({ kind: 'flow', request: { ...who, command: 'sheet archetype set', options: { name: pick(['Acuity', 'Grit']), modifier: int(21) - 10 } }, mayPing: [] }),
       () => ({
         kind: 'flow',
-        request: { ...who, command: 'contest start', options: { opponent: other, intent: `${who.user} tries ${pick(SKILLS)}`, stakes: hostileString(500) || 'stakes' } },
+        request: {
+          ...who,
+          command: 'contest start',
+          options: { opponent: other, intent: `${who.user} tries ${pick(SKILLS)}`, stakes: hostileString(500) || 'stakes', skill: chance(0.9) ? pick(SKILLS) : hostileString(100), role: pick(['attacker', 'defender']), ...(chance(0.3) ? { archetypes: chance(0.5) ? 'Acuity' : hostileString(200) } : {}) },
+        },
         mayPing: [userIds.get(other)!],
       }),
-      () => ({ kind: 'flow', request: { ...who, command: 'contest start', options: { opponent: other, intent: 'fair fight', stakes: 'loser buys' } }, mayPing: [userIds.get(other)!] }),
+      () => ({ kind: 'flow', request: { ...who, command: 'contest start', options: { opponent: other, intent: 'fair fight', stakes: 'loser buys', skill: pick(SKILLS), role: pick(['attacker', 'defender']) } }, mayPing: [userIds.get(other)!] }),
       () => ({
         kind: 'flow',
         request: { ...who, roles: ['dispatcher'], command: 'dispatch challenge', options: { intent: 'climb the wall', outcome: 'on the roof', player: other, skill: pick(SKILLS), cl: int(101) } },
@@ -330,7 +345,8 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
           ? 'press on an old message'
           : undefined;
     const faulty = fault ? { fault } : {};
-    if (component.type === 2) return { kind: 'button', request: { ...who, button: component.customId, message: message.id }, mayPing: [], ...faulty };
+    const mayPing = contestPings(component.customId);
+    if (component.type === 2) return { kind: 'button', request: { ...who, button: component.customId, message: message.id }, mayPing, ...faulty };
     let values: string[];
     if (component.type === 3) {
       const count = Math.min(component.options.length, component.min + int(component.max - component.min + 1));
@@ -338,7 +354,7 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
     } else {
       values = [pick(USERS)];
     }
-    return { kind: 'select', request: { ...who, select: component.customId, values, message: message.id }, mayPing: [], ...faulty };
+    return { kind: 'select', request: { ...who, select: component.customId, values, message: message.id }, mayPing, ...faulty };
   }
 
   function forgedId(): string {
@@ -376,7 +392,8 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
     return {
       kind: 'forged',
       request,
-      mayPing: [],
+      // A forged id may still name a real contest and a move its player may make: then it is that move.
+      mayPing: contestPings(customId),
       fault: 'forged component (a custom_id the bot never issued)',
       after: () => {
         if (record.components === patched) record.components = original;
@@ -390,19 +407,32 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
     const open = modals.length && chance(0.8) ? modals[modals.length - 1 - int(Math.min(5, modals.length))]! : undefined;
     if (!open) {
       const fields: Record<string, string> = {};
-      for (const id of ['stakes', 'operator', 'skill', 'challenger_skill', 'opponent_skill', 'challenger_archetypes', 'opponent_archetypes', 'modifiers']) {
-        if (chance(0.5)) fields[id] = hostileString(200);
+      // The Accept form's fields (stakes, role, skill, archetypes), the Dispatcher's, the skill search's, and others.
+      for (const id of ['stakes', 'role', 'skill', 'archetypes', 'operator', 'challenger_skill', 'opponent_skill', 'challenger_archetypes', 'opponent_archetypes', 'modifiers']) {
+        if (chance(0.5)) fields[id] = id === 'role' && chance(0.5) ? pick(['attacker', 'defender']) : hostileString(200);
       }
-      return { kind: 'forged-modal', request: { ...who, modal: forgedId() || 'x', fields }, mayPing: [], fault: 'forged modal' };
+      const modal = forgedId() || 'x';
+      return { kind: 'forged-modal', request: { ...who, modal, fields }, mayPing: contestPings(modal), fault: 'forged modal' };
     }
     const fields: Record<string, string> = {};
     for (const field of open.fields) {
-      let value = chance(0.5) ? pick([...SKILLS, 'Troy', 'Kat', `Op ${open.user} 0`, '0, 0', '5, -5', 'Acuity', 'Grit +5']) : hostileString(field.maxLength);
+      // A menu in the form (role, skill) mostly sends one of its own values, as Discord does; sometimes not.
+      let value =
+        field.options?.length && chance(0.9)
+          ? pick(field.options)
+          : chance(0.5)
+            ? pick([...SKILLS, 'Troy', 'Kat', `Op ${open.user} 0`, '0, 0', '5, -5', 'Acuity', 'Grit +5', 'attacker', 'defender'])
+            : hostileString(field.maxLength);
       if (field.required && !value && chance(0.95)) value = 'x';
       fields[field.id] = value;
     }
     const user = chance(0.8) ? open.user : who.user;
-    return { kind: 'modal', request: { ...who, user, modal: open.customId, fields, ...(open.message ? { message: open.message } : {}) }, mayPing: [], ...(user !== open.user ? { fault: "submit of another user's form" } : {}) };
+    return {
+      kind: 'modal',
+      request: { ...who, user, modal: open.customId, fields, ...(open.message ? { message: open.message } : {}) },
+      mayPing: contestPings(open.customId),
+      ...(user !== open.user ? { fault: "submit of another user's form" } : {}),
+    };
   }
 
   // ---- a whole contest, step by step (each step checked like any other), so the later steps get pressed too ------
@@ -425,26 +455,51 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       mayPing: [],
     });
     const c: Campaign = { challenger, opponent, todo: [] };
+    const dispute = (): Step | undefined =>
+      c.contest
+        ? {
+            kind: 'campaign',
+            request: {
+              user: 'fuzz0',
+              roles: ['dispatcher'],
+              modal: `contest:adjustform:${c.contest}`,
+              fields: { challenger_skill: '', opponent_skill: pick(SKILLS), challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, -5' },
+              message: c.message!,
+            },
+            mayPing: contestPings(`contest:adjustform:${c.contest}`),
+          }
+        : undefined;
     const press = (user: string | (() => string), pattern: () => RegExp): (() => Step | undefined) => () => {
       const component = c.message ? componentsOf(sandbox.fake.message(c.message)?.components).find((x) => !x.disabled && pattern().test(x.customId)) : undefined;
       if (!component) return undefined;
       const who = typeof user === 'string' ? user : user();
-      if (component.type === 2) return { kind: 'campaign', request: { user: who, button: component.customId, message: c.message! }, mayPing: [] };
-      return { kind: 'campaign', request: { user: who, select: component.customId, values: [pick(component.options)], message: c.message! }, mayPing: [] };
+      const mayPing = contestPings(component.customId);
+      if (component.type === 2) return { kind: 'campaign', request: { user: who, button: component.customId, message: c.message! }, mayPing };
+      return { kind: 'campaign', request: { user: who, select: component.customId, values: [pick(component.options)], message: c.message! }, mayPing };
     };
     c.todo = [
       () => sheet(challenger),
       () => sheet(opponent),
-      () => ({ kind: 'campaign', request: { user: challenger, command: 'contest start', options: { opponent, intent: 'a campaign', stakes: 'the loser yields' } }, mayPing: [userIds.get(opponent)!] }),
+      () => ({
+        kind: 'campaign',
+        request: { user: challenger, command: 'contest start', options: { opponent, intent: 'a campaign', stakes: 'the loser yields', skill: pick(SKILLS), role: 'attacker' } },
+        mayPing: [userIds.get(opponent)!],
+      }),
       press(opponent, () => new RegExp(`^contest:accept:${c.contest}$`)),
-      () => ({ kind: 'campaign', request: { user: opponent, modal: `contest:acceptform:${c.contest}`, fields: { stakes: 'the winner gloats', operator: `Camp ${opponent}` }, message: c.message! }, mayPing: [] }),
+      () => ({
+        kind: 'campaign',
+        request: { user: opponent, modal: `contest:acceptform:${c.contest}`, fields: { stakes: 'the winner gloats', role: pick(['attacker', 'defender']), skill: pick(SKILLS), archetypes: '' }, message: c.message! },
+        mayPing: contestPings(`contest:acceptform:${c.contest}`),
+      }),
+      // Sometimes the Dispatcher disputes the opponent's skill first: the opponent then confirms, before the Agree.
+      () => {
+        if (c.contest && chance(0.3)) {
+          c.todo.unshift(press(opponent, () => new RegExp(`^contest:ready:${c.contest}$`)));
+          return dispute();
+        }
+        return c.todo.shift()?.();
+      },
       press(challenger, () => new RegExp(`^contest:agree:${c.contest}$`)),
-      press(challenger, () => new RegExp(`^contest:role:${c.contest}:attacker$`)),
-      press(opponent, () => new RegExp(`^contest:role:${c.contest}:${pick(['attacker', 'defender'])}$`)),
-      press(challenger, () => new RegExp(`^contest:skill:${c.contest}:challenger$`)),
-      press(opponent, () => new RegExp(`^contest:skill:${c.contest}:opponent$`)),
-      press(challenger, () => new RegExp(`^contest:ready:${c.contest}$`)),
-      press(opponent, () => new RegExp(`^contest:ready:${c.contest}$`)),
       // After a tie: another round or accept it (and the round's steps are left to the random presses).
       press(() => pick([challenger, opponent]), () => new RegExp(`^contest:(again|accepttie):${c.contest}$`)),
     ];
@@ -486,6 +541,7 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       if (!Array.isArray(list)) return;
       for (const node of list as Json[]) {
         if (node.type === 4) fields.push({ id: String(node.custom_id), required: node.required !== false, ...(typeof node.max_length === 'number' ? { maxLength: node.max_length } : {}) });
+        if (node.type === 3) fields.push({ id: String(node.custom_id), required: node.required !== false, options: ((node.options as Json[] | undefined) ?? []).map((option) => String(option.value)) });
         walk(node.components);
         if (node.component) walk([node.component]);
       }
@@ -514,7 +570,7 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       if (response.messageId && (response.kind === 'reply' || response.kind === 'followup')) rememberMessage(response.messageId);
       const contest = /Contest #(\d+)/.exec(`${response.content ?? ''} ${JSON.stringify(response.embeds)}`);
       if (contest) contestIds.add(contest[1]!);
-      if (contest && step.request.command === 'contest start' && response.kind === 'reply') {
+      if (contest && step.request.command === 'contest start' && (response.kind === 'reply' || response.kind === 'edit') && !response.ephemeral) {
         contestPlayers.set(contest[1]!, [step.request.user, String(step.request.options?.opponent)]);
         if (step.kind === 'campaign' && campaign) Object.assign(campaign, { contest: contest[1]!, message: response.messageId });
       }
@@ -572,9 +628,21 @@ function contestProblems(row: { phase: string; challengerId: string; opponentId:
   if (accepted) check(state.opponent.operator !== null && state.opponent.stakes.trim().length > 0, `${phase} without the opponent's acceptance`);
   else check(state.opponent.operator === null, 'an Operator for an opponent who did not accept');
   const sides = [state.challenger, state.opponent];
-  if (phase === 'proposed' || phase === 'countered') {
+  if (phase === 'proposed' || phase === 'countered') check(state.rounds.length === 0, `${phase} with rounds`);
+  if (state.secretRoles) {
+    // This version: the challenger chooses with /contest start, the opponent in the Accept form (their confirmation).
+    if (phase === 'proposed') {
+      check(state.challenger.role !== null && chosenSkills(state.challenger).length > 0, 'proposed without the challenger\'s role and skill');
+      check(state.opponent.role === null && chosenSkills(state.opponent).length === 0 && !state.opponent.ready, 'proposed with the opponent\'s choice');
+    }
+    if (phase === 'countered') {
+      check(sides.every((s) => s.role !== null && chosenSkills(s).length > 0), 'countered without both roles and skills');
+      check(!sides.every((s) => s.role === 'defender'), 'countered with two defenders');
+    }
+    // Every round rolled is posted as its own message, which the contest message links to.
+    for (const round of state.rounds) check(typeof round.resultMessageId === 'string', `round ${round.number} without its result message`);
+  } else if (phase === 'proposed' || phase === 'countered') {
     check(sides.every((s) => s.role === null && s.skill === null && !s.ready), `${phase} with roles or skills`);
-    check(state.rounds.length === 0, `${phase} with rounds`);
   }
   if (phase === 'roles') check(sides.every((s) => s.skill === null && !s.ready) && !sides.every((s) => s.role !== null), 'roles step with skills or both roles');
   if (phase === 'skills' || phase === 'tied' || state.phase === 'resolved') {
