@@ -48,13 +48,14 @@ function fieldsOf(rederived: Rederived): APIEmbedField[] {
   if (rederived.kind === 'dice') return [diceReplayField(rederived.result)];
   if (rederived.kind === 'contest') {
     const { result } = rederived;
+    // The roll keeps no Operator names: each CL is named as the other side's skill, as on the result message.
     const sides = [
-      ['Challenger', result.challenger],
-      ['Opponent', result.opponent],
+      ['Challenger', result.challenger, { roll: result.opponent, name: 'the opponent' }],
+      ['Opponent', result.opponent, { roll: result.challenger, name: 'the challenger' }],
     ] as const;
     return [
-      ...sides.map(([label, side]) => {
-        const { skills, dice } = contestSideRollText(side);
+      ...sides.map(([label, side, against]) => {
+        const { skills, dice } = contestSideRollText(side, against);
         return field(`${label} (${side.role}): ${skills}`, dice, true);
       }),
       field('Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'),
