@@ -1,15 +1,12 @@
 // The sandbox page on a phone (390 × 844, touch) and on a desktop (1280 px), in Debian's Chromium driven by
 // playwright-core, as test/browser/sandbox-page.test.ts does. Each run refreshes the screenshots
 // test/artifacts/page-390-*.png and page-1280-*.png.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
+import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
-const ARTIFACTS = path.resolve('test/artifacts');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -34,12 +31,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone'
   let sandbox: TestSandbox | undefined;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -49,12 +41,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone'
     context = undefined;
     const current = sandbox;
     sandbox = undefined;
-    if (!current) return;
-    try {
-      expect(current.fake.violations).toEqual([]);
-    } finally {
-      await current.stop();
-    }
+    await stopChecked(current);
   });
 
   async function open(viewport: { width: number; height: number }): Promise<{ page: Page; sandbox: TestSandbox }> {

@@ -4,14 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
+import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
-const ARTIFACTS = path.resolve('test/artifacts');
 if (!HAVE_CHROMIUM && !process.env.CI) {
   console.warn(`Skipping the browser tests of the sandbox page: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it).`);
 }
@@ -32,13 +30,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
   let sandbox: TestSandbox | undefined;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Playwright gives every launch a new, empty profile (user-data-dir) of its own.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -48,12 +40,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     context = undefined;
     const current = sandbox;
     sandbox = undefined;
-    if (!current) return;
-    try {
-      expect(current.fake.violations).toEqual([]);
-    } finally {
-      await current.stop();
-    }
+    await stopChecked(current);
   });
 
   async function open(seeds?: string[]): Promise<{ page: Page; sandbox: TestSandbox }> {

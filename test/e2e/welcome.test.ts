@@ -1,7 +1,7 @@
 // The welcome: posted once per server after its first command, never again (not for a race, not after a restart),
 // and never in the way of the command's own answer.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox, stopChecked, textOf, type TestSandbox } from '../helpers/sandbox.js';
 import { captureBotLog } from '../helpers/bot-log.js';
 
 const WELCOME = 'Tac Talk Bot is here.';
@@ -10,12 +10,7 @@ let sandbox: TestSandbox | undefined;
 afterEach(async () => {
   const current = sandbox;
   sandbox = undefined;
-  if (!current) return;
-  try {
-    expect(current.fake.violations).toEqual([]);
-  } finally {
-    await current.stop();
-  }
+  await stopChecked(current);
 });
 
 async function welcomed(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {

@@ -85,12 +85,7 @@ export function useTestSandbox(options: Parameters<typeof startTestSandbox>[0] =
   afterEach(async () => {
     const current = sandbox;
     sandbox = undefined;
-    if (!current) return;
-    try {
-      expect(current.fake.violations).toEqual([]);
-    } finally {
-      await current.stop();
-    }
+    await stopChecked(current);
   });
   return () => {
     if (!sandbox) throw new Error('the sandbox runs only inside a test');
@@ -102,4 +97,14 @@ export function useTestSandbox(options: Parameters<typeof startTestSandbox>[0] =
 export async function importSheet(sandbox: Pick<TestSandbox, 'one'>, user: string, sheet: object): Promise<void> {
   const imported = await sandbox.one({ user, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(sheet) } } });
   expect(imported.content).toContain('Imported');
+}
+
+/** Stops a test's sandbox, failing the test if the bot broke a Discord rule or made a request the fake lacks. */
+export async function stopChecked(sandbox: TestSandbox | undefined): Promise<void> {
+  if (!sandbox) return;
+  try {
+    expect(sandbox.fake.violations).toEqual([]);
+  } finally {
+    await sandbox.stop();
+  }
 }
