@@ -24,7 +24,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const kinds = (result: SandboxInteractionResult): string[] => result.responses.map((response) => `${response.kind}${response.ephemeral ? ' (private)' : ''}`);
+/** The bot's welcome, posted once per server after the first command's answer (see test/e2e/welcome.test.ts). */
+const isWelcome = (response: SandboxInteractionResult['responses'][number]): boolean => response.kind === 'followup' && textOf(response).includes('Tac Talk Bot is here.');
+const kinds = (result: SandboxInteractionResult): string[] =>
+  result.responses.filter((response) => !isWelcome(response)).map((response) => `${response.kind}${response.ephemeral ? ' (private)' : ''}`);
 
 it('answers other users directly, never deferred, while the first /roll dice loads the notation library', async () => {
   // Long enough for the dice roll's own answer, however slowly the library loads.
@@ -68,6 +71,8 @@ it('answers other users directly, never deferred, while the first /roll dice loa
   expect(kinds(rolled)).toEqual(['deferred', 'edit']);
   expect(textOf(rolled.responses[1]!)).toContain('🎲 Strength');
   expect(textOf(rolled.responses[1]!)).toMatch(/Roll \w{8}/);
+  // The real bot welcomes this new server once, after whichever command was answered first.
+  expect([rolled, ...challenges.map((challenge) => challenge.result)].flatMap((result) => result.responses).filter(isWelcome)).toHaveLength(1);
   expect(fake.violations).toEqual([]);
   expect(bot.problems()).toEqual([]);
 }, 120_000);
