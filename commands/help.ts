@@ -8,11 +8,13 @@ import { ApplicationCommandOptionType, InteractionContextType, SlashCommandBuild
 import type { APIApplicationCommandOption } from 'discord.js';
 import type { BotCommand, HandlerContext } from '../src/discord/command.js';
 import { dispatcherRule } from '../src/discord/permissions.js';
+import { systemsOfSubcommand } from '../src/discord/slash-list.js';
 import { UserError } from '../src/errors.js';
 import { systemName, type SystemId } from '../src/engine/systems/index.js';
+import { playedSystems } from '../src/store/servers.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { dispatcherRuleLine } from '../src/views/config.js';
-import { audienceText, helpOverview, helpTopic, playedSystems, startSteps, type Audience, type CommandSummary, type HelpTopic } from '../src/views/help.js';
+import { audienceText, helpOverview, helpTopic, startSteps, type Audience, type CommandSummary, type HelpTopic } from '../src/views/help.js';
 
 /** Long enough for any "command group subcommand" path. */
 const COMMAND_NAME_MAX = 60;
@@ -20,23 +22,17 @@ const COMMAND_NAME_MAX = 60;
 interface HelpEntry {
   audience: Audience;
   example: string;
-  /** The systems the command belongs to; absent: every server has it. */
-  systems?: readonly SystemId[];
   /** Who uses it, when it is not simply the audience's. */
   who?: string;
 }
 
-const TACTALK = ['tactalk'] as const;
-const TACTICS = ['d100-tactics'] as const;
-const RESULT_POINTS = ['result-points'] as const;
-const D6_POOL = ['d6-pool'] as const;
-const D10_POOL = ['d10-pool'] as const;
 
 const SHEET_DISPATCHER = 'Players, on their own sheets; a Dispatcher may add `player:` to change a player’s sheet.';
 const CONFIG_SHOW = 'Anyone may look; changing a setting needs the Manage Server permission.';
 
 /**
- * Every command and subcommand, by its path: who uses it, an example and its system. Option names in the examples
+ * Every command and subcommand, by its path: who uses it and an example (its systems are the command's own, see
+ * `BotCommand.systems`). Option names in the examples
  * are checked against the definitions (test/e2e/help.test.ts).
  */
 export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
@@ -60,29 +56,27 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'sheet attribute set': { audience: 'player', example: '/sheet attribute set name:Aim value:60', who: SHEET_DISPATCHER },
   'sheet attribute remove': { audience: 'player', example: '/sheet attribute remove name:Aim', who: SHEET_DISPATCHER },
 
-  'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90', systems: TACTALK },
-  'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110', systems: TACTALK },
-  'roll intent': { audience: 'player', example: '/roll intent intent:scale the wall to the balcony outcome:Troy reaches it unseen', systems: TACTALK },
-  'roll outcome': { audience: 'player', example: '/roll outcome table:Search skill:Investigation', systems: TACTALK },
+  'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
+  'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
+  'roll intent': { audience: 'player', example: '/roll intent intent:scale the wall to the balcony outcome:Troy reaches it unseen' },
+  'roll outcome': { audience: 'player', example: '/roll outcome table:Search skill:Investigation' },
   'roll dice': { audience: 'player', example: '/roll dice expression:4d6kh3+2 label:Strength' },
   'roll replay': { audience: 'player', example: '/roll replay id:a1b2c3d4' },
-  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:Kat walks home skill:Athletics role:attacker', systems: TACTALK },
+  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:Kat walks home skill:Athletics role:attacker' },
 
   'dispatch challenge': {
     audience: 'dispatcher',
     example: '/dispatch challenge player:@Mike skill:Climbing cl:90 intent:scale the wall outcome:reach the balcony unseen consequence:the guard hears you',
-    systems: TACTALK,
   },
   'dispatch linked': {
     audience: 'dispatcher',
     example: '/dispatch linked player:@Mike rolls:Driving vs 90; Handgun Handling vs 110 intent:shoot from the car outcome:the tyre bursts',
-    systems: TACTALK,
   },
-  'table import': { audience: 'dispatcher', example: '/table import file:search.csv name:Search', systems: TACTALK },
-  'table export': { audience: 'player', example: '/table export name:Search format:csv', systems: TACTALK },
-  'table show': { audience: 'player', example: '/table show name:Search', systems: TACTALK },
-  'table list': { audience: 'player', example: '/table list', systems: TACTALK },
-  'table delete': { audience: 'dispatcher', example: '/table delete name:Search', systems: TACTALK },
+  'table import': { audience: 'dispatcher', example: '/table import file:search.csv name:Search' },
+  'table export': { audience: 'player', example: '/table export name:Search format:csv' },
+  'table show': { audience: 'player', example: '/table show name:Search' },
+  'table list': { audience: 'player', example: '/table list' },
+  'table delete': { audience: 'dispatcher', example: '/table delete name:Search' },
 
   'npc create': { audience: 'dispatcher', example: '/npc create name:Thug' },
   'npc list': { audience: 'dispatcher', example: '/npc list' },
@@ -107,27 +101,27 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
 
   log: { audience: 'player', example: '/log user:@Sasha count:50' },
 
-  'code roll': { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate', systems: RESULT_POINTS },
-  'code track': { audience: 'player', example: '/code track name:Wounds points:2', systems: RESULT_POINTS },
-  'code status': { audience: 'player', example: '/code status', systems: RESULT_POINTS },
-  'code concede': { audience: 'player', example: '/code concede', systems: RESULT_POINTS },
-  'code scene-end': { audience: 'dispatcher', example: '/code scene-end', systems: RESULT_POINTS },
-  'code action-point': { audience: 'player', example: '/code action-point reason:dodge the falling crate', systems: RESULT_POINTS },
+  'code roll': { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate' },
+  'code track': { audience: 'player', example: '/code track name:Wounds points:2' },
+  'code status': { audience: 'player', example: '/code status' },
+  'code concede': { audience: 'player', example: '/code concede' },
+  'code scene-end': { audience: 'dispatcher', example: '/code scene-end' },
+  'code action-point': { audience: 'player', example: '/code action-point reason:dodge the falling crate' },
 
-  'd10 roll': { audience: 'player', example: '/d10 roll dice:5 tn:7', systems: D10_POOL },
-  'd10 fastdraw': { audience: 'player', example: '/d10 fastdraw dice:4 tn:7', systems: D10_POOL },
-  'd10 advanced': { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7', systems: D10_POOL },
-  'd10 extended': { audience: 'player', example: '/d10 extended dice:4 tn:7 target:20', systems: D10_POOL },
+  'd10 roll': { audience: 'player', example: '/d10 roll dice:5 tn:7' },
+  'd10 fastdraw': { audience: 'player', example: '/d10 fastdraw dice:4 tn:7' },
+  'd10 advanced': { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7' },
+  'd10 extended': { audience: 'player', example: '/d10 extended dice:4 tn:7 target:20' },
 
-  pool: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard', systems: D6_POOL },
+  pool: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard' },
 
-  'tactics check': { audience: 'player', example: '/tactics check attribute:Tech modifier:-20', systems: TACTICS },
-  'tactics social': { audience: 'player', example: '/tactics social species_distance:50 alien:true', systems: TACTICS },
-  'tactics reaction': { audience: 'player', example: '/tactics reaction kind:dodge', systems: TACTICS },
-  'tactics attack': { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha', systems: TACTICS },
-  'tactics damage': { audience: 'player', example: '/tactics damage base:4 range:2', systems: TACTICS },
-  'tactics psi': { audience: 'player', example: '/tactics psi difficulty:-10', systems: TACTICS },
-  'tactics move': { audience: 'player', example: '/tactics move path:3s 2d 1rd', systems: TACTICS },
+  'tactics check': { audience: 'player', example: '/tactics check attribute:Tech modifier:-20' },
+  'tactics social': { audience: 'player', example: '/tactics social species_distance:50 alien:true' },
+  'tactics reaction': { audience: 'player', example: '/tactics reaction kind:dodge' },
+  'tactics attack': { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha' },
+  'tactics damage': { audience: 'player', example: '/tactics damage base:4 range:2' },
+  'tactics psi': { audience: 'player', example: '/tactics psi difficulty:-10' },
+  'tactics move': { audience: 'player', example: '/tactics move path:3s 2d 1rd' },
 
   'initiative start': { audience: 'dispatcher', example: '/initiative start rule:d10-phase' },
   'initiative join': { audience: 'player', example: '/initiative join value:5' },
@@ -144,6 +138,8 @@ export interface DefinedCommand {
   path: string;
   description: string;
   options: HelpTopic['options'];
+  /** The systems it belongs to (`BotCommand.systems`); undefined: every server has it. */
+  systems: readonly SystemId[] | undefined;
 }
 
 function leafOptions(options: readonly APIApplicationCommandOption[] | undefined): HelpTopic['options'] {
@@ -156,14 +152,15 @@ export function definedCommands(definitions: readonly BotCommand[]): DefinedComm
     const json = command.data.toJSON();
     const options = json.options ?? [];
     const subcommands = options.flatMap((option): DefinedCommand[] => {
-      if (option.type === ApplicationCommandOptionType.Subcommand) return [{ path: `${json.name} ${option.name}`, description: option.description, options: leafOptions(option.options) }];
+      const systems = systemsOfSubcommand(command, option.name);
+      if (option.type === ApplicationCommandOptionType.Subcommand) return [{ path: `${json.name} ${option.name}`, description: option.description, options: leafOptions(option.options), systems }];
       if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
-        const group = { path: `${json.name} ${option.name}`, description: option.description, options: [] };
-        return [group, ...(option.options ?? []).map((sub) => ({ path: `${json.name} ${option.name} ${sub.name}`, description: sub.description, options: leafOptions(sub.options) }))];
+        const group = { path: `${json.name} ${option.name}`, description: option.description, options: [], systems };
+        return [group, ...(option.options ?? []).map((sub) => ({ path: `${json.name} ${option.name} ${sub.name}`, description: sub.description, options: leafOptions(sub.options), systems }))];
       }
       return [];
     });
-    const whole = { path: json.name, description: json.description, options: subcommands.length > 0 ? [] : leafOptions(options) };
+    const whole = { path: json.name, description: json.description, options: subcommands.length > 0 ? [] : leafOptions(options), systems: command.systems };
     return [whole, ...subcommands];
   });
 }
@@ -173,12 +170,12 @@ function isRunnable(path: string, defined: readonly DefinedCommand[]): boolean {
   return !defined.some((other) => other.path.startsWith(`${path} `));
 }
 
-function entryPlayed(entry: HelpEntry, played: readonly SystemId[]): boolean {
-  return !entry.systems || entry.systems.some((system) => played.includes(system));
+function playedHere(command: { systems: readonly SystemId[] | undefined }, played: readonly SystemId[]): boolean {
+  return !command.systems || command.systems.some((system) => played.includes(system));
 }
 
 /** The runnable commands /help knows, with their entry; a command with no entry is left out (a test catches it). */
-function helpTopics(definitions: readonly BotCommand[]): Array<HelpTopic & { entry: HelpEntry }> {
+function helpTopics(definitions: readonly BotCommand[]): Array<HelpTopic & { entry: HelpEntry; systems: DefinedCommand['systems'] }> {
   const defined = definedCommands(definitions);
   return defined.flatMap((command) => {
     const entry = HELP_ENTRIES[command.path];
@@ -212,7 +209,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const typed = interaction.options.getString('command');
 
   if (typed === null) {
-    const shown = topics.filter((topic) => entryPlayed(topic.entry, played));
+    const shown = topics.filter((topic) => playedHere(topic, played));
     const summaries: CommandSummary[] = definitions.map((command) => ({ name: command.data.name, description: command.data.toJSON().description }));
     await interaction.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers));
     return;
@@ -229,7 +226,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   }
   const first = topic ?? subtopics[0]!;
   const shownTopic: HelpTopic = topic ?? { path, description: defined.description, options: [], audience: first.audience, example: first.example };
-  const systems = topic?.entry.systems ?? (subtopics.every((sub) => sub.entry.systems) ? [...new Set(subtopics.flatMap((sub) => sub.entry.systems ?? []))] : undefined);
+  const systems = topic?.systems ?? (subtopics.every((sub) => sub.systems) ? [...new Set(subtopics.flatMap((sub) => sub.systems ?? []))] : undefined);
   const notPlayed = systems && !systems.some((system) => played.includes(system));
   const note = notPlayed ? `This server does not play ${systems.map(systemName).join(' or ')}: a server admin chooses its systems in \`/config\`.` : undefined;
   const who = topic?.entry.who ?? audienceText(first.audience, dispatchers);
@@ -239,7 +236,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const settings = await context.store.servers.settings(context.guildId);
   const played = playedSystems(settings);
-  const topics = helpTopics(await allCommands()).filter((topic) => entryPlayed(topic.entry, played));
+  const topics = helpTopics(await allCommands()).filter((topic) => playedHere(topic, played));
   const typed = normalizedPath(String(interaction.options.getFocused()));
   const commandNames = [...new Set(topics.map((topic) => topic.path.split(' ')[0]!))];
   // Nothing typed yet: the commands, which fit in one list; then their subcommands as the name narrows them.

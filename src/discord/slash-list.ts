@@ -7,32 +7,14 @@
  */
 import { createHash } from 'node:crypto';
 import { Routes, type ChatInputCommandInteraction, type REST, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
+import { type SystemId } from '../engine/systems/index.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { ServerSettings, ServerStore } from '../store/servers.js';
+import { playedSystems, type ServerStore } from '../store/servers.js';
 import { unplayedCommandText } from '../views/config.js';
 import type { BotCommand, SlashListOutcome, SlashListUpdater } from './command.js';
 
 type Definition = RESTPostAPIChatInputApplicationCommandsJSONBody;
-
-/** The systems a server plays; every one when it never chose (null), or when the column holds nothing readable. */
-export function playedSystems(settings: Pick<ServerSettings, 'playedSystems'>): SystemId[] {
-  if (settings.playedSystems === null) return [...SYSTEM_IDS];
-  try {
-    const parsed: unknown = JSON.parse(settings.playedSystems);
-    const ids = Array.isArray(parsed) ? SYSTEM_IDS.filter((id) => parsed.includes(id)) : [];
-    return ids.length > 0 ? ids : [...SYSTEM_IDS];
-  } catch {
-    return [...SYSTEM_IDS];
-  }
-}
-
-/** The column's value for a choice: null when it is every system, so a system the bot learns later is played too. */
-export function playedSystemsColumn(ids: readonly SystemId[]): string | null {
-  const known = SYSTEM_IDS.filter((id) => ids.includes(id));
-  return known.length === SYSTEM_IDS.length ? null : JSON.stringify(known);
-}
 
 function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean {
   return !command.systems || command.systems.some((id) => played.includes(id));
@@ -55,14 +37,19 @@ export function slashListFor(commands: readonly BotCommand[], played: readonly S
   });
 }
 
+/** The systems a command (or one of its subcommands) belongs to; undefined when every server has it. */
+export function systemsOfSubcommand(command: BotCommand, subcommand: string | null): readonly SystemId[] | undefined {
+  if (subcommand !== null && command.everywhere?.subcommands.includes(subcommand)) return undefined;
+  return command.systems;
+}
+
 /**
  * A command this server's list no longer has can still arrive, from a Discord client that has not refreshed its
  * list: it is refused, privately, with how to get it back. Other commands pass without a look at the settings.
  */
 export async function requirePlayedHere(interaction: ChatInputCommandInteraction, command: BotCommand, servers: ServerStore): Promise<void> {
-  if (!command.systems) return;
   const subcommand = interaction.options.getSubcommand(false);
-  if (subcommand !== null && command.everywhere?.subcommands.includes(subcommand)) return;
+  if (!systemsOfSubcommand(command, subcommand) || !command.systems) return;
   const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
   if (playsCommand(command, played)) return;
   throw new UserError(unplayedCommandText(`/${command.data.name}${subcommand ? ` ${subcommand}` : ''}`, command.systems, played));

@@ -1,4 +1,5 @@
 /** Per-server settings. A server that never changed anything gets the defaults. */
+import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import type { Database } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { isIdClash } from './rolls.js';
@@ -66,4 +67,22 @@ export class ServerStore {
       this.cache.invalidate((key) => key === guildId);
     }
   }
+}
+
+/** The systems a server plays; every one when it never chose (null), or when the column holds nothing readable. */
+export function playedSystems(settings: Pick<ServerSettings, 'playedSystems'>): SystemId[] {
+  if (settings.playedSystems === null) return [...SYSTEM_IDS];
+  try {
+    const parsed: unknown = JSON.parse(settings.playedSystems);
+    const ids = Array.isArray(parsed) ? SYSTEM_IDS.filter((id) => parsed.includes(id)) : [];
+    return ids.length > 0 ? ids : [...SYSTEM_IDS];
+  } catch {
+    return [...SYSTEM_IDS];
+  }
+}
+
+/** The column's value for a choice: null when it is every system, so a system the bot learns later is played too. */
+export function playedSystemsColumn(ids: readonly SystemId[]): string | null {
+  const known = SYSTEM_IDS.filter((id) => ids.includes(id));
+  return known.length === SYSTEM_IDS.length ? null : JSON.stringify(known);
 }

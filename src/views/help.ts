@@ -3,8 +3,8 @@
  * to read on a phone; the command names and descriptions come from the command definitions (commands/help.ts).
  */
 import { EmbedBuilder, MessageFlags } from 'discord.js';
-import { isSystemId, SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
-import type { ServerSettings } from '../store/servers.js';
+import type { SystemId } from '../engine/systems/index.js';
+import { playedSystems, type ServerSettings } from '../store/servers.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
 
@@ -60,18 +60,6 @@ const START_BY_SYSTEM: Record<SystemId, { sheet: StartStep[]; roll: string }> = 
   'd6-pool': { sheet: [], roll: '/pool skill:Stealth' },
   'd10-pool': { sheet: [], roll: '/d10 roll dice:5 tn:7' },
 };
-
-/** The systems a server plays: its setting read as a JSON list of ids; every system when unset or unreadable. */
-export function playedSystems(settings: Pick<ServerSettings, 'playedSystems'>): readonly SystemId[] {
-  if (settings.playedSystems === null) return SYSTEM_IDS;
-  try {
-    const parsed: unknown = JSON.parse(settings.playedSystems);
-    const ids = Array.isArray(parsed) ? parsed.filter(isSystemId) : [];
-    return ids.length > 0 ? ids : SYSTEM_IDS;
-  } catch {
-    return SYSTEM_IDS;
-  }
-}
 
 /** The first steps in the server's default system when it plays it, else in the first system it plays. */
 export function startSteps(settings: Pick<ServerSettings, 'playedSystems' | 'defaultSystem'>): StartSteps {
