@@ -247,7 +247,7 @@ export function entryProblem(rules: SheetRules, systemLabel: string, kind: Entry
   const key = nameKey(name);
   const known = rule.known.find((entry) => nameKey(entry) === key);
   if (!known && (!rule.custom || (rule.accepts && !rule.accepts(name)))) {
-    return `**${cleanName(name)}** is not a ${kind} of a ${systemLabel} sheet, which holds ${rule.describe}`;
+    return `**${cleanName(name)}** is not ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} of a ${systemLabel} sheet, which holds ${rule.describe}`;
   }
   if (value !== undefined) {
     const { min, max } = rule.range(known ?? name);

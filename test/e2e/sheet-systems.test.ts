@@ -85,7 +85,7 @@ describe("a sheet's entries are checked against its system when they are set", (
     expect(skill).toMatchObject({ ephemeral: true });
     expect(skill.content).toMatch(/Not set on Kat: Mobility takes a skill level from 0 to 5 on a d6 pools[^,]* sheet, not 40\. Nothing was changed\./);
     const attribute = await sandbox().one({ user: 'mike', command: 'sheet attribute set', options: { name: 'Mobility', value: 40 } });
-    expect(attribute.content).toMatch(/\*\*Mobility\*\* is not a attribute of a d6 pools[^,]* sheet, which holds STR, AGI, WIT, EMP at 0–10/);
+    expect(attribute.content).toMatch(/\*\*Mobility\*\* is not an attribute of a d6 pools[^,]* sheet, which holds STR, AGI, WIT, EMP at 0–10/);
     const jumping = await sandbox().one({ user: 'mike', command: 'sheet skill set', options: { name: 'Jumping', level: 2 } });
     expect(jumping.content).toMatch(/\*\*Jumping\*\* is not a skill of a d6 pools[^,]* sheet, which holds the thirteen skills at 0–5: Force, Melee, Stamina/);
     const archetype = await sandbox().one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Acuity', modifier: 10 } });
