@@ -155,10 +155,10 @@ export function audienceText(audience: Audience, dispatchers: string): string {
 
 /** Posted once in a server's channel after the first command there: where to start. Pings nobody. */
 export function welcomeMessage(start: StartSteps): MessageBody {
-  const first = start.sheet[0]?.command ?? '/sheet create';
+  const steps = start.sheet.map((step, index) => `${index === 0 ? step.what : step.what.toLowerCase()} with \`${step.command}\``).join(', ');
   return {
     content: truncate(
-      `👋 **Tac Talk Bot is here.** \`/help\` shows what it does and how to start. Make your character with \`${first}\`, then roll: \`${start.roll}\`. ` +
+      `👋 **Tac Talk Bot is here.** \`/help\` shows what it does and how to start. ${steps}, then roll: \`${start.roll}\`. ` +
         'A Dispatcher (game master) calls for rolls with `/dispatch`; a server admin chooses who is a Dispatcher with `/config dispatcher-role`.',
       DISCORD_LIMITS.content,
     ),

@@ -44,7 +44,8 @@ describe('the welcome', () => {
     const welcome = answers[1]!;
     expect(welcome).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [] } });
     expect(welcome.content).toContain('👋 **Tac Talk Bot is here.** `/help` shows what it does and how to start.');
-    expect(welcome.content).toContain('`/sheet create name:Troy`');
+    // Every step a new player needs before the example roll can succeed: the sheet, a skill on it, the roll.
+    expect(welcome.content).toContain('Make your character with `/sheet create name:Troy`, add a skill with `/sheet skill set name:Climbing level:40`, then roll: `/roll challenge skill:Climbing cl:90`');
     expect(welcome.content).toContain('`/config dispatcher-role`');
 
     // The second command, by anyone, is answered alone.
