@@ -51,7 +51,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const store = await openStore(options.databaseUrl, log);
   const unwatchFile = watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem));
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
-  const router = new Router([...commands, ...(options.extraCommands ?? [])], services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
+  // The commands the router serves are the ones each server's slash list offers (tests add their own).
+  const served = [...commands, ...(options.extraCommands ?? [])];
+  const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
   const client = createClient(options.restApi);
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
@@ -59,7 +61,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const slashList = new SlashList({
     rest: client.rest,
     applicationId: () => client.application?.id ?? client.user?.id ?? '',
-    commands,
+    commands: served,
     servers: store.servers,
     log,
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',
