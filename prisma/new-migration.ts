@@ -1,12 +1,14 @@
 /**
  * Writes a new migration: `npm run migration:new -- <name>`.
  * `prisma migrate dev` cannot run with the driver adapter, so the SQL is the diff between the schema as it was
- * when the latest migration was committed and prisma/schema.prisma now.
+ * when the latest migration was committed and prisma/schema.prisma now. The PostgreSQL schema and its migration of
+ * the same name follow (prisma/postgres.ts).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writePostgres } from './postgres.js';
 
 const name = (process.argv[2] ?? '').trim().toLowerCase().replace(/[^a-z0-9]+/g, '_');
 if (!name) {
@@ -32,4 +34,8 @@ const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 const folder = path.join('prisma', 'migrations', `${stamp}_${name}`);
 fs.mkdirSync(folder, { recursive: true });
 fs.writeFileSync(path.join(folder, 'migration.sql'), sql);
-console.log(`Wrote ${folder}/migration.sql; review it, then commit it with the schema.`);
+const postgres = writePostgres();
+console.log(
+  `Wrote ${folder}/migration.sql${postgres.migration ? ` and ${postgres.migration}/migration.sql` : ''}; ` +
+    'review them, then commit them with the schema and prisma/postgres.',
+);
