@@ -11,6 +11,9 @@
 //   - GET /api/events, a live feed (server-sent events) of the channel's messages for the sandbox page.
 // Faults on demand (docs/sandbox.md, "Faults"): `faults` answers chosen REST calls 5xx or 429 without carrying them
 // out, and dropGateway() cuts the bot's gateway connection so it resumes (dispatches it missed are replayed).
+// Shards (options.shards, default 1): each guild's events go only to the client running its shard, and an answer to an
+// interaction from a process naming other shards in its User-Agent (`shards/<ids>`) is a violation (fake-gateway.ts,
+// fake-rest.ts checkShard).
 // The fake never connects anywhere itself and listens on 127.0.0.1 only.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,17 +31,20 @@ import { buildInteraction } from './interaction-builder.js';
 import type {
   FakeDiscordOptions,
   FakeGuildInfo,
+  FakeInteractionShard,
   FakeMessage,
   FakeRole,
   FakeUser,
   SandboxInteractionRequest,
   SandboxInteractionResult,
 } from './types.js';
+import type { ShardCounts } from './fake-rest.js';
 import { SandboxRequestError } from './types.js';
 
 export type {
   FakeDiscordOptions,
   FakeGuildInfo,
+  FakeInteractionShard,
   FakeMessage,
   FakeRole,
   FakeUser,
@@ -50,6 +56,9 @@ export type {
 export { SandboxRequestError } from './types.js';
 export type { FaultCounts, FaultHandle, FaultRule, FaultTarget, InjectedFault } from './fake-faults.js';
 export type { GatewayCounts } from './fake-gateway.js';
+export { shardOf } from './fake-gateway.js';
+export type { ShardCounts } from './fake-rest.js';
+export { callerShards } from './fake-rest.js';
 
 /**
  * What a route() handler may return:
@@ -103,16 +112,19 @@ export class FakeDiscord {
     this.state = new FakeState({ applicationId: this.applicationId, botUsername: options.botUsername ?? 'Tac Talk Bot', token: this.token });
     this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
     const gatewayUrl = (): string => `ws://127.0.0.1:${this.listeningPort}${GATEWAY_PATH}`;
-    this.gateway = new FakeGateway(this.state, gatewayUrl);
+    this.gateway = new FakeGateway(this.state, gatewayUrl, options.shards ?? 1);
+    const maxConcurrency = options.maxConcurrency ?? 1;
     this.faults = new FakeFaults(options.faultSeed);
     this.rest = new FakeRest(this.state, this.tracker, {
       interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
       interactionTokenTtlMs: options.interactionTokenTtlMs ?? 15 * 60_000,
       gatewayUrl,
       faults: this.faults,
+      shardCount: this.gateway.shardCount,
+      sessionStartLimit: () => this.gateway.sessionStartLimit(maxConcurrency),
     });
-    this.state.onRoleCreate = (guild, role) => this.gateway.broadcast('GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.state.apiRole(role) });
-    this.state.onGuildCreate = (guild) => this.gateway.broadcast('GUILD_CREATE', guild.gatewayGuild());
+    this.state.onRoleCreate = (guild, role) => this.gateway.broadcast(guild.id, 'GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.state.apiRole(role) });
+    this.state.onGuildCreate = (guild) => this.gateway.broadcast(guild.id, 'GUILD_CREATE', guild.gatewayGuild());
     this.state.onMessageChange = (change, message) => this.publish(change, message);
   }
 
@@ -132,6 +144,28 @@ export class FakeDiscord {
   /** The default guild's channel, #table. */
   get channelId(): string {
     return this.state.channelId;
+  }
+  /** How many shards the fake runs (FakeDiscordOptions.shards). */
+  get shardCount(): number {
+    return this.gateway.shardCount;
+  }
+  /** The shard a guild (a name or id; created on first use) belongs to: `(guild_id >> 22) % shardCount`. */
+  shardOf(guild?: string): number {
+    return this.gateway.shardOf(this.state.guild(guild).id);
+  }
+  /** The shards a client is connected to now, ascending. */
+  liveShards(): number[] {
+    return this.gateway.liveShards();
+  }
+  /** Answers from a shard an interaction was not sent to, and answers whose caller did not name its shards. */
+  get shardCounts(): ShardCounts {
+    return { ...this.rest.shardCounts };
+  }
+  /** Which shard an interaction was sent to, and the shards of those who answered it. */
+  interactionShard(interactionId: string): FakeInteractionShard | undefined {
+    const record = this.tracker.get(interactionId);
+    if (record?.shard === undefined || record.sessionId === undefined) return undefined;
+    return { shard: record.shard, sessionId: record.sessionId, answeredBy: (record.answeredBy ?? []).map((s) => (s ? [...s] : null)) };
   }
   /** Every rule the bot broke and every request the fake does not implement (the live list). */
   get violations(): string[] {
@@ -200,10 +234,15 @@ export class FakeDiscord {
     if (!this.server) throw new SandboxRequestError('the fake Discord is not started');
     // While the bot's connection is down but its session can resume, the interaction waits in the session and is
     // replayed on RESUME, as Discord does; its 3 s still count from now.
-    if (!this.gateway.canDeliver) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    if (!this.gateway.canDeliverAny) {
+      throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    }
     const built = buildInteraction(this.state, request, (customId) => this.tracker.findModal(customId));
     const s = this.state;
     const guild = built.guild;
+    if (!this.gateway.canDeliver(guild.id)) {
+      throw new SandboxRequestError(`the bot is not connected to the fake gateway as shard ${this.gateway.shardOf(guild.id)} of ${this.gateway.shardCount}, the shard of "${guild.name}"`);
+    }
     const id = s.ids.next();
     const token = InteractionTracker.newToken();
     const permissions = guild.permissionsOf(built.userId);
@@ -246,9 +285,10 @@ export class FakeDiscord {
     };
     this.tracker.register(record);
     record.dispatchedAt = performance.now();
-    if (!this.gateway.dispatchToLatest('INTERACTION_CREATE', payload)) {
-      throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
-    }
+    const sent = this.gateway.dispatchToGuild(guild.id, 'INTERACTION_CREATE', payload);
+    if (!sent) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
+    record.shard = sent.shard;
+    record.sessionId = sent.sessionId;
     return this.tracker.collect(record, this.responseTimeoutMs, this.settleMs);
   }
 

@@ -5,6 +5,10 @@
 // Sessions outlive their connections as on Discord: when a connection drops without a clean close (drop(), or a
 // client that vanished), dispatches keep their sequence numbers and wait in the session; a RESUME with the last
 // sequence the client saw replays every later one, then RESUMED. A client's clean close (1000/1001) ends it.
+// Sharding as on Discord: the fake has a shard count (1 by default); IDENTIFY names `shard: [id, count]` (closed
+// with 4011 Sharding required when the fake has more than one shard and the client asks for fewer or none, 4010
+// Invalid shard for any other count or an id out of range), READY lists only that shard's guilds, and each guild's
+// events go only to the session of its shard, `(guild_id >> 22) % count` (shardOf).
 // Payloads go out as JSON text, or with `compress=zlib-stream` as one shared deflate stream per connection
 // flushed with Z_SYNC_FLUSH after each payload (what Discord does; discord.js asks for it when zlib-sync is
 // installed).
@@ -28,6 +32,8 @@ interface SentDispatch {
 
 interface Session {
   id: string;
+  /** The shard this session runs: [id, count]. */
+  shard: [number, number];
   seq: number;
   /** The latest dispatches, oldest first (at most HISTORY_LIMIT): a RESUME from further back is refused. */
   history: SentDispatch[];
@@ -49,9 +55,21 @@ export interface GatewayCounts {
   drops: number;
   /** RESUMEs refused with INVALID_SESSION. */
   invalidSessions: number;
+  /** IDENTIFYs refused for their shard (4010 Invalid shard, 4011 Sharding required). */
+  shardRefusals: number;
 }
 
+/** Discord's rule: the shard a guild's events go to. */
+export function shardOf(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/** Discord's limit of guilds on one shard: more, and IDENTIFY is refused with 4011 Sharding required. */
+const MAX_GUILDS_PER_SHARD = 2500;
+
 const HISTORY_LIMIT = 1000;
+const SESSION_STARTS_PER_DAY = 1000;
+const SESSION_START_WINDOW_MS = 24 * 60 * 60_000;
 /** How long a dropped session waits for its client to resume (Discord's are resumable for minutes too). */
 const RESUMABLE_FOR_MS = 120_000;
 
@@ -99,16 +117,27 @@ export class FakeGateway {
   /** Identified (or resumed) connections, newest last: interactions go to the newest live one. */
   private readonly identified: GatewayConnection[] = [];
   private readonly sessions = new Map<string, Session>();
-  /** The session most recently identified or resumed: where dispatches wait while its client is away. */
-  private latest?: Session;
+  /** Per shard id, the session most recently identified or resumed: where dispatches wait while its client is away. */
+  private readonly latest = new Map<number, Session>();
   private readyWaiters: (() => void)[] = [];
+  /** Date.now() of each IDENTIFY in the current 24 h window (session_start_limit). */
+  private readonly identifyTimes: number[] = [];
   private liveWaiters: (() => void)[] = [];
-  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0 };
+  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0, shardRefusals: 0 };
 
   constructor(
     private readonly state: FakeState,
     private readonly gatewayUrl: () => string,
-  ) {}
+    /** How many shards the fake expects (what GET /gateway/bot answers); 1 = unsharded. */
+    readonly shardCount = 1,
+  ) {
+    if (!Number.isInteger(shardCount) || shardCount < 1) throw new Error(`shards must be a whole number ≥ 1 (got ${shardCount})`);
+  }
+
+  /** The shard of a guild under the fake's shard count. */
+  shardOf(guildId: string): number {
+    return shardOf(guildId, this.shardCount);
+  }
 
   /** Takes over an HTTP upgrade for the gateway path; returns false for any other path. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -149,7 +178,7 @@ export class FakeGateway {
     session.resumable = false;
     session.history = [];
     this.sessions.delete(session.id);
-    if (this.latest === session) this.latest = undefined;
+    if (this.latest.get(session.shard[0]) === session) this.latest.delete(session.shard[0]);
   }
 
   private onMessage(connection: GatewayConnection, data: Buffer, isBinary: boolean): void {
@@ -202,7 +231,26 @@ export class FakeGateway {
     connection.session = session;
     connection.identified = true;
     this.identified.push(connection);
-    this.latest = session;
+    this.latest.set(session.shard[0], session);
+  }
+
+  /**
+   * The shard an IDENTIFY asks for, or why it is refused: Discord closes with 4011 when the bot must shard (more
+   * guilds than one shard may hold: here, whenever the fake has more shards than the client asks for) and with
+   * 4010 for a shard that cannot be (id out of range, or a count other than the fake's).
+   */
+  private shardOfIdentify(d: Json): [number, number] | { code: number; reason: string } {
+    const given = d.shard ?? undefined;
+    if (given !== undefined && (!Array.isArray(given) || given.length !== 2 || !given.every((n) => Number.isInteger(n)))) {
+      return { code: 4010, reason: 'Invalid shard.' };
+    }
+    const [id, count] = (given as [number, number] | undefined) ?? [0, 1];
+    if (count < 1 || id < 0 || id >= count) return { code: 4010, reason: 'Invalid shard.' };
+    if (count < this.shardCount) return { code: 4011, reason: 'Sharding required.' };
+    if (count !== this.shardCount) return { code: 4010, reason: 'Invalid shard.' };
+    const guilds = [...this.state.guilds.keys()].filter((g) => this.shardOf(g) === id).length;
+    if (guilds > MAX_GUILDS_PER_SHARD) return { code: 4011, reason: 'Sharding required.' };
+    return [id, count];
   }
 
   private identify(connection: GatewayConnection, d: Json): void {
@@ -219,17 +267,27 @@ export class FakeGateway {
     for (const old of this.sessions.values()) {
       if (!old.connection?.live && old.droppedAt !== undefined && Date.now() - old.droppedAt > RESUMABLE_FOR_MS) this.endSession(old);
     }
-    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, history: [], resumable: true };
+    const shard = this.shardOfIdentify(d);
+    if (!Array.isArray(shard)) {
+      this.counts.shardRefusals++;
+      this.state.recordViolation(
+        `gateway IDENTIFY: shard ${JSON.stringify(d.shard ?? null)} refused, the fake runs ${this.shardCount} shard(s) (closed with ${shard.code} ${shard.reason.replace(/\.$/, '')})`,
+      );
+      connection.ws.close(shard.code, shard.reason);
+      return;
+    }
+    this.identifyTimes.push(Date.now());
+    const session: Session = { id: randomBytes(16).toString('hex'), shard, seq: 0, history: [], resumable: true };
     this.sessions.set(session.id, session);
     this.attach(connection, session);
     this.counts.identifies++;
-    const shard = Array.isArray(d.shard) ? d.shard : [0, 1];
+    const guilds = [...this.state.guilds.values()].filter((g) => this.shardOf(g.id) === shard[0]);
     this.dispatch(session, 'READY', {
       v: 10,
       user: { ...this.state.apiUser(this.state.botUser), verified: true, mfa_enabled: false, email: null },
       user_settings: {},
       application: { id: this.state.applicationId, flags: 0 },
-      guilds: [...this.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
       private_channels: [],
       relationships: [],
       presences: [],
@@ -241,7 +299,7 @@ export class FakeGateway {
       shard,
       _trace: ['["fake-discord",{}]'],
     });
-    for (const guild of this.state.guilds.values()) this.dispatch(session, 'GUILD_CREATE', guild.gatewayGuild());
+    for (const guild of guilds) this.dispatch(session, 'GUILD_CREATE', guild.gatewayGuild());
     this.wake();
   }
 
@@ -281,7 +339,8 @@ export class FakeGateway {
     const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : Infinity;
     for (const guildId of guildIds) {
       const guild = this.state.guilds.get(guildId);
-      if (!guild) continue;
+      // Another shard's guild is not this session's: Discord sends it nothing.
+      if (!guild || this.shardOf(guild.id) !== session.shard[0]) continue;
       const members = [...guild.members.keys()]
         .filter((id) => (ids ? ids.includes(id) : this.state.user(id).username.toLowerCase().startsWith(query)))
         .slice(0, limit)
@@ -308,32 +367,70 @@ export class FakeGateway {
     );
   }
 
-  /** Sends an event to every session that has a client, or may get one back (e.g. GUILD_ROLE_CREATE, GUILD_CREATE). */
-  broadcast(t: string, d: unknown): void {
+  /**
+   * Sends a guild's event (e.g. GUILD_ROLE_CREATE, GUILD_CREATE) to every session of the guild's shard that has a
+   * client, or may get one back.
+   */
+  broadcast(guildId: string, t: string, d: unknown): void {
+    const shard = this.shardOf(guildId);
     for (const session of this.sessions.values()) {
-      if (session.connection?.live || this.waiting(session)) this.dispatch(session, t, d);
+      if (session.shard[0] === shard && (session.connection?.live || this.waiting(session))) this.dispatch(session, t, d);
     }
   }
 
+  /** Where a guild's next event goes: its shard's newest live session, else its shard's latest one while it may resume. */
+  private sessionFor(guildId: string): Session | undefined {
+    const shard = this.shardOf(guildId);
+    const connection = [...this.identified].reverse().find((c) => c.live && c.session?.shard[0] === shard);
+    const latest = this.latest.get(shard);
+    return connection?.session ?? (this.waiting(latest) ? latest : undefined);
+  }
+
   /**
-   * Sends an event to the newest live identified connection or, while the latest session's client is away, keeps
-   * it in that session for the RESUME; false if there is neither.
+   * Sends a guild's event to the newest live identified connection of the guild's shard or, while that shard's
+   * client is away, keeps it in its latest session for the RESUME. Returns the session's id and shard; undefined
+   * if there is neither (no client runs that shard).
    */
-  dispatchToLatest(t: string, d: unknown): boolean {
-    const connection = [...this.identified].reverse().find((c) => c.live && c.session);
-    const session = connection?.session ?? (this.waiting(this.latest) ? this.latest : undefined);
-    if (!session) return false;
+  dispatchToGuild(guildId: string, t: string, d: unknown): { sessionId: string; shard: number } | undefined {
+    const session = this.sessionFor(guildId);
+    if (!session) return undefined;
     this.dispatch(session, t, d);
-    return true;
+    return { sessionId: session.id, shard: session.shard[0] };
   }
 
   get ready(): boolean {
     return this.identified.some((c) => c.live && c.session);
   }
 
-  /** A client is connected, or away on a session it may still resume (what it is sent then waits for it). */
-  get canDeliver(): boolean {
-    return this.ready || this.waiting(this.latest);
+  /** A client runs the guild's shard: connected, or away on a session it may still resume (what it is sent then waits for it). */
+  canDeliver(guildId: string): boolean {
+    return this.sessionFor(guildId) !== undefined;
+  }
+
+  /** Some shard has a client, connected or away on a session it may still resume. */
+  get canDeliverAny(): boolean {
+    return this.ready || [...this.latest.values()].some((session) => this.waiting(session));
+  }
+
+  /** The shards that have a live identified client now, ascending. */
+  liveShards(): number[] {
+    return [...new Set(this.identified.filter((c) => c.live && c.session).map((c) => c.session!.shard[0]))].sort((a, b) => a - b);
+  }
+
+  /**
+   * GET /gateway/bot's `session_start_limit`, as Discord counts it: 1000 IDENTIFYs per 24 hours from the first in
+   * the window; `reset_after` is the ms until the window ends (0 when no session was started in one).
+   */
+  sessionStartLimit(maxConcurrency: number): { total: number; remaining: number; reset_after: number; max_concurrency: number } {
+    const now = Date.now();
+    while (this.identifyTimes.length > 0 && now - this.identifyTimes[0]! >= SESSION_START_WINDOW_MS) this.identifyTimes.shift();
+    const first = this.identifyTimes[0];
+    return {
+      total: SESSION_STARTS_PER_DAY,
+      remaining: Math.max(0, SESSION_STARTS_PER_DAY - this.identifyTimes.length),
+      reset_after: first === undefined ? 0 : SESSION_START_WINDOW_MS - (now - first),
+      max_concurrency: maxConcurrency,
+    };
   }
 
   /**
@@ -388,7 +485,7 @@ export class FakeGateway {
     this.connections.clear();
     this.identified.length = 0;
     this.sessions.clear();
-    this.latest = undefined;
+    this.latest.clear();
     this.wss.close();
   }
 }

@@ -49,6 +49,26 @@ export interface RestOptions {
   gatewayUrl: () => string;
   /** Injected outages and rate limits; none when absent. */
   faults?: FakeFaults;
+  /** GET /gateway/bot's `shards` (default 1) and `session_start_limit` (FakeGateway.sessionStartLimit). */
+  shardCount?: number;
+  sessionStartLimit?: () => Json;
+}
+
+/** How the bot's processes answered interactions under sharding (FakeDiscord.shardCounts). */
+export interface ShardCounts {
+  /** Answers (callbacks, follow-ups, edits) to an interaction from a caller naming shards that do not include the one it was sent to. */
+  wrongShard: number;
+  /** Answers whose caller did not name its shards (no `shards/<ids>` in its User-Agent), while the fake runs more than one shard. */
+  unattributed: number;
+}
+
+/**
+ * The shards a REST caller says it runs: `shards/0,1` (or `shard/0`) in its User-Agent, as discord.js sends with
+ * `rest: { userAgentAppendix: 'shards/0,1' }`. Undefined when it says nothing.
+ */
+export function callerShards(userAgent: string | undefined): number[] | undefined {
+  const match = /(?:^|[\s(;])shards?\/(\d+(?:,\d+)*)(?=$|[\s);])/i.exec(userAgent ?? '');
+  return match ? match[1]!.split(',').map(Number) : undefined;
 }
 
 interface UploadedFile {
@@ -111,6 +131,7 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 export class FakeRest {
   private readonly routes: Route[] = [];
+  readonly shardCounts: ShardCounts = { wrongShard: 0, unattributed: 0 };
 
   constructor(
     private readonly state: FakeState,
@@ -134,6 +155,7 @@ export class FakeRest {
     }
     const ctx: Context = { request, params, label, files: [] };
     ctx.interaction = this.interactionFor(route, params);
+    if (ctx.interaction && (params.interaction !== undefined || params.token !== undefined)) this.checkShard(ctx, ctx.interaction);
     // The unmasked path: two interactions' @original edits are different requests, and a retry repeats its own.
     const requestKey = `${request.method} ${request.path}`;
     if (ctx.interaction) this.tracker.begin(ctx.interaction, requestKey);
@@ -181,6 +203,26 @@ export class FakeRest {
       if (ok) return { route, params };
     }
     return undefined;
+  }
+
+  /**
+   * An answer to an interaction (its callback, or a webhook call with its token) must come from the shard it was
+   * sent to: only that shard's session was given its id and token. Interaction calls carry no bot token, so the
+   * caller is known by the shards its User-Agent names (callerShards); each caller is kept on the record, and one
+   * naming other shards is a violation (Discord would accept the call: this is the bot's own bookkeeping gone wrong,
+   * e.g. a token handed between processes or a shard answering from shared state).
+   */
+  private checkShard(ctx: Context, record: InteractionRecord): void {
+    if (record.shard === undefined) return;
+    const shards = callerShards(ctx.request.headers['user-agent']);
+    (record.answeredBy ??= []).push(shards ?? null);
+    if (!shards) {
+      if ((this.options.shardCount ?? 1) > 1) this.shardCounts.unattributed++;
+      return;
+    }
+    if (shards.includes(record.shard)) return;
+    this.shardCounts.wrongShard++;
+    this.violate(ctx, `answered by shard ${shards.join(',')}, but the interaction was sent to shard ${record.shard} (only that shard's session was given it)`);
   }
 
   private authorized(header: string | undefined): boolean {
@@ -381,8 +423,8 @@ export class FakeRest {
       status: 200,
       body: {
         url: this.options.gatewayUrl(),
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+        shards: this.options.shardCount ?? 1,
+        session_start_limit: this.options.sessionStartLimit?.() ?? { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
       },
     }));
 

@@ -45,6 +45,11 @@ export interface InteractionRecord {
   /** performance.now() when INTERACTION_CREATE was dispatched, and when the first accepted callback arrived. */
   dispatchedAt?: number;
   firstResponseAt?: number;
+  /** The shard whose session INTERACTION_CREATE was sent to, and that session's id. */
+  shard?: number;
+  sessionId?: string;
+  /** For each callback or webhook call: the shards its caller named (callerShards), null if it named none. */
+  answeredBy?: (number[] | null)[];
 }
 
 export interface OpenedModal {

@@ -18,6 +18,22 @@ export interface FakeDiscordOptions {
   interactionTokenTtlMs?: number;
   /** Seeds the generator behind fault rules with a `probability` (also `faults.seed()`); a fixed default. */
   faultSeed?: string;
+  /**
+   * How many shards the fake runs (default 1): GET /gateway/bot answers it, IDENTIFY must name `shard: [id, shards]`,
+   * and each guild's events go only to shard `(guild_id >> 22) % shards`.
+   */
+  shards?: number;
+  /** GET /gateway/bot's `session_start_limit.max_concurrency` (default 1, as for most bots on Discord). */
+  maxConcurrency?: number;
+}
+
+/** Where an interaction went and who answered it (FakeDiscord.interactionShard). */
+export interface FakeInteractionShard {
+  /** The shard whose session was sent INTERACTION_CREATE, and that session's id. */
+  shard: number;
+  sessionId: string;
+  /** For each callback or webhook call: the shards its caller named in its User-Agent (`shards/<ids>`), null if none. */
+  answeredBy: (number[] | null)[];
 }
 
 export interface SandboxAttachment {
