@@ -1,5 +1,5 @@
 /** /d10: d10 pools read by the highest die with matches (RULES 5, seed 004): basic, advanced and cumulative rolls. */
-import { InteractionContextType, SlashCommandBuilder, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { InteractionContextType, SlashCommandBuilder, type ButtonInteraction, type SlashCommandSubcommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -43,52 +43,60 @@ const SITUATIONS_HELP = 'Situations that each take one die away, comma-separated
 const AIM_HELP = `Phases spent aiming first: +1 per phase, at most +${AIM_PHASES_THAT_ADD} (${AIM_PHASES_THAT_ADD} phases add)`;
 const UNSAFE_HELP = 'Missing is not safe (a chasm, not a sand pit): a near miss fails, no partial success';
 
+/** The options every single pool roll takes (modifier, calm, situations), and aiming with it where it can apply. */
+function poolOptions(sub: SlashCommandSubcommandBuilder, { aim }: { aim: boolean }): SlashCommandSubcommandBuilder {
+  sub
+    .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+    .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+    .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX));
+  if (!aim) return sub;
+  return sub
+    .addIntegerOption((o) => o.setName('aim').setDescription(AIM_HELP).setMinValue(0).setMaxValue(AIM_PHASES_MAX))
+    .addBooleanOption((o) => o.setName('unsafe').setDescription(UNSAFE_HELP));
+}
+
 const data = new SlashCommandBuilder()
   .setName('d10')
   .setDescription('d10 pools: the highest die, +1 for each die that matches it')
   .setContexts(InteractionContextType.Guild)
   .addSubcommand((sub) =>
-    sub
-      .setName('roll')
-      .setDescription('A skill roll: N d10 against a target number')
-      .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (0 or fewer: one die, 1 or 2 is a critical failure)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
-      .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
-      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX))
-      .addIntegerOption((o) => o.setName('aim').setDescription(AIM_HELP).setMinValue(0).setMaxValue(AIM_PHASES_MAX))
-      .addBooleanOption((o) => o.setName('unsafe').setDescription(UNSAFE_HELP)),
+    poolOptions(
+      sub
+        .setName('roll')
+        .setDescription('A skill roll: N d10 against a target number')
+        .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (0 or fewer: one die, 1 or 2 is a critical failure)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+        .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
+      { aim: true },
+    ),
   )
   .addSubcommand((sub) =>
-    sub
-      .setName('fastdraw')
-      .setDescription('Fastdraw: success draws the weapon as a free action; failure loses this phase’s action')
-      .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (your Fastdraw skill)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
-      .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
-      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX)),
+    poolOptions(
+      sub
+        .setName('fastdraw')
+        .setDescription('Fastdraw: success draws the weapon as a free action; failure loses this phase’s action')
+        .addIntegerOption((o) => o.setName('dice').setDescription('How many d10 (your Fastdraw skill)').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+        .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
+      { aim: false },
+    ),
   )
   .addSubcommand((sub) =>
-    sub
-      .setName('advanced')
-      .setDescription('An advanced roll: the primary pool, the secondary skill level added or subtracted')
-      .addIntegerOption((o) => o.setName('primary').setDescription('The primary skill: how many d10').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
-      .addIntegerOption((o) => o.setName('secondary').setDescription('The level of the secondary skill').setRequired(true).setMinValue(0))
-      .addStringOption((o) =>
-        o
-          .setName('mode')
-          .setDescription('Add or subtract the secondary level')
-          .setRequired(true)
-          .addChoices({ name: 'additive', value: 'additive' }, { name: 'subtractive', value: 'subtractive' }),
-      )
-      .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
-      .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first'))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
-      .addStringOption((o) => o.setName('situations').setDescription(SITUATIONS_HELP).setMaxLength(SITUATIONS_TEXT_MAX))
-      .addIntegerOption((o) => o.setName('aim').setDescription(AIM_HELP).setMinValue(0).setMaxValue(AIM_PHASES_MAX))
-      .addBooleanOption((o) => o.setName('unsafe').setDescription(UNSAFE_HELP)),
+    poolOptions(
+      sub
+        .setName('advanced')
+        .setDescription('An advanced roll: the primary pool, the secondary skill level added or subtracted')
+        .addIntegerOption((o) => o.setName('primary').setDescription('The primary skill: how many d10').setRequired(true).setMinValue(POOL_DICE_MIN).setMaxValue(POOL_DICE_MAX))
+        .addIntegerOption((o) => o.setName('secondary').setDescription('The level of the secondary skill').setRequired(true).setMinValue(0))
+        .addStringOption((o) =>
+          o
+            .setName('mode')
+            .setDescription('Add or subtract the secondary level')
+            .setRequired(true)
+            .addChoices({ name: 'additive', value: 'additive' }, { name: 'subtractive', value: 'subtractive' }),
+        )
+        .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+        .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first')),
+      { aim: true },
+    ),
   )
   .addSubcommand((sub) =>
     sub
