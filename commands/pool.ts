@@ -48,6 +48,7 @@ import {
 import { isConditionActive } from '../src/engine/sheet.js';
 import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
+import { DISCORD_LIMITS, truncate } from '../src/views/limits.js';
 import { emptyPoolReply, poolMessage, type PoolMessageState } from '../src/views/d6-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
@@ -395,9 +396,9 @@ async function factorChoices(interaction: AutocompleteInteraction, typed: string
   const prefix = before.length > 0 ? `${before.join(', ')}, ` : '';
   const choices = STEALTH_FACTORS.filter((factor) => !taken.has(nameKey(factor.name)) && nameKey(factor.name).startsWith(nameKey(last)))
     .map((factor) => ({ value: `${prefix}${factor.name}`, name: `${prefix}${factor.name} (${factor.value > 0 ? '+' : '−'}1: ${factor.text})` }))
-    .filter((choice) => choice.value.length <= 100)
-    .map((choice) => ({ ...choice, name: choice.name.slice(0, 100) }));
-  await interaction.respond(choices.slice(0, 25));
+    .filter((choice) => choice.value.length <= DISCORD_LIMITS.choiceValue)
+    .map((choice) => ({ ...choice, name: truncate(choice.name, DISCORD_LIMITS.choiceName) }));
+  await interaction.respond(choices.slice(0, DISCORD_LIMITS.autocompleteChoices));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
