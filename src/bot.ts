@@ -7,7 +7,8 @@ import { Router } from './discord/router.js';
 import { SlashList } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
-import { databaseFile, migrateDatabase, watchDatabaseFile } from './store/database.js';
+import { dialectOf, migrateDatabase } from './store/database.js';
+import { databaseFile, watchDatabaseFile } from './store/sqlite.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface BotOptions {
@@ -49,7 +50,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log.info('database migrations applied');
   }
   const store = await openStore(options.databaseUrl, log);
-  const unwatchFile = watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem));
+  // A SQLite file can be deleted under the running bot (sqlite.ts); a PostgreSQL server reports its own failures.
+  const unwatchFile =
+    dialectOf(options.databaseUrl) === 'sqlite' ? watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem)) : () => undefined;
   const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
   // The commands the router serves are the ones each server's slash list offers (tests add their own).
   const served = [...commands, ...(options.extraCommands ?? [])];

@@ -88,7 +88,7 @@ function refuseMisspeltNames(env: NodeJS.ProcessEnv): void {
  */
 export function sqliteFileOf(databaseUrl: string): string {
   if (!databaseUrl.startsWith('file:')) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db, not "${databaseUrl}".`);
+    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db or a PostgreSQL one such as postgresql://user:password@host:5432/tactalk, not "${databaseUrl}".`);
   }
   const [file = '', query] = databaseUrl.slice('file:'.length).split(/\?(.*)/s);
   if (query !== undefined) {
@@ -102,6 +102,23 @@ export function sqliteFileOf(databaseUrl: string): string {
   }
   if (!file) throw new ConfigError('DATABASE_URL names no file: write it as file:./data/bot.db or file:/absolute/path/bot.db.');
   return path.resolve(file);
+}
+
+/** `postgresql://…` or `postgres://…`: the bot runs on PostgreSQL (docs/scaling.md); anything else is a SQLite file. */
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(databaseUrl);
+}
+
+/** A PostgreSQL URL the pg driver can use: a host and a database name. */
+function checkPostgresUrl(databaseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid PostgreSQL URL: write it as postgresql://user:password@host:5432/database (a password with @, : or / must be percent-encoded).');
+  }
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError('DATABASE_URL names no PostgreSQL host: write it as postgresql://user:password@host:5432/database.');
+  if (url.pathname.replace(/^\//, '') === '') throw new ConfigError('DATABASE_URL names no PostgreSQL database: add it after the host, as in postgresql://user:password@host:5432/tactalk.');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -133,7 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`DISCORD_API must be an http(s) URL such as http://127.0.0.1:8787/api, not "${discordApi}". Leave it unset for the real Discord.`);
   }
   const databaseUrl = optional(env, 'DATABASE_URL') ?? 'file:./data/bot.db';
-  sqliteFileOf(databaseUrl);
+  if (isPostgresUrl(databaseUrl)) checkPostgresUrl(databaseUrl);
+  else sqliteFileOf(databaseUrl);
   const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
   const portText = optional(env, 'SANDBOX_PORT') ?? '8787';

@@ -6,7 +6,7 @@
 import type { Interaction } from 'discord.js';
 import { isUserError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { isDatabaseBusyError } from '../store/database.js';
+import { isDatabaseBusyError } from '../store/sqlite.js';
 import { apologyReply, userErrorReply } from '../views/messages.js';
 import { answerInteraction } from './deadline.js';
 

@@ -5,7 +5,7 @@
  * an id never used. Names (sheets, NPCs, tables) are looked up within a server too.
  */
 import { ContestStore } from './contests.js';
-import { databaseFile, DirectWrites, openDatabase, type Database } from './database.js';
+import { openDatabase, type Database, type Dialect } from './database.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
 import { rekeyNames } from './name-keys.js';
@@ -17,6 +17,7 @@ import { TableStore } from './tables.js';
 
 export interface Store {
   db: Database;
+  dialect: Dialect;
   operators: OperatorStore;
   contests: ContestStore;
   initiatives: InitiativeStore;
@@ -28,11 +29,14 @@ export interface Store {
 }
 
 export async function openStore(databaseUrl: string, log?: Logger): Promise<Store> {
-  const db = await openDatabase(databaseUrl);
-  await rekeyNames(db, log);
-  const direct = new DirectWrites(databaseFile(databaseUrl));
+  const opened = await openDatabase(databaseUrl);
+  const { db, direct } = opened;
+  // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
+  // from a file it opened first, `npm run db:copy`).
+  if (opened.dialect === 'sqlite') await rekeyNames(db, log);
   return {
     db,
+    dialect: opened.dialect,
     operators: new OperatorStore(db),
     contests: new ContestStore(db),
     initiatives: new InitiativeStore(db),
@@ -40,9 +44,6 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db),
     tables: new TableStore(db),
-    close: async () => {
-      direct.close();
-      await db.$disconnect();
-    },
+    close: () => opened.close(),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { UserError } from '../errors.js';
 import type { TrackerState } from '../engine/initiative.js';
-import { isRowId, type Database } from './database.js';
+import { isRowId, transaction, type Database } from './database.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
 
 /** Open trackers on one server: one per channel, and a bound on channels a Dispatcher could fill. */
@@ -34,7 +34,7 @@ export class InitiativeStore {
    * nothing is created. The look and the insert are one transaction, so two starts at once open one tracker.
    */
   async start(guildId: string, channelId: string, state: TrackerState): Promise<{ created: StoredTracker } | { open: StoredTracker }> {
-    return this.db.$transaction(async (tx) => {
+    return transaction(this.db, async (tx) => {
       const open = await tx.initiativeTracker.findFirst({ where: { guildId, channelId }, orderBy: { id: 'asc' } });
       if (open) return { open: fromRow(open) };
       if ((await tx.initiativeTracker.count({ where: { guildId } })) >= OPEN_TRACKERS_PER_SERVER_MAX) {

@@ -8,7 +8,7 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import { DEFAULT_SYSTEM, systemCommand, systemName, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isRowId, type Database } from './database.js';
+import { isRowId, transaction, type Database } from './database.js';
 import { isIdClash, writeRollEntry, type RollEntry } from './rolls.js';
 import { ReadCache } from './read-cache.js';
 
@@ -322,7 +322,7 @@ export class OperatorStore {
   async create(owner: SheetOwner, name: string, system: SystemId = DEFAULT_SYSTEM): Promise<OperatorSheet> {
     return this.writingScope(owner, async () => {
       const words = wordsFor(owner);
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
         if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
         await this.assertNameFree(tx, owner, name);
@@ -339,7 +339,7 @@ export class OperatorStore {
   /** Makes a sheet the active one of its system; the active sheets of other systems stay active. */
   async use(owner: SheetOwner, name: string): Promise<OperatorSheet> {
     return this.writingScope(owner, async () => {
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         const row = await this.requireRow(tx, owner, name);
         await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system: row.system, active: true, NOT: { id: row.id } }, data: { active: false } });
         await tx.operator.update({ where: { id: row.id }, data: { active: true } });
@@ -351,7 +351,7 @@ export class OperatorStore {
   async rename(owner: SheetOwner, sheetName: string | null | undefined, newName: string): Promise<{ before: string; sheet: OperatorSheet }> {
     return this.writingScope(owner, async () => {
       const sheet = await this.byNameOrActive(owner, sheetName, null);
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         await this.assertNameFree(tx, owner, newName, sheet.id);
         const row = await tx.operator.update({ where: { id: sheet.id }, data: { name: newName, nameKey: nameKey(newName) }, include: withContents });
         return { before: sheet.name, sheet: toSheet(row) };
@@ -363,7 +363,7 @@ export class OperatorStore {
   async delete(owner: SheetOwner, sheetId: number): Promise<OperatorSheet | null> {
     return this.writingScope(owner, async () => {
       if (!isRowId(sheetId)) return null;
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         const row = await tx.operator.findFirst({ where: { id: sheetId, guildId: owner.guildId, ownerId: owner.ownerId }, include: withContents });
         if (!row) return null;
         await tx.operator.delete({ where: { id: row.id } });
@@ -387,7 +387,7 @@ export class OperatorStore {
     const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
       const { field, limit, plural } = NUMBERED[kind];
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         await this.requireSheetRow(tx, sheet);
         // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
         const table = tx[kind] as unknown as NumberedTable;
@@ -433,7 +433,7 @@ export class OperatorStore {
   ): Promise<AttributeChange | 'already made' | null> {
     return this.writingSheet(sheet.id, async () => {
       try {
-        return await this.db.$transaction(async (tx) => {
+        return await transaction(this.db, async (tx) => {
           await this.requireSheetRow(tx, sheet);
           const entry = await tx.attribute.findUnique({ where: { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } } });
           if (!entry) return null;
@@ -459,7 +459,7 @@ export class OperatorStore {
     const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
       try {
-        return await this.db.$transaction(async (tx) => {
+        return await transaction(this.db, async (tx) => {
           await this.requireSheetRow(tx, sheet);
           // Expired conditions are dropped here so they never count against the limit.
           await tx.condition.deleteMany({ where: { operatorId: sheetId, expiresAt: { lte: now } } });
@@ -509,7 +509,7 @@ export class OperatorStore {
    */
   async import(owner: SheetOwner, imported: ImportedSheet, replace: boolean): Promise<{ sheet: OperatorSheet; replaced: boolean }> {
     return this.writingScope(owner, async () => {
-      return this.db.$transaction(async (tx) => {
+      return transaction(this.db, async (tx) => {
         const key = nameKey(imported.name);
         const existing = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: key } });
         if (existing && !replace) {

@@ -1,7 +1,8 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
-import { sqliteDate, type Database, type DirectWrites } from './database.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { transaction, type Database, type DirectWrites } from './database.js';
 
 export interface RollRecordInput {
   guildId: string;
@@ -95,15 +96,22 @@ export interface RollEntry {
   createdAt: Date;
 }
 
+/** The roll log's columns, in the order of a RollEntry's values (`rowValues`): the one list every INSERT uses. */
+const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt'] as const;
+
+function rowValues(row: RollEntry): unknown[] {
+  return ROLL_COLUMNS.map((column) => row[column]);
+}
+
 /**
  * A roll written inside another change's transaction (`writer` is that transaction), e.g. a contest's round: raw
  * SQL, as the roll log's own statement is, since Prisma's `roll.create` compiles the query anew each time. The
- * adapter stores a Date and a boolean as `create` does, so Prisma reads these rows back alike
+ * adapters store a Date and a boolean as `create` does, so Prisma reads these rows back alike
  * (test/store/rolls.test.ts).
  */
 export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
-  await writer.$executeRaw`INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
-    VALUES (${row.id}, ${row.guildId}, ${row.channelId}, ${row.userId}, ${row.kind}, ${row.system}, ${row.inputs}, ${row.seed}, ${row.dice}, ${row.result}, ${row.total}, ${row.challengeLevel}, ${row.success}, ${row.createdAt})`;
+  const columns = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
+  await writer.$executeRaw`INSERT INTO "Roll" (${columns}) VALUES (${Prisma.join(rowValues(row))})`;
 }
 
 /** A client that runs one change: the database itself, or the transaction a change runs in. */
@@ -117,31 +125,23 @@ type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker' | '
  */
 export async function compareAndSet(db: Database, change: (writer: Writer) => Promise<{ count: number }>, roll?: RollEntry): Promise<boolean> {
   if (!roll) return (await change(db)).count === 1;
-  return db.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     if ((await change(tx)).count !== 1) return false;
     await writeRollEntry(tx, roll);
     return true;
   });
 }
 
-/** The same INSERT for the roll log's own connection (DirectWrites), with values as Prisma stores them. */
-const INSERT_ROLL = `INSERT INTO "Roll" ("id", "guildId", "channelId", "userId", "kind", "system", "inputs", "seed", "dice", "result", "total", "challengeLevel", "success", "createdAt")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
-function insertValues(row: RollEntry): unknown[] {
-  const success = row.success === null ? null : row.success ? 1 : 0;
-  return [row.id, row.guildId, row.channelId, row.userId, row.kind, row.system, row.inputs, row.seed, row.dice, row.result, row.total, row.challengeLevel, success, sqliteDate(row.createdAt)];
-}
-
 /**
  * A taken id: P2002 from a model query, P2010 with the driver's unique violation from a raw one, the driver's own
- * code from DirectWrites.
+ * code from DirectWrites (SQLite's SQLITE_CONSTRAINT_PRIMARYKEY, PostgreSQL's unique_violation 23505).
  */
 export function isIdClash(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
   return (
     code === 'P2002' ||
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505' ||
     (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
   );
 }
@@ -189,7 +189,7 @@ export class RollLog {
    * change use `writeRollEntry` inside that change's transaction instead.
    */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    await this.direct.run(INSERT_ROLL, insertValues(this.entry(id, roll)));
+    await this.direct.insert('Roll', ROLL_COLUMNS, rowValues(this.entry(id, roll)));
   }
 
   /**

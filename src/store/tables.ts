@@ -2,7 +2,7 @@
 import { UserError } from '../errors.js';
 import { closestNames, nameKey } from '../engine/names.js';
 import { TABLE_LIMITS, type OutcomeTable, type TableRow } from '../engine/tables.js';
-import type { Database } from './database.js';
+import { transaction, type Database } from './database.js';
 
 function fromRow(row: { name: string; die: string; asks: string; skill: string | null; rows: string }): OutcomeTable {
   return { name: row.name, die: row.die, asks: row.asks, skill: row.skill, rows: JSON.parse(row.rows) as TableRow[] };
@@ -39,7 +39,7 @@ export class TableStore {
 
   /** Creates the table, or replaces the one with the same name; returns whether it replaced one. */
   async save(guildId: string, table: OutcomeTable): Promise<{ replaced: boolean }> {
-    return this.db.$transaction(async (tx) => {
+    return transaction(this.db, async (tx) => {
       const key = nameKey(table.name);
       const existing = await tx.outcomeTable.findUnique({ where: { guildId_nameKey: { guildId, nameKey: key } } });
       const data = { name: table.name, die: table.die, asks: table.asks, skill: table.skill, rows: JSON.stringify(table.rows) };

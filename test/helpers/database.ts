@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
+import { adminQuery } from './postgres-server.js';
 
 /** A fresh, migrated SQLite file of its own (a copy of the template the global setup migrated). */
 export function freshDatabaseUrl(): string {
@@ -12,6 +14,20 @@ export function freshDatabaseUrl(): string {
   return `file:${file}`;
 }
 
+/** Whether this run's store tests are on PostgreSQL (`npm run test:scale` runs the store suite there too). */
+export const onPostgres = process.env.TEST_DATABASE === 'postgresql';
+
+/** A fresh, migrated PostgreSQL database of its own on the scale suite's server (a copy of its template). */
+export async function freshPostgresUrl(): Promise<string> {
+  const admin = inject('postgresAdminUrl');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(admin, `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A fresh store on the database this run tests: SQLite by default, PostgreSQL under TEST_DATABASE=postgresql. */
 export async function freshStore(): Promise<Store> {
-  return openStore(freshDatabaseUrl());
+  return openStore(onPostgres ? await freshPostgresUrl() : freshDatabaseUrl());
 }

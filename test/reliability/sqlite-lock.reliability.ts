@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { BUSY_WAIT_BUDGET_MS, databaseFile } from '../../src/store/database.js';
+import { BUSY_WAIT_BUDGET_MS, databaseFile } from '../../src/store/sqlite.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { holdWriteLock } from '../helpers/lock-holder.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';

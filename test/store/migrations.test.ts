@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { databaseFile, migrateDatabase, pendingMigrations } from '../../src/store/database.js';
+import { migrateDatabase } from '../../src/store/database.js';
+import { databaseFile, pendingMigrations } from '../../src/store/sqlite.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 
 const allMigrations = fs
