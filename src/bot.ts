@@ -53,7 +53,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // A SQLite file can be deleted under the running bot (sqlite.ts); a PostgreSQL server reports its own failures.
   const unwatchFile =
     dialectOf(options.databaseUrl) === 'sqlite' ? watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem)) : () => undefined;
-  const services: BotServices = { store, log, now: options.now ?? (() => new Date()), newSeed: options.newSeed ?? newSeed };
+  const services: BotServices = {
+    store,
+    log,
+    now: options.now ?? (() => new Date()),
+    newSeed: options.newSeed ?? newSeed,
+    // One process with every shard until the client says otherwise (set once it is created, below).
+    ownsServer: () => true,
+  };
   // The commands the router serves are the ones each server's slash list offers (tests add their own).
   const served = [...commands, ...(options.extraCommands ?? [])];
   const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });

@@ -19,6 +19,11 @@ export interface BotServices {
   log: Logger;
   now(): Date;
   newSeed(): string;
+  /**
+   * Whether this process runs the shard that receives this server's events. Background work for a server (expiring
+   * its contests) is done by that one process, so it runs once per server however many processes there are.
+   */
+  ownsServer(guildId: string): boolean;
   /** Registers a server's slash list again after its played systems changed (src/discord/slash-list.ts); absent in unit tests. */
   slashList?: SlashListUpdater;
 }

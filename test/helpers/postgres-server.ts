@@ -67,8 +67,12 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-postgres-'));
   const data = path.join(folder, 'data');
   // PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's postgres user.
-  const owner = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : {};
-  if ('uid' in owner) fs.chownSync(folder, owner.uid, owner.gid);
+  const owner: { uid?: number; gid?: number } = {};
+  if (process.getuid?.() === 0) {
+    owner.uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    owner.gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    fs.chownSync(folder, owner.uid, owner.gid);
+  }
   execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'tactalk', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], { stdio: 'pipe', cwd: folder, ...owner });
   const port = await freePort();
   const args = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
