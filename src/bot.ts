@@ -2,7 +2,7 @@
 import { Events, type Client } from 'discord.js';
 import { commands } from '../commands/index.js';
 import type { BotCommand, BotServices } from './discord/command.js';
-import { createClient, loginAndWaitUntilReady } from './discord/client.js';
+import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
 import { Router } from './discord/router.js';
 import { SlashList } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
@@ -33,6 +33,17 @@ export interface BotOptions {
    * fake Discord that starts empty gives a new one each time (the sandbox), so the lists are registered there anew.
    */
   commandsScope?: string;
+  /**
+   * The shards this process runs, of how many (one process of a sharded bot); absent → one process with every server.
+   * It then serves, sweeps and registers slash lists for its shards' servers only.
+   */
+  shards?: ShardSet;
+}
+
+/** Whether a server's events come to these shards: Discord sends a guild's to shard `(guild_id >> 22) % count`. */
+export function shardsOwn(shards: ShardSet, guildId: string): boolean {
+  if (!/^\d+$/.test(guildId)) return false;
+  return shards.ids.includes(Number((BigInt(guildId) >> 22n) % BigInt(shards.count)));
 }
 
 export interface RunningBot {
@@ -58,13 +69,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     log,
     now: options.now ?? (() => new Date()),
     newSeed: options.newSeed ?? newSeed,
-    // One process with every shard until the client says otherwise (set once it is created, below).
-    ownsServer: () => true,
+    // One process with every server, or a shard process with its shards' servers only.
+    ownsServer: options.shards ? (guildId) => shardsOwn(options.shards!, guildId) : () => true,
   };
   // The commands the router serves are the ones each server's slash list offers (tests add their own).
   const served = [...commands, ...(options.extraCommands ?? [])];
   const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
-  const client = createClient(options.restApi);
+  const client = createClient(options.restApi, options.shards);
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn(message));
@@ -92,10 +103,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   if (options.restApi) log.info({ user: client.user?.tag }, `logged in to the Discord API at ${options.restApi} (not discord.com)`);
   else log.info({ user: client.user?.tag }, 'logged in to Discord');
   const commandsReady = (async () => {
-    try {
-      await slashList.clearGlobal();
-    } catch (error) {
-      log.warn({ err: error }, 'could not check for global commands left by an older version');
+    // Global commands are one list for every shard: one process (shard 0's) clears them, not one per process.
+    if (!options.shards || options.shards.ids.includes(0)) {
+      try {
+        await slashList.clearGlobal();
+      } catch (error) {
+        log.warn({ err: error }, 'could not check for global commands left by an older version');
+      }
     }
     await slashList.updateAll([...client.guilds.cache.keys()]);
   })();

@@ -19,6 +19,18 @@ export interface Config {
   databaseUrl: string;
   logLevel: LogLevel;
   sandboxPort: number;
+  /**
+   * SHARD_COUNT: how many shards the bot runs in all (on every machine together), or 'auto' for the count Discord's
+   * /gateway/bot recommends. null (unset) → one process with no sharding options, the default.
+   */
+  shardCount: number | 'auto' | null;
+  /** SHARD_IDS: the shards this machine runs, ascending; null → every shard of SHARD_COUNT. */
+  shardIds: number[] | null;
+  /**
+   * The shards of this process when discord.js's ShardingManager spawned it (its SHARDING_MANAGER, SHARDS and
+   * SHARD_COUNT variables): the process then runs the bot for those shards only. null in every other process.
+   */
+  managedShards: { ids: number[]; count: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +133,69 @@ function checkPostgresUrl(databaseUrl: string): void {
   if (url.pathname.replace(/^\//, '') === '') throw new ConfigError('DATABASE_URL names no PostgreSQL database: add it after the host, as in postgresql://user:password@host:5432/tactalk.');
 }
 
+/** The most shards one setting may name: far beyond any bot's need (Discord's cap is 2,500 servers a shard). */
+const MAX_SHARDS = 10_000;
+
+function shardCountOf(env: NodeJS.ProcessEnv): number | 'auto' | null {
+  const text = optional(env, 'SHARD_COUNT');
+  if (text === null) return null;
+  if (text.toLowerCase() === 'auto') return 'auto';
+  const count = Number(text);
+  if (!/^\d+$/.test(text) || count < 1 || count > MAX_SHARDS) {
+    throw new ConfigError(`SHARD_COUNT must be a whole number of shards from 1 to ${MAX_SHARDS}, or auto for the count Discord recommends, not "${text}".`);
+  }
+  return count;
+}
+
+/** "0,2,5", "0-3" or both ("0-3,8"): ascending, each id once. */
+function shardIdsOf(env: NodeJS.ProcessEnv, count: number | 'auto' | null): number[] | null {
+  const text = optional(env, 'SHARD_IDS');
+  if (text === null) return null;
+  if (count === null) {
+    throw new ConfigError(`SHARD_IDS is set ("${text}") but SHARD_COUNT is not: set SHARD_COUNT to the number of shards on all machines together, e.g. SHARD_COUNT=4 SHARD_IDS=0-1 on one machine and SHARD_COUNT=4 SHARD_IDS=2-3 on the other.`);
+  }
+  const ids: number[] = [];
+  for (const part of text.split(',').map((piece) => piece.trim())) {
+    const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
+    if (!range) throw new ConfigError(`SHARD_IDS must list shard ids and ranges such as 0,2,5 or 0-3, not "${text}" ("${part}" is neither).`);
+    const first = Number(range[1]);
+    const last = Number(range[2] ?? range[1]);
+    if (last < first) throw new ConfigError(`SHARD_IDS has the range "${part}" backwards: write it as ${last}-${first}.`);
+    if (last >= MAX_SHARDS) throw new ConfigError(`SHARD_IDS names shard ${last}; shard ids are below SHARD_COUNT (at most ${MAX_SHARDS}).`);
+    for (let id = first; id <= last; id++) {
+      if (ids.includes(id)) throw new ConfigError(`SHARD_IDS names shard ${id} twice ("${text}"): list each shard once.`);
+      ids.push(id);
+    }
+  }
+  if (typeof count === 'number') {
+    const outside = ids.filter((id) => id >= count);
+    if (outside.length > 0) {
+      throw new ConfigError(`SHARD_IDS names shard${outside.length > 1 ? 's' : ''} ${outside.join(', ')}, but with SHARD_COUNT=${count} the shards are 0 to ${count - 1}.`);
+    }
+  }
+  return ids.sort((a, b) => a - b);
+}
+
+/**
+ * The shards a process spawned by discord.js's ShardingManager runs: it sets SHARDING_MANAGER=true, SHARDS (one id,
+ * or a JSON list) and SHARD_COUNT in the child's environment.
+ */
+function managedShardsOf(env: NodeJS.ProcessEnv): { ids: number[]; count: number } | null {
+  if (env.SHARDING_MANAGER !== 'true' || env.SHARDS === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(env.SHARDS);
+  } catch {
+    parsed = undefined;
+  }
+  const ids = typeof parsed === 'number' ? [parsed] : Array.isArray(parsed) ? parsed : [];
+  const count = Number(env.SHARD_COUNT);
+  if (ids.length === 0 || !ids.every((id) => Number.isInteger(id) && id >= 0 && id < count) || !Number.isInteger(count)) {
+    throw new ConfigError(`SHARDS="${env.SHARDS}" and SHARD_COUNT="${env.SHARD_COUNT}" from the shard manager do not name shards of that count (SHARDING_MANAGER=true is for processes the bot's shard manager starts).`);
+  }
+  return { ids: ids as number[], count };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Only the real environment takes .env, so that a test's own env is all the test sees.
   if (env === process.env) loadDotenv({ quiet: true });
@@ -159,5 +234,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d+$/.test(portText) || sandboxPort > 65535) {
     throw new ConfigError(`SANDBOX_PORT must be a port number from 0 to 65535 (0 picks a free one), not "${portText}".`);
   }
-  return { discordToken, applicationId, discordApi, deployGuildId, databaseUrl, logLevel, sandboxPort };
+  const shardCount = shardCountOf(env);
+  const shardIds = shardIdsOf(env, shardCount);
+  if (shardCount !== null && shardCount !== 1 && !isPostgresUrl(databaseUrl)) {
+    throw new ConfigError(
+      `SHARD_COUNT=${env.SHARD_COUNT?.trim()} runs a process per shard, and several processes cannot share one SQLite file (${databaseUrl}). ` +
+        'Use PostgreSQL (DATABASE_URL=postgresql://user:password@host:5432/tactalk; docs/scaling.md says how to copy an SQLite database there), or unset SHARD_COUNT to run one process.',
+    );
+  }
+  if (!discordToken && shardCount === 'auto') {
+    throw new ConfigError('SHARD_COUNT=auto asks Discord how many shards the bot needs, but without DISCORD_TOKEN the bot runs the sandbox: set SHARD_COUNT to a number (e.g. 2) to run the sandbox sharded.');
+  }
+  if (!discordToken && shardIds !== null) {
+    throw new ConfigError('SHARD_IDS picks the shards of one machine among several, but without DISCORD_TOKEN the bot runs the sandbox, which runs every shard: unset SHARD_IDS.');
+  }
+  const managedShards = managedShardsOf(env);
+  return { discordToken, applicationId, discordApi, deployGuildId, databaseUrl, logLevel, sandboxPort, shardCount, shardIds, managedShards };
 }

@@ -1,13 +1,50 @@
 /**
  * Start-up: config → migrate → store → client. With DISCORD_TOKEN the bot logs in to Discord; without it, it
  * starts the sandbox (a fake Discord on 127.0.0.1) so it can be tried locally. Ctrl-C / SIGTERM stop it cleanly.
+ * With SHARD_COUNT this process is the shard manager instead (src/discord/shards.ts), and each shard process it
+ * spawns runs this file again as one shard of the bot.
  */
 import { startBot } from './bot.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startShardManager } from './discord/shards.js';
 import { createLogger, type Logger } from './log.js';
-import { startSandbox } from './sandbox/sandbox.js';
+import { COMMANDS_SCOPE_ARG, startSandbox, startShardedSandbox } from './sandbox/sandbox.js';
 
 async function start(config: Config, log: Logger): Promise<() => Promise<void>> {
+  if (config.managedShards && config.discordToken) {
+    const shards = config.managedShards;
+    const scope = process.argv.find((arg) => arg.startsWith(COMMANDS_SCOPE_ARG))?.slice(COMMANDS_SCOPE_ARG.length);
+    // The manager applied the migrations before spawning this process.
+    const bot = await startBot({
+      token: config.discordToken,
+      databaseUrl: config.databaseUrl,
+      log,
+      migrate: false,
+      shards,
+      ...(config.discordApi ? { restApi: config.discordApi } : {}),
+      ...(scope ? { commandsScope: scope } : {}),
+    });
+    log.info({ pid: process.pid }, `bot running as shard ${shards.ids.join(', ')} of ${shards.count}; it registers its servers' slash lists itself`);
+    return bot.stop;
+  }
+  if (config.discordToken && config.shardCount !== null) {
+    const shards = await startShardManager({
+      token: config.discordToken,
+      databaseUrl: config.databaseUrl,
+      log,
+      count: config.shardCount,
+      ids: config.shardIds,
+      ...(config.discordApi ? { restApi: config.discordApi } : {}),
+    });
+    return shards.stop;
+  }
+  if (!config.discordToken && typeof config.shardCount === 'number') {
+    const sandbox = await startShardedSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log, shards: config.shardCount });
+    log.info(`no DISCORD_TOKEN: running the sandbox against a fake Discord with ${config.shardCount} shards, one process each`);
+    console.log(`Sandbox ready: ${sandbox.url} (${config.shardCount} shards)`);
+    console.log(`Open ${sandbox.url} in a browser, or use the JSON API (docs/sandbox.md); its servers are spread over the shards.`);
+    return sandbox.stop;
+  }
   if (config.discordToken) {
     const bot = await startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
     log.info('bot running; it registers each server\'s slash list itself (`npm run deploy` re-registers them by hand)');
@@ -33,7 +70,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  // A shard process's every line says which shards it runs: they all write to the manager's terminal.
+  const log = config.managedShards ? createLogger(config.logLevel).child({ shards: config.managedShards.ids }) : createLogger(config.logLevel);
   let stop: () => Promise<void>;
   try {
     stop = await start(config, log);
@@ -55,6 +93,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // A shard process whose manager is gone (killed, crashed) stops too: a new manager spawns the shard again, and two
+  // processes running one shard would both answer its servers.
+  if (config.managedShards) process.on('disconnect', () => shutdown('the shard manager is gone'));
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
 }
 

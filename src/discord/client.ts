@@ -2,8 +2,19 @@
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
 import { NO_PINGS } from '../views/limits.js';
 
-/** `restApi` points REST at a fake Discord (sandbox, tests); the gateway URL then comes from that fake too. */
-export function createClient(restApi?: string): Client {
+/** The shards one process runs, of how many in all. */
+export interface ShardSet {
+  ids: number[];
+  count: number;
+}
+
+/**
+ * `restApi` points REST at a fake Discord (sandbox, tests); the gateway URL then comes from that fake too. `shards`
+ * makes it one process of a sharded bot: its gateway runs those shards only, and its REST User-Agent names them
+ * (`shards/0,2`) so a Discord that checks (the fake) can tell which process answered an interaction.
+ */
+export function createClient(restApi?: string, shards?: ShardSet): Client {
+  const rest = { ...(restApi ? { api: restApi } : {}), ...(shards ? { userAgentAppendix: `shards/${shards.ids.join(',')}` } : {}) };
   return new Client({
     // Slash commands need no privileged intent; Guilds gives the roles that make a Dispatcher.
     intents: [GatewayIntentBits.Guilds],
@@ -20,7 +31,8 @@ export function createClient(restApi?: string): Client {
       PresenceManager: 0,
       ReactionManager: 0,
     }),
-    ...(restApi ? { rest: { api: restApi } } : {}),
+    ...(Object.keys(rest).length > 0 ? { rest } : {}),
+    ...(shards ? { shards: shards.ids, shardCount: shards.count } : {}),
   });
 }
 

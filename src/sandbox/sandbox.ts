@@ -4,8 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
+import { startShardManager, type RunningShards } from '../discord/shards.js';
+import type { Logger } from '../log.js';
+import { openStore, type Store } from '../store/index.js';
 import { FakeDiscord } from './fake-discord.js';
 import { addSandboxPage } from './page-server.js';
+
+/** How the sharded sandbox tells its shard processes the scope of their slash lists (a new fake each run). */
+export const COMMANDS_SCOPE_ARG = '--commands-scope=';
 
 export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
   /** 0 picks a free port. */
@@ -45,12 +51,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw error;
   }
 
-  fake.route('GET', '/api/rolls', async ({ query }) => {
-    const asked = Number(query.get('limit') ?? 20);
-    const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, ROLLS_LIMIT_MAX) : 20;
-    const rolls = await bot.store.rolls.latestOfAllServers(limit);
-    return { rolls };
-  });
+  addRollsRoute(fake, () => bot.store);
 
   return {
     fake,
@@ -65,6 +66,76 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     async stop() {
       await bot.stop();
+      await fake.stop();
+    },
+  };
+}
+
+/** GET /api/rolls: the newest rolls of every server, read from the store (docs/sandbox.md). */
+function addRollsRoute(fake: FakeDiscord, store: () => Store): void {
+  fake.route('GET', '/api/rolls', async ({ query }) => {
+    const asked = Number(query.get('limit') ?? 20);
+    const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, ROLLS_LIMIT_MAX) : 20;
+    const rolls = await store().rolls.latestOfAllServers(limit);
+    return { rolls };
+  });
+}
+
+export interface ShardedSandboxOptions {
+  port: number;
+  /** A PostgreSQL URL: the shard processes share it (config.ts refuses SQLite with more than one shard). */
+  databaseUrl: string;
+  log: Logger;
+  shards: number;
+}
+
+export interface ShardedSandbox {
+  fake: FakeDiscord;
+  shards: RunningShards;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The sandbox as a sharded bot runs: the fake Discord with `shards` shards in this process, and the bot as one OS
+ * process per shard under discord.js's ShardingManager, each logged in to the fake as its shard. The fake's servers
+ * (the API's `guild` field) fall on the shards by their ids, as Discord's do. This process keeps a store open only
+ * to list rolls (GET /api/rolls); the bot's caches and timers live in the shard processes.
+ */
+export async function startShardedSandbox(options: ShardedSandboxOptions): Promise<ShardedSandbox> {
+  // Several shards log in at once here, on loopback; Discord's own pace (one IDENTIFY per 5 s) would only slow it.
+  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: options.shards });
+  await fake.start();
+  addSandboxPage(fake);
+  let shards: RunningShards | null = null;
+  let store: Store | null = null;
+  try {
+    shards = await startShardManager({
+      token: fake.token,
+      databaseUrl: options.databaseUrl,
+      log: options.log,
+      restApi: fake.restApi,
+      count: options.shards,
+      ids: null,
+      env: { DISCORD_API: fake.restApi, DISCORD_APPLICATION_ID: fake.applicationId },
+      shardArgs: [`${COMMANDS_SCOPE_ARG}sandbox ${randomUUID()}`],
+    });
+    store = await openStore(options.databaseUrl, options.log);
+  } catch (error) {
+    await shards?.stop();
+    await fake.stop();
+    throw error;
+  }
+  const openedStore = store;
+  addRollsRoute(fake, () => openedStore);
+  const running = shards;
+  return {
+    fake,
+    shards: running,
+    url: fake.url,
+    async stop() {
+      await running.stop();
+      await openedStore.close();
       await fake.stop();
     },
   };
