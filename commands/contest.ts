@@ -128,7 +128,7 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   // A draft until its opening is in the channel: a crash or a lost reply before then leaves nothing open, and the
   // user's retry is the only contest that counts.
   const draft = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
-  await inTurn(draft.id, async () => {
+  await inTurn(store, draft.id, async () => {
     const opening = contestOpening(viewOf({ ...draft, state: postContest(draft.state) }, settings));
     const response = await interaction.reply({ ...opening, withResponse: true });
     await store.contests.post(draft, response.resource?.message?.id ?? null);
@@ -412,7 +412,12 @@ async function refuse(interaction: ComponentInteraction, context: HandlerContext
  */
 const contestTurns = new Map<number, Promise<void>>();
 
-async function inTurn<T>(contestId: number, work: () => Promise<T>): Promise<T> {
+/** In this process's turn, then (PostgreSQL) the store's turn across processes: a shard moved mid-press meets itself. */
+function inTurn<T>(store: BotServices['store'], contestId: number, work: () => Promise<T>): Promise<T> {
+  return inProcessTurn(contestId, () => store.contests.inTurn(contestId, work));
+}
+
+async function inProcessTurn<T>(contestId: number, work: () => Promise<T>): Promise<T> {
   const before = contestTurns.get(contestId) ?? Promise.resolve();
   let release!: () => void;
   const done = new Promise<void>((resolve) => (release = resolve));
@@ -429,7 +434,7 @@ async function inTurn<T>(contestId: number, work: () => Promise<T>): Promise<T> 
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, , idText = ''] = interaction.customId.split(':');
-  await inTurn(Number(idText), () => press(interaction, context));
+  await inTurn(context.store, Number(idText), () => press(interaction, context));
 }
 
 /**
@@ -631,8 +636,9 @@ function roundEntry(context: HandlerContext, contestId: number, round: ContestRo
 
 /** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */
 async function sweep(client: Client, services: BotServices): Promise<void> {
-  for (const contest of await services.store.contests.overdue(services.now())) {
-    await inTurn(contest.id, async () => {
+  // Each server's contests are swept by the process running its shard: once, however many processes run.
+  for (const contest of await services.store.contests.overdue(services.now(), undefined, (guildId) => services.ownsServer(guildId))) {
+    await inTurn(services.store, contest.id, async () => {
       const expired = applyContestAction(contest.state, { type: 'expire' }, { userId: '', isDispatcher: false, name: 'timer' }, seededRng('expire'));
       const saved = await services.store.contests.save(contest, expired, contest.expiresAt);
       if (!saved || !saved.messageId) return;

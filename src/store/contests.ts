@@ -4,10 +4,14 @@
  */
 import { OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { isRowId, type Database } from './database.js';
+import { processLocalTurns, type Turns } from './locks.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
 const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
+
+/** Overdue contests are read this many at a time, until enough of this process's servers are found. */
+const OVERDUE_PAGE = 200;
 
 export interface StoredContest {
   id: number;
@@ -24,7 +28,19 @@ function fromRow(row: { id: number; guildId: string; channelId: string; messageI
 }
 
 export class ContestStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly turns: Turns = processLocalTurns(),
+  ) {}
+
+  /**
+   * Runs `work` (a press, from its reload to its message's update; an expiry) while no other bot process runs work
+   * on the same contest (on PostgreSQL: an advisory lock; the wait is bounded by the lock timeout). The caller keeps
+   * its own in-memory turn as well: this only holds other processes off. The compare-and-set stays the truth.
+   */
+  inTurn<T>(id: number, work: () => Promise<T>): Promise<T> {
+    return isRowId(id) ? this.turns.inTurn('contest', id, work) : work();
+  }
 
   async create(input: { guildId: string; channelId: string; state: ContestState; expiresAt: Date }): Promise<StoredContest> {
     const row = await this.db.contest.create({
@@ -102,13 +118,22 @@ export class ContestStore {
     return rows.map(fromRow);
   }
 
-  /** Open contests whose step ran out before `now`, and drafts left as long, oldest first. */
-  async overdue(now: Date, limit = 100): Promise<StoredContest[]> {
-    const rows = await this.db.contest.findMany({
-      where: { phase: { in: [...EXPIRING_PHASES] }, expiresAt: { lte: now } },
-      orderBy: { expiresAt: 'asc' },
-      take: limit,
-    });
-    return rows.map(fromRow);
+  /**
+   * Open contests whose step ran out before `now`, and drafts left as long, oldest first: up to `limit` of those on
+   * servers `owns` accepts (this process's shards; the others are swept by their own process).
+   */
+  async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true): Promise<StoredContest[]> {
+    const found: StoredContest[] = [];
+    for (let skip = 0; found.length < limit; skip += OVERDUE_PAGE) {
+      const rows = await this.db.contest.findMany({
+        where: { phase: { in: [...EXPIRING_PHASES] }, expiresAt: { lte: now } },
+        orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
+        skip,
+        take: OVERDUE_PAGE,
+      });
+      for (const row of rows) if (found.length < limit && owns(row.guildId)) found.push(fromRow(row));
+      if (rows.length < OVERDUE_PAGE) break;
+    }
+    return found;
   }
 }

@@ -4,10 +4,12 @@
  * roll request) takes the server the interaction came from, and an id of another server is not found, exactly like
  * an id never used. Names (sheets, NPCs, tables) are looked up within a server too.
  */
+import { postgresCacheBus, processLocalBus, type CacheBus } from './cache-bus.js';
 import { ContestStore } from './contests.js';
 import { openDatabase, type Database, type Dialect } from './database.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
+import { postgresTurns, processLocalTurns } from './locks.js';
 import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
@@ -25,6 +27,11 @@ export interface Store {
   rollRequests: RollRequestStore;
   servers: ServerStore;
   tables: TableStore;
+  /**
+   * How the read caches hear of other processes' writes (PostgreSQL: LISTEN/NOTIFY; SQLite: one process, nothing to
+   * hear). `listening` false means caching is off for now.
+   */
+  caches: CacheBus;
   close(): Promise<void>;
 }
 
@@ -34,16 +41,23 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
   // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
   // from a file it opened first, `npm run db:copy`).
   if (opened.dialect === 'sqlite') await rekeyNames(db, log);
+  const caches = opened.pool ? await postgresCacheBus(databaseUrl, opened.pool, log) : processLocalBus();
+  const turns = opened.pool ? postgresTurns(databaseUrl) : processLocalTurns();
   return {
     db,
     dialect: opened.dialect,
-    operators: new OperatorStore(db),
-    contests: new ContestStore(db),
+    operators: new OperatorStore(db, caches),
+    contests: new ContestStore(db, turns),
     initiatives: new InitiativeStore(db),
     rolls: new RollLog(db, direct),
     rollRequests: new RollRequestStore(db),
-    servers: new ServerStore(db),
+    servers: new ServerStore(db, caches),
     tables: new TableStore(db),
-    close: () => opened.close(),
+    caches,
+    close: async () => {
+      await caches.close();
+      await turns.close();
+      await opened.close();
+    },
   };
 }

@@ -10,6 +10,7 @@ import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isRowId, transaction, type Database } from './database.js';
 import { isIdClash, writeRollEntry, type RollEntry } from './rolls.js';
+import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';
 
 /**
@@ -106,6 +107,9 @@ const currentKey = (owner: SheetOwner): string => `${scopeKey(owner)}current`;
 const nameCacheKey = (owner: SheetOwner, name: string): string => `${scopeKey(owner)}name/${nameKey(name)}`;
 const idKey = (id: number): string => `id/${id}`;
 
+/** What a write changed, as announced to the other processes (cache-bus.ts): a scope's sheets, or one sheet. */
+type SheetChange = { scope: [guildId: string, ownerId: string] } | { sheet: number };
+
 /** Callers may change what they are given; the cached sheet must stay as stored. (structuredClone is 10× slower.) */
 function copy(sheet: OperatorSheet | null): OperatorSheet | null {
   if (!sheet) return null;
@@ -129,15 +133,35 @@ export class OperatorStore {
    */
   private readonly cache = new ReadCache<string, OperatorSheet | null>(CACHED_SHEETS);
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly bus: CacheBus = processLocalBus(),
+  ) {
+    bus.join('sheets', { forget: (change) => this.forget(change as SheetChange), setCaching: (on) => this.cache.setCaching(on) });
+  }
+
+  private forget(change: SheetChange): void {
+    if ('sheet' in change) {
+      this.cache.invalidate((_key, sheet) => sheet !== null && sheet.id === change.sheet);
+      return;
+    }
+    const [guildId, ownerId] = change.scope;
+    const prefix = scopeKey({ guildId, ownerId });
+    this.cache.invalidate((key, sheet) => key.startsWith(prefix) || (sheet !== null && sheet.guildId === guildId && sheet.ownerId === ownerId));
+  }
+
+  /** After a write (committed or not): forgets what it may have changed here, then tells the other processes. */
+  private async changed(change: SheetChange): Promise<void> {
+    this.forget(change);
+    await this.bus.announce('sheets', change);
+  }
 
   /** Runs a write to a scope's sheets (which is active, names, adding or deleting), then forgets that scope. */
   private async writingScope<T>(owner: SheetOwner, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      const prefix = scopeKey(owner);
-      this.cache.invalidate((key, sheet) => key.startsWith(prefix) || (sheet !== null && sheet.guildId === owner.guildId && sheet.ownerId === owner.ownerId));
+      await this.changed({ scope: [owner.guildId, owner.ownerId] });
     }
   }
 
@@ -146,7 +170,7 @@ export class OperatorStore {
     try {
       return await write();
     } finally {
-      this.cache.invalidate((_key, sheet) => sheet !== null && sheet.id === sheetId);
+      await this.changed({ sheet: sheetId });
     }
   }
 

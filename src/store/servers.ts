@@ -1,5 +1,6 @@
 /** Per-server settings. A server that never changed anything gets the defaults. */
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
+import { processLocalBus, type CacheBus } from './cache-bus.js';
 import type { Database } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { isIdClash } from './rolls.js';
@@ -26,7 +27,22 @@ const CACHED_SERVERS = 10_000;
 export class ServerStore {
   private readonly cache = new ReadCache<string, ServerSettings>(CACHED_SERVERS);
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly bus: CacheBus = processLocalBus(),
+  ) {
+    bus.join('servers', { forget: (guildId) => this.forget(guildId as string), setCaching: (on) => this.cache.setCaching(on) });
+  }
+
+  private forget(guildId: string): void {
+    this.cache.invalidate((key) => key === guildId);
+  }
+
+  /** After a write (committed or not): forgets the server's settings here, then tells the other processes. */
+  private async changed(guildId: string): Promise<void> {
+    this.forget(guildId);
+    await this.bus.announce('servers', guildId);
+  }
 
   async settings(guildId: string): Promise<ServerSettings> {
     const settings = await this.cache.read(guildId, async () => {
@@ -56,7 +72,7 @@ export class ServerStore {
       }
       return false;
     } finally {
-      this.cache.invalidate((key) => key === guildId);
+      await this.changed(guildId);
     }
   }
 
@@ -64,7 +80,7 @@ export class ServerStore {
     try {
       return await this.db.server.upsert({ where: { guildId }, create: { guildId, ...changes }, update: changes });
     } finally {
-      this.cache.invalidate((key) => key === guildId);
+      await this.changed(guildId);
     }
   }
 }

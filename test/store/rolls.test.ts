@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN } from '../../src/store/rolls.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStore, onPostgres } from '../helpers/database.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -49,15 +49,27 @@ describe('the roll log', () => {
     const created = await store.db.roll.create({
       data: { id: 'bycreate', guildId: 'g', channelId: 'c', userId: 'mike', kind: 'challenge', inputs: '{}', seed: 'abc', dice: '{}', result: '{}', success: false, createdAt: new Date() },
     });
-    const columns = (rowId: string) =>
-      store.db.$queryRaw<{ createdAt: string; dateType: string; successType: string }[]>`
-        SELECT ("createdAt" || '') AS "createdAt", typeof("createdAt") AS "dateType", typeof("success") AS "successType" FROM "Roll" WHERE "id" = ${rowId}`;
-    const [ours] = await columns(id);
-    const [prismas] = await columns(created.id);
-    expect(ours!.dateType).toBe(prismas!.dateType);
-    const shape = (text: string) => text.replace(/\d/g, '9');
-    expect(shape(ours!.createdAt)).toBe(shape(prismas!.createdAt));
-    expect(ours!.successType).toBe('null');
+    if (onPostgres) {
+      // The same column types as Prisma's own insert gives (a boolean left NULL, not a 0/1 or a text), read back alike below.
+      const columns = (rowId: string) =>
+        store.db.$queryRaw<{ dateType: string; successType: string; successIsNull: boolean }[]>`
+          SELECT pg_typeof("createdAt")::text AS "dateType", pg_typeof("success")::text AS "successType", "success" IS NULL AS "successIsNull" FROM "Roll" WHERE "id" = ${rowId}`;
+      const [ours] = await columns(id);
+      const [prismas] = await columns(created.id);
+      expect(ours).toEqual({ ...prismas, successIsNull: true });
+      expect(ours!.dateType).toBe('timestamp without time zone');
+      expect(ours!.successType).toBe('boolean');
+    } else {
+      const columns = (rowId: string) =>
+        store.db.$queryRaw<{ createdAt: string; dateType: string; successType: string }[]>`
+          SELECT ("createdAt" || '') AS "createdAt", typeof("createdAt") AS "dateType", typeof("success") AS "successType" FROM "Roll" WHERE "id" = ${rowId}`;
+      const [ours] = await columns(id);
+      const [prismas] = await columns(created.id);
+      expect(ours!.dateType).toBe(prismas!.dateType);
+      const shape = (text: string) => text.replace(/\d/g, '9');
+      expect(shape(ours!.createdAt)).toBe(shape(prismas!.createdAt));
+      expect(ours!.successType).toBe('null');
+    }
     const stored = await store.db.roll.findUnique({ where: { id } });
     expect(stored).toMatchObject({ total: null, success: null, challengeLevel: 90 });
     expect(stored!.createdAt).toBeInstanceOf(Date);

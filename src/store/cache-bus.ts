@@ -1,0 +1,209 @@
+/**
+ * How the read caches (read-cache.ts) hear of writes made by other bot processes.
+ *
+ * SQLite: one process owns the file, so every write is this process's own and nothing needs telling.
+ * PostgreSQL: after a write commits, the repository that made it drops its own entries and announces the change
+ * (`pg_notify` on one channel, the payload naming the cache and what changed); every store listens on a connection
+ * of its own (not from the pool) and drops what each announcement names. While that connection is down (not yet
+ * up, lost, or not answering) nothing can be heard, so every cache is off and reads go to the database; once it is
+ * listening again the caches start empty, since announcements may have been missed meanwhile.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from '../log.js';
+
+/** What a cache does with the announcements of other processes. */
+export interface SharedCache {
+  /** Drops what `change` (as the announcing repository described it) may have made stale. */
+  forget(change: unknown): void;
+  /** Off: read through, keep nothing; on or off, start empty. */
+  setCaching(on: boolean): void;
+}
+
+export interface CacheBus {
+  /** Registers a cache under a name the announcements use. */
+  join(name: string, cache: SharedCache): void;
+  /**
+   * Tells the other processes that a committed write changed `change` in cache `name`; resolves once the database
+   * has taken the announcement (so an answer given after it is not ahead of the other processes' caches for long).
+   * Never throws: a write that committed is not reported as failed because its announcement was not.
+   */
+  announce(name: string, change: unknown): Promise<void>;
+  /** Whether the other processes' writes are heard of now (always on SQLite). */
+  readonly listening: boolean;
+  /** The listening connection's server process id (PostgreSQL, while listening), for operators and tests. */
+  readonly listenerPid: number | null;
+  close(): Promise<void>;
+}
+
+/** SQLite's: nothing to tell, nobody to hear from. */
+export function processLocalBus(): CacheBus {
+  return {
+    join: () => undefined,
+    announce: async () => undefined,
+    listening: true,
+    listenerPid: null,
+    close: async () => undefined,
+  };
+}
+
+/** The one channel every store of the bot announces on and listens to. */
+const CHANNEL = 'tactalk_caches';
+/** PostgreSQL refuses a payload of 8000 bytes or more; a change too long to describe drops the whole cache. */
+const MAX_PAYLOAD = 7_900;
+/** Reconnecting: the first pause, doubling up to the last (with jitter, so processes do not reconnect in step). */
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+/**
+ * A connection can die without a word (a network cut): the listener asks the server something this often, and takes
+ * no answer within HEARTBEAT_TIMEOUT_MS as lost. That bounds how long a silent loss leaves caches on.
+ */
+const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
+/** An announcement the database did not take is tried this often in all before it is given up (and logged). */
+const ANNOUNCE_ATTEMPTS = 3;
+
+interface Announcement {
+  /** The announcing store, so that a store skips its own (it already dropped those entries). */
+  from: string;
+  cache: string;
+  /** Absent: drop the whole cache. */
+  change?: unknown;
+}
+
+/**
+ * The PostgreSQL bus: announces through `pool`, listens on a connection of its own to `databaseUrl`. Resolves
+ * after the first attempt to listen, so a bot that starts with its database up starts with its caches on; when that
+ * attempt fails it keeps trying in the background, caches off.
+ */
+export async function postgresCacheBus(databaseUrl: string, pool: pg.Pool, log?: Logger): Promise<PostgresCacheBus> {
+  const bus = new PostgresCacheBus(databaseUrl, pool, log);
+  await bus.connect();
+  return bus;
+}
+
+export class PostgresCacheBus implements CacheBus {
+  private readonly caches = new Map<string, SharedCache>();
+  private readonly id = randomBytes(8).toString('hex');
+  private client: pg.Client | null = null;
+  private connected = false;
+  private closed = false;
+  private failures = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly pool: pg.Pool,
+    private readonly log?: Logger,
+  ) {}
+
+  get listening(): boolean {
+    return this.connected;
+  }
+
+  get listenerPid(): number | null {
+    return this.connected ? ((this.client as unknown as { processID?: number } | null)?.processID ?? null) : null;
+  }
+
+  join(name: string, cache: SharedCache): void {
+    this.caches.set(name, cache);
+    cache.setCaching(this.connected);
+  }
+
+  async announce(name: string, change: unknown): Promise<void> {
+    let payload = JSON.stringify({ from: this.id, cache: name, change } satisfies Announcement);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ from: this.id, cache: name } satisfies Announcement);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+        return;
+      } catch (error) {
+        if (attempt >= ANNOUNCE_ATTEMPTS || this.closed) {
+          // The other processes keep what they cached of this change until their next reconnect or change of it.
+          this.log?.warn({ err: error, cache: name }, 'could not tell the other bot processes about a change; their cached copy may be stale');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
+  }
+
+  /** One attempt to connect and listen; on failure (or a later loss) another is scheduled. */
+  async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      application_name: 'tactalk-bot cache listener',
+      keepAlive: true,
+      query_timeout: HEARTBEAT_TIMEOUT_MS,
+      connectionTimeoutMillis: HEARTBEAT_TIMEOUT_MS,
+    });
+    this.client = client;
+    // Both fire on a loss; `lost` acts once per client.
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (message) => this.heard(message.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      this.lost(client, error);
+      return;
+    }
+    if (this.client !== client || this.closed) return;
+    this.connected = true;
+    this.failures = 0;
+    // Announcements may have been missed while not listening: start from nothing.
+    for (const cache of this.caches.values()) cache.setCaching(true);
+    this.heartbeatTimer = setInterval(() => {
+      client.query('SELECT 1').catch((error: unknown) => this.lost(client, error));
+    }, HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+    this.log?.debug('listening for other bot processes’ changes: caches on');
+  }
+
+  private heard(payload: string | undefined): void {
+    let announcement: Announcement;
+    try {
+      announcement = JSON.parse(payload ?? '') as Announcement;
+    } catch {
+      return;
+    }
+    if (announcement.from === this.id) return;
+    const cache = this.caches.get(announcement.cache);
+    if (!cache) return;
+    if (announcement.change === undefined) cache.setCaching(true);
+    else cache.forget(announcement.change);
+  }
+
+  private lost(client: pg.Client, error?: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    const wasListening = this.connected;
+    this.connected = false;
+    for (const cache of this.caches.values()) cache.setCaching(false);
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    if (wasListening) this.log?.warn({ err: error }, 'lost the connection that hears of other bot processes’ changes: caches off until it is back');
+    const pause = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** this.failures++) * (0.5 + Math.random() / 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      void this.connect();
+    }, pause);
+    this.reconnectTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.connected = false;
+    const client = this.client;
+    this.client = null;
+    for (const cache of this.caches.values()) cache.setCaching(false);
+    await client?.end().catch(() => undefined);
+  }
+}

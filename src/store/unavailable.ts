@@ -1,0 +1,58 @@
+/**
+ * PostgreSQL failures that are nobody's doing but the database's load or reachability: a statement or lock wait
+ * that ran out, no free connection in time, a connection lost. The user is told the database is busy or out of
+ * reach and to try again in a moment (as SQLite's DatabaseBusyError says), the operator gets a warning.
+ *
+ * They reach the store in several shapes: pg's own error (the lock pool, the roll log's direct insert), and Prisma's
+ * wrapping of it (a DriverAdapterError with the driver's code, a known request error with a P-code and the
+ * adapter's error in its meta). The whole chain is looked through.
+ */
+
+export type DatabaseTrouble = 'busy' | 'unreachable';
+
+/** PostgreSQL's SQLSTATEs: query_canceled (statement_timeout), lock_not_available (lock_timeout), too many connections. */
+const BUSY_STATES = new Set(['57014', '55P03', '53300']);
+/** admin_shutdown, crash_shutdown, cannot_connect_now, and the connection exceptions (class 08). */
+const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+/** The adapter's kinds, and the P-codes Prisma gives them. */
+const BUSY_KINDS = new Set(['SocketTimeout', 'TooManyConnections', 'P1008', 'P2024', 'P2028', 'P2037']);
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'P1001', 'P1002', 'P1017']);
+/** pg and pg-pool say these in words only. */
+const BUSY_WORDS = [/timeout exceeded when trying to connect/i, /Unable to start a transaction in the given time/i, /Query read timeout/i];
+const UNREACHABLE_WORDS = [/Connection terminated/i, /Client has encountered a connection error/i, /ECONNREFUSED|ECONNRESET/];
+
+function troubleOf(error: Record<string, unknown>): DatabaseTrouble | null {
+  for (const field of ['code', 'originalCode', 'kind']) {
+    const value = error[field];
+    if (typeof value !== 'string') continue;
+    if (BUSY_STATES.has(value) || BUSY_KINDS.has(value)) return 'busy';
+    if (UNREACHABLE_STATES.has(value) || UNREACHABLE_KINDS.has(value)) return 'unreachable';
+  }
+  const message = typeof error.message === 'string' ? error.message : '';
+  if (BUSY_WORDS.some((words) => words.test(message))) return 'busy';
+  if (UNREACHABLE_WORDS.some((words) => words.test(message))) return 'unreachable';
+  return null;
+}
+
+/** Whether `error` is the database's load ('busy') or reach ('unreachable'), not a fault of the bot's; else null. */
+export function databaseTrouble(error: unknown): DatabaseTrouble | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const next = queue.shift();
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    const record = next as Record<string, unknown>;
+    const trouble = troubleOf(record);
+    if (trouble) return trouble;
+    queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
+  }
+  return null;
+}
+
+/** What the user is told. */
+export function databaseTroubleMessage(trouble: DatabaseTrouble): string {
+  return trouble === 'busy'
+    ? 'The bot’s database is busy right now, so this could not be done. Please try again in a moment.'
+    : 'The bot could not reach its database just now, so this may not have been done. Please check, and try again in a moment.';
+}

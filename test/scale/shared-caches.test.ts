@@ -1,0 +1,110 @@
+/**
+ * Two stores on one PostgreSQL database, as two bot processes: what one changes, the other reads changed, once the
+ * change's notification has arrived; with its listening connection gone, the other reads the database itself.
+ */
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/index.js';
+import { adminQuery } from '../helpers/postgres-server.js';
+import { freshPostgresUrl } from '../helpers/database.js';
+
+let url: string;
+let a: Store;
+let b: Store;
+beforeEach(async () => {
+  url = await freshPostgresUrl();
+  a = await openStore(url);
+  b = await openStore(url);
+});
+afterEach(async () => {
+  await a.close();
+  await b.close();
+});
+
+/** Polls `read` until it gives what `done` accepts (a notification is on its way), or fails after a few seconds. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('gave up waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const mike = { guildId: '100', ownerId: 'mike' };
+const climbing = async (store: Store) => (await store.operators.active(mike, 'tactalk'))?.skills.find((skill) => skill.name === 'Climbing')?.level;
+
+describe('read caches shared by the processes of one PostgreSQL database', () => {
+  it('a sheet changed through one process is read changed through another', async () => {
+    expect(a.caches.listening && b.caches.listening).toBe(true);
+    const sheet = await a.operators.create(mike, 'Troy');
+    await a.operators.setSkill(sheet, 'Climbing', 40);
+    expect(await climbing(b)).toBe(40);
+    expect(await climbing(b)).toBe(40); // now cached in b
+
+    await a.operators.setSkill(sheet, 'Climbing', 55);
+    expect(await eventually(() => climbing(b), (level) => level === 55)).toBe(55);
+
+    // A change of the scope (another sheet made active) reaches b's "active sheet" and "by name" entries too.
+    await b.operators.byNameOrActive(mike, 'Troy', 'tactalk');
+    await a.operators.create(mike, 'Kat');
+    expect(await eventually(async () => (await b.operators.active(mike, 'tactalk'))?.name, (name) => name === 'Kat')).toBe('Kat');
+    await a.operators.rename(mike, 'Troy', 'Troy Two');
+    await expect(eventually(() => b.operators.byNameOrActive(mike, 'Troy', 'tactalk').then(() => 'still there', () => 'gone'), (found) => found === 'gone')).resolves.toBe('gone');
+  });
+
+  it('server settings changed through one process are read changed through another', async () => {
+    expect((await b.servers.settings('100')).contestTimeoutMinutes).toBe(15);
+    await a.servers.update('100', { contestTimeoutMinutes: 30, dispatcherRoleId: 'gm' });
+    const seen = await eventually(() => b.servers.settings('100'), (settings) => settings.contestTimeoutMinutes === 30);
+    expect(seen).toMatchObject({ contestTimeoutMinutes: 30, dispatcherRoleId: 'gm' });
+    expect(await a.servers.claimWelcome('100', new Date())).toBe(true);
+    expect((await eventually(() => b.servers.settings('100'), (settings) => settings.welcomedAt !== null)).welcomedAt).not.toBeNull();
+  });
+
+  it('without its listening connection a process reads the database every time, and caches again once it is back', async () => {
+    const sheet = await a.operators.create(mike, 'Troy');
+    await a.operators.setSkill(sheet, 'Climbing', 40);
+    expect(await climbing(b)).toBe(40);
+    // Written behind every store's back: a process that caches keeps answering what it read before.
+    const sneak = (level: number) => adminQuery(url, `UPDATE "Skill" SET "level" = ${level} WHERE "name" = 'Climbing'`);
+    await sneak(41);
+    expect(await climbing(b)).toBe(40);
+
+    const pid = b.caches.listenerPid;
+    expect(pid).not.toBeNull();
+    await adminQuery(inject('postgresAdminUrl'), `SELECT pg_terminate_backend(${pid})`);
+    await until(() => !b.caches.listening);
+    // Caches off: every read is the database's, never the copy from before.
+    expect(await climbing(b)).toBe(41);
+    await sneak(42);
+    expect(await climbing(b)).toBe(42);
+    await a.operators.setSkill(sheet, 'Climbing', 43); // its notification reaches nobody in b
+    expect(await climbing(b)).toBe(43);
+
+    await until(() => b.caches.listening);
+    expect(b.caches.listenerPid).not.toBe(pid);
+    expect(await climbing(b)).toBe(43);
+    await sneak(44);
+    expect(await climbing(b)).toBe(43); // cached again
+    await a.operators.setSkill(sheet, 'Climbing', 45); // and hearing of changes again
+    expect(await eventually(() => climbing(b), (level) => level === 45)).toBe(45);
+  });
+
+  it('a once-only roll through two processes at once is stored once', async () => {
+    const roll = { guildId: '100', channelId: 'c', userId: 'mike', kind: 'challenge', inputs: {}, seed: 's', dice: {}, result: {}, total: 50, challengeLevel: 60, success: false };
+    for (let round = 0; round < 20; round++) {
+      const id = `once${String(round).padStart(4, '0')}`;
+      const answers = await Promise.all([a.rolls.recordOnce(id, roll), b.rolls.recordOnce(id, roll)]);
+      expect(answers.filter(Boolean)).toHaveLength(1);
+    }
+    expect(await a.db.roll.count({ where: { id: { startsWith: 'once' } } })).toBe(20);
+  });
+});
