@@ -103,8 +103,9 @@ export interface ShardedSandbox {
  * to list rolls (GET /api/rolls); the bot's caches and timers live in the shard processes.
  */
 export async function startShardedSandbox(options: ShardedSandboxOptions): Promise<ShardedSandbox> {
-  // Several shards log in at once here, on loopback; Discord's own pace (one IDENTIFY per 5 s) would only slow it.
-  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: options.shards });
+  // Shards log in 344 ms apart here, as a large bot's (max_concurrency 16) do: Discord's pace for a small one (one
+  // IDENTIFY per 5 s) would only slow a sandbox on loopback.
+  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: 16 });
   await fake.start();
   addSandboxPage(fake);
   let shards: RunningShards | null = null;
