@@ -11,6 +11,9 @@ describe('the configuration', () => {
       databaseUrl: 'file:./data/bot.db',
       logLevel: 'info',
       sandboxPort: 8787,
+      shardCount: null,
+      shardIds: null,
+      managedShards: null,
     });
   });
 
@@ -67,5 +70,60 @@ describe('the configuration', () => {
   it('points the bot at another Discord API (a fake Discord, a proxy) with DISCORD_API', () => {
     const config = loadConfig({ DISCORD_TOKEN: 'fake-token', DISCORD_APPLICATION_ID: '1180000000000000001', DISCORD_API: 'http://127.0.0.1:8787/api' });
     expect(config).toMatchObject({ discordToken: 'fake-token', applicationId: '1180000000000000001', discordApi: 'http://127.0.0.1:8787/api' });
+  });
+
+  describe('shards', () => {
+    const DISCORD = { DISCORD_TOKEN: 'abc', DISCORD_APPLICATION_ID: '1180000000000000001' };
+    const POSTGRES = { DATABASE_URL: 'postgresql://tactalk@db.internal:5432/tactalk' };
+
+    it('runs one process with no sharding unless SHARD_COUNT is set', () => {
+      expect(loadConfig({ ...DISCORD, ...POSTGRES })).toMatchObject({ shardCount: null, shardIds: null, managedShards: null });
+    });
+
+    it.each([
+      [{ SHARD_COUNT: '4' }, 4, null],
+      [{ SHARD_COUNT: 'auto' }, 'auto', null],
+      [{ SHARD_COUNT: 'AUTO', SHARD_IDS: '0-3' }, 'auto', [0, 1, 2, 3]],
+      [{ SHARD_COUNT: '8', SHARD_IDS: '5, 0-2' }, 8, [0, 1, 2, 5]],
+      [{ SHARD_COUNT: '6', SHARD_IDS: '0,2,5' }, 6, [0, 2, 5]],
+    ])('reads %o as this machine running its shards', (env, count, ids) => {
+      expect(loadConfig({ ...DISCORD, ...POSTGRES, ...env })).toMatchObject({ shardCount: count, shardIds: ids });
+    });
+
+    it.each([
+      [{ SHARD_COUNT: '0' }, /SHARD_COUNT must be a whole number of shards from 1 to 10000, or auto .*not "0"/],
+      [{ SHARD_COUNT: 'two' }, /SHARD_COUNT must be a whole number .*not "two"/],
+      [{ SHARD_COUNT: '2.5' }, /SHARD_COUNT must be a whole number/],
+      [{ SHARD_IDS: '0-1' }, /SHARD_IDS is set \("0-1"\) but SHARD_COUNT is not: set SHARD_COUNT to the number of shards on all machines together/],
+      [{ SHARD_COUNT: '4', SHARD_IDS: '0,4,6' }, /SHARD_IDS names shards 4, 6, but with SHARD_COUNT=4 the shards are 0 to 3/],
+      [{ SHARD_COUNT: '4', SHARD_IDS: '0-2,1' }, /SHARD_IDS names shard 1 twice \("0-2,1"\): list each shard once/],
+      [{ SHARD_COUNT: '4', SHARD_IDS: '3-1' }, /SHARD_IDS has the range "3-1" backwards: write it as 1-3/],
+      [{ SHARD_COUNT: '4', SHARD_IDS: 'first' }, /SHARD_IDS must list shard ids and ranges such as 0,2,5 or 0-3/],
+    ])('refuses %o with a clear message', (env, message) => {
+      expect(() => loadConfig({ ...DISCORD, ...POSTGRES, ...env })).toThrow(message);
+    });
+
+    it('refuses to shard over SQLite, which several processes cannot share, and names PostgreSQL', () => {
+      for (const count of ['2', 'auto']) {
+        expect(() => loadConfig({ ...DISCORD, SHARD_COUNT: count })).toThrow(
+          new RegExp(`^SHARD_COUNT=${count} runs a process per shard, and several processes cannot share one SQLite file \\(file:\\./data/bot\\.db\\)\\. Use PostgreSQL .*docs/scaling\\.md`),
+        );
+      }
+      // One shard is one process: SQLite serves it.
+      expect(loadConfig({ ...DISCORD, SHARD_COUNT: '1' }).shardCount).toBe(1);
+    });
+
+    it('runs the sandbox sharded with a number, not with auto or SHARD_IDS (it runs every shard)', () => {
+      expect(loadConfig({ ...POSTGRES, SHARD_COUNT: '2' })).toMatchObject({ discordToken: null, shardCount: 2 });
+      expect(() => loadConfig({ ...POSTGRES, SHARD_COUNT: 'auto' })).toThrow(/SHARD_COUNT=auto asks Discord .* set SHARD_COUNT to a number \(e\.g\. 2\) to run the sandbox sharded/);
+      expect(() => loadConfig({ ...POSTGRES, SHARD_COUNT: '2', SHARD_IDS: '0' })).toThrow(/without DISCORD_TOKEN the bot runs the sandbox, which runs every shard: unset SHARD_IDS/);
+    });
+
+    it("reads the shards discord.js's ShardingManager gives a process it spawns", () => {
+      const spawned = { ...DISCORD, ...POSTGRES, SHARD_COUNT: '3', SHARDING_MANAGER: 'true', SHARDS: '2' };
+      expect(loadConfig(spawned).managedShards).toEqual({ ids: [2], count: 3 });
+      expect(loadConfig({ ...spawned, SHARDS: '[0,1]' }).managedShards).toEqual({ ids: [0, 1], count: 3 });
+      expect(() => loadConfig({ ...spawned, SHARDS: '3' })).toThrow(/SHARDS="3" and SHARD_COUNT="3" from the shard manager do not name shards of that count/);
+    });
   });
 });
