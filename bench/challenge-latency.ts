@@ -40,10 +40,13 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-/** Our bot: startSandbox on a migrated temporary SQLite file, with mike's sheet Troy (Climbing 40, Acuity 10) and one like it for each of PLAYERS. */
-export async function startOurs(settleMs: number): Promise<Target> {
+/**
+ * Our bot: startSandbox on a migrated temporary SQLite file (or on `database`, e.g. PostgreSQL: bench/postgres.ts),
+ * with mike's sheet Troy (Climbing 40, Acuity 10) and one like it for each of PLAYERS.
+ */
+export async function startOurs(settleMs: number, database?: { url: string; name: string }): Promise<Target> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-bench-'));
-  const databaseUrl = `file:${path.join(folder, 'bench.db')}`;
+  const databaseUrl = database?.url ?? `file:${path.join(folder, 'bench.db')}`;
   const removeFolder = (): void => fs.rmSync(folder, { recursive: true, force: true });
   let sandbox;
   try {
@@ -53,7 +56,7 @@ export async function startOurs(settleMs: number): Promise<Target> {
     throw error;
   }
   const target: Target = {
-    name: 'Tac Talk bot',
+    name: database?.name ?? 'Tac Talk bot',
     fake: sandbox.fake,
     problems: [],
     rateLimited: 0,

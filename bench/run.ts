@@ -15,7 +15,8 @@ import { contestThroughput, prepareContests, STEPS_PER_CONTEST } from './contest
 import { engineThroughput } from './engine-throughput.js';
 import { fairTurns, fairTurnsDetails, fairTurnsRows, sheetFlood, summarizeFairTurns, tableFlood, type FairTurnsSummary } from './fair-turns.js';
 import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
-import { median, round, roundSummary, summarize } from './stats.js';
+import { NOT_INSTALLED, shardThroughput, startBenchPostgres, startOursOnPostgres, type BenchPostgres, type ShardThroughput } from './postgres.js';
+import { median, round, roundSummary, summarize, type Summary } from './stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const ONLY_FAIR_TURNS = process.argv.slice(2).includes('fair');
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   const started = performance.now();
 
   const targets: Target[] = [];
+  let postgres: BenchPostgres | null = null;
   try {
     console.log('starting our bot (a temporary SQLite file, 51 players with sheets) and a bare discord.js bot, in this process…');
     const ours = await startOurs(SETTLE_MS);
@@ -149,6 +151,22 @@ async function main(): Promise<void> {
     const oursLatency = summarize(latency.get(ours)!.flat());
     const bareLatency = summarize(latency.get(bare)!.flat());
 
+    // The same bot, sheets and rolls on PostgreSQL (a server of this run's own), alternating with the SQLite one.
+    postgres = await startBenchPostgres();
+    let onPostgres: { sqlite: Summary; postgres: Summary; problems: number } | null = null;
+    if (postgres) {
+      console.log(`PostgreSQL: our bot on a new database of a throwaway server; ${WARM_UP} warm-up, then ${BLOCKS} blocks of ${BLOCK_SIZE} sequential /roll challenge, alternating with the SQLite one`);
+      const oursPostgres = await startOursOnPostgres(postgres, SETTLE_MS);
+      targets.push(oursPostgres);
+      await sequential(oursPostgres, WARM_UP);
+      oursPostgres.problems.length = 0;
+      const compared = await alternate(BLOCKS, [ours, oursPostgres], (target) => sequential(target, BLOCK_SIZE));
+      onPostgres = { sqlite: summarize(compared.get(ours)!.flat()), postgres: summarize(compared.get(oursPostgres)!.flat()), problems: oursPostgres.problems.length };
+      if (oursPostgres.problems.length > 0) console.log(`warning: PostgreSQL: ${oursPostgres.problems.length} interactions failed or were left out, first: ${oursPostgres.problems[0]}`);
+    } else {
+      console.log(`PostgreSQL: ${NOT_INSTALLED}; its rows are left empty (apt-get install postgresql)`);
+    }
+
     console.log(`throughput: ${THROUGHPUT_COUNT} /roll challenge from 50 players, one in flight each, twice each, alternating`);
     const throughput = await alternate(2, pair, (target) => closedLoop(target, THROUGHPUT_COUNT));
     const oursThroughput = median(throughput.get(ours)!);
@@ -167,6 +185,19 @@ async function main(): Promise<void> {
     const fair = await measureFairTurns(ours);
 
     for (const target of targets.splice(0)) await target.stop();
+
+    // Shard processes on PostgreSQL, with nothing else of the run's left running.
+    const sharded: ShardThroughput[] = [];
+    if (postgres) {
+      for (const shards of [1, 2]) {
+        console.log(`PostgreSQL: ${THROUGHPUT_COUNT} /roll challenge from 50 players in 2 servers, one in flight each, on ${shards} shard process${shards === 1 ? '' : 'es'} (SHARD_COUNT=${shards} npm start), twice`);
+        sharded.push(await shardThroughput(postgres, shards, THROUGHPUT_COUNT, 2, SETTLE_MS));
+        for (const problem of sharded.at(-1)!.problems.slice(0, 1)) console.log(`warning: ${sharded.at(-1)!.problems.length} problems with ${shards} shard processes, first: ${problem}`);
+      }
+      await postgres.stop();
+      postgres = null;
+    }
+    const shardRate = (shards: number) => median(sharded.find((run) => run.shards === shards)!.perSecond);
 
     console.log(`cold start: ${COLD_STARTS} × each bot as a new process (node --import tsx), ours on a new database it migrates`);
     const starts = new Map<BotKind, ColdStart[]>([
@@ -204,6 +235,17 @@ async function main(): Promise<void> {
       [`RSS after loading ${thousands(SHEETS)} sheets`, mb(memory.loadedRssKb), '–', '–', `< ${GOALS.rssMb} MB`, met(memory.loadedRssKb !== null && memory.loadedRssKb / 1024 < GOALS.rssMb)],
       ['Engine: challenge rolls (new seed each) vs raw seeded draws', `${thousands(engine.newSeedPerRoll)}/s`, `${thousands(engine.rawDraws)}/s`, `${fixed(engine.newSeedPerRoll / engine.rawDraws, 3)}×`, '–', '–'],
       ...fair.flatMap(fairTurnsRows),
+      ...(['median', 'p99'] as const).map((key) => {
+        const label = `/roll challenge on PostgreSQL, command → reply, ${key === 'median' ? 'p50' : 'p99'} (floor: the same bot on SQLite)`;
+        if (!onPostgres) return [label, NOT_INSTALLED, NOT_INSTALLED, '–', '–', '–'];
+        return [label, `${fixed(onPostgres.postgres[key])} ms`, `${fixed(onPostgres.sqlite[key])} ms`, `${fixed(onPostgres.postgres[key] / onPostgres.sqlite[key])}×`, '–', '–'];
+      }),
+      sharded.length === 0
+        ? ['/roll challenge throughput on PostgreSQL, 1 shard process (50 players, one in flight each)', NOT_INSTALLED, '–', '–', '–', '–']
+        : ['/roll challenge throughput on PostgreSQL, 1 shard process (50 players, one in flight each; floor: in-process on SQLite)', `${fixed(shardRate(1), 0)}/s`, `${fixed(oursThroughput, 0)}/s`, `${fixed(shardRate(1) / oursThroughput)}×`, '–', '–'],
+      sharded.length === 0
+        ? ['/roll challenge throughput on PostgreSQL, 2 shard processes', NOT_INSTALLED, '–', '–', '–', '–']
+        : ['/roll challenge throughput on PostgreSQL, 2 shard processes (floor: 1 shard process)', `${fixed(shardRate(2), 0)}/s`, `${fixed(shardRate(1), 0)}/s`, `${fixed(shardRate(2) / shardRate(1))}×`, '–', '–'],
     ];
     printTable(rows);
     console.log(
@@ -258,6 +300,14 @@ async function main(): Promise<void> {
       memory: { ...memory, rollsPerSecond: round(memory.rollsPerSecond, 1), problems: memory.problems.length },
       engine: Object.fromEntries(Object.entries(engine).map(([key, value]) => [key, Math.round(value)])),
       fairTurns: fairTurnsJson(fair),
+      postgres: onPostgres
+        ? {
+            latencyMs: { sqlite: roundSummary(onPostgres.sqlite), postgres: roundSummary(onPostgres.postgres) },
+            problems: onPostgres.problems,
+            shardThroughputPerSecond: Object.fromEntries(sharded.map((run) => [run.shards, run.perSecond.map((value) => round(value, 1))])),
+            shardProblems: Object.fromEntries(sharded.map((run) => [run.shards, run.problems.length])),
+          }
+        : NOT_INSTALLED,
       problems: { ours: ours.problems.length, bare: bare.problems.length },
       rateLimited: { ours: ours.rateLimited, bare: bare.rateLimited },
       totalSeconds: 0,
@@ -267,6 +317,7 @@ async function main(): Promise<void> {
     console.log(`${results.totalSeconds} s in all`);
   } finally {
     for (const target of targets) await target.stop().catch((error: unknown) => console.error(`stopping ${target.name}: ${String(error)}`));
+    await postgres?.stop().catch((error: unknown) => console.error(`stopping PostgreSQL: ${String(error)}`));
   }
 }
 
