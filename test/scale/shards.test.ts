@@ -196,4 +196,26 @@ describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQ
     const prismaOverlap = /Calling client\.query\(\) when the client is already executing a query|node --trace-deprecation/;
     expect(bot!.problems().filter((problem) => !prismaOverlap.test(problem))).toEqual([]);
   });
+
+  it('its shard processes stop when the manager is killed, rather than run on as shards no manager respawns', async () => {
+    const pids = bot!.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).map((line) => line.pid as number);
+    const current = pids.filter(alive);
+    expect(current).toHaveLength(SHARDS);
+    // Resolves once the manager's output is closed, which its shard processes share: they are exiting too.
+    const exit = await bot!.kill('SIGKILL');
+    expect(exit.signal).toBe('SIGKILL');
+    await waitFor(() => current.every((pid) => !alive(pid)), 'the shard processes to exit');
+    const stopped = bot!.logs.filter((line) => line.signal === 'the shard manager is gone' && /^shutting down/.test(line.msg ?? ''));
+    expect(stopped.map((line) => line.shards).sort()).toEqual([[0], [1], [2]]);
+    expect(fake.liveShards()).toEqual([]);
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
