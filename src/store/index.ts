@@ -10,6 +10,7 @@ import { openDatabase, type Database, type Dialect } from './database.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
 import { postgresTurns, processLocalTurns } from './locks.js';
+import { releaseLostConnections } from './pool-guard.js';
 import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
@@ -41,6 +42,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
   // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
   // from a file it opened first, `npm run db:copy`).
   if (opened.dialect === 'sqlite') await rekeyNames(db, log);
+  if (opened.pool) releaseLostConnections(opened.pool);
   const caches = opened.pool ? await postgresCacheBus(databaseUrl, opened.pool, log) : processLocalBus();
   const turns = opened.pool ? postgresTurns(databaseUrl) : processLocalTurns();
   return {

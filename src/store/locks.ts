@@ -44,10 +44,17 @@ export function postgresTurns(databaseUrl: string): Turns {
     async inTurn(kind, id, work) {
       const namespace = TURN_NAMESPACES[kind];
       const client = await pool.connect();
+      // A connection lost while held: the turn is over for the other processes (the lock went with it), this work
+      // goes on to its compare-and-set, and the connection is not reused. Unheard, the error would end the process.
       let broken = false;
+      const lost = (): void => {
+        broken = true;
+      };
+      client.on('error', lost);
       try {
         await client.query('SELECT pg_advisory_lock($1, $2)', [namespace, id]);
       } catch (error) {
+        client.removeListener('error', lost);
         client.release(true);
         throw error;
       }
@@ -55,11 +62,12 @@ export function postgresTurns(databaseUrl: string): Turns {
         return await work();
       } finally {
         try {
-          await client.query('SELECT pg_advisory_unlock($1, $2)', [namespace, id]);
+          if (!broken) await client.query('SELECT pg_advisory_unlock($1, $2)', [namespace, id]);
         } catch {
           // The lock goes with the session: a connection that could not release it is closed, not reused.
           broken = true;
         }
+        client.removeListener('error', lost);
         client.release(broken);
       }
     },

@@ -75,6 +75,16 @@ describe('contest drafts', () => {
     expect((await store.contests.overdue(LATER)).map((contest) => contest.id).sort()).toEqual([draft.id, open.id].sort());
   });
 
+  it('a process sweeps only the servers it runs, and finds its own behind any number of others', async () => {
+    // Another process's servers overdue first, more of them than a sweep takes at once.
+    for (let index = 0; index < 250; index++) await store.contests.create({ guildId: 'elsewhere', channelId: 'c', state: draftOf(), expiresAt: NOW });
+    const ours = await store.contests.create({ guildId: 'ours', channelId: 'c', state: draftOf(), expiresAt: LATER });
+    const swept = await store.contests.overdue(LATER, 100, (guildId) => guildId === 'ours');
+    expect(swept.map((contest) => contest.id)).toEqual([ours.id]);
+    expect(await store.contests.overdue(LATER, 100, (guildId) => guildId === 'nobody')).toEqual([]);
+    expect(await store.contests.overdue(LATER, 100)).toHaveLength(100);
+  });
+
   it('fills a missing message id without a new version, and never replaces one', async () => {
     const draft = await create();
     const unrecorded = (await store.contests.post(draft, null))!;
