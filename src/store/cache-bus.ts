@@ -89,6 +89,7 @@ export class PostgresCacheBus implements CacheBus {
   private connected = false;
   private closed = false;
   private failures = 0;
+  private everListened = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
@@ -153,6 +154,8 @@ export class PostgresCacheBus implements CacheBus {
     }
     if (this.client !== client || this.closed) return;
     this.connected = true;
+    const afterLoss = this.everListened;
+    this.everListened = true;
     this.failures = 0;
     // Announcements may have been missed while not listening: start from nothing.
     for (const cache of this.caches.values()) cache.setCaching(true);
@@ -160,7 +163,8 @@ export class PostgresCacheBus implements CacheBus {
       client.query('SELECT 1').catch((error: unknown) => this.lost(client, error));
     }, HEARTBEAT_MS);
     this.heartbeatTimer.unref();
-    this.log?.debug('listening for other bot processes’ changes: caches on');
+    if (afterLoss) this.log?.info('listening for other bot processes’ changes again: caches on, started empty');
+    else this.log?.debug('listening for other bot processes’ changes: caches on');
   }
 
   private heard(payload: string | undefined): void {
@@ -188,6 +192,7 @@ export class PostgresCacheBus implements CacheBus {
     client.end().catch(() => undefined);
     if (this.closed) return;
     if (wasListening) this.log?.warn({ err: error }, 'lost the connection that hears of other bot processes’ changes: caches off until it is back');
+    else if (!this.everListened && this.failures === 0) this.log?.warn({ err: error }, 'could not listen for other bot processes’ changes: caches off until it can');
     const pause = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** this.failures++) * (0.5 + Math.random() / 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
