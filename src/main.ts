@@ -4,18 +4,20 @@
  * With SHARD_COUNT this process is the shard manager instead (src/discord/shards.ts), and each shard process it
  * spawns runs this file again as one shard of the bot.
  */
-import { startBot } from './bot.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { startShardManager } from './discord/shards.js';
 import { createLogger, type Logger } from './log.js';
-import { COMMANDS_SCOPE_ARG, startSandbox, startShardedSandbox } from './sandbox/sandbox.js';
+
+// Loaded for the mode this process runs in only: a shard manager then carries no commands, store or fake Discord.
+const bot = () => import('./bot.js');
+const sandboxes = () => import('./sandbox/sandbox.js');
 
 async function start(config: Config, log: Logger): Promise<() => Promise<void>> {
   if (config.managedShards && config.discordToken) {
     const shards = config.managedShards;
+    const { COMMANDS_SCOPE_ARG } = await import('./discord/shards.js');
     const scope = process.argv.find((arg) => arg.startsWith(COMMANDS_SCOPE_ARG))?.slice(COMMANDS_SCOPE_ARG.length);
     // The manager applied the migrations before spawning this process.
-    const bot = await startBot({
+    const running = await (await bot()).startBot({
       token: config.discordToken,
       databaseUrl: config.databaseUrl,
       log,
@@ -25,9 +27,10 @@ async function start(config: Config, log: Logger): Promise<() => Promise<void>> 
       ...(scope ? { commandsScope: scope } : {}),
     });
     log.info({ pid: process.pid }, `bot running as shard ${shards.ids.join(', ')} of ${shards.count}; it registers its servers' slash lists itself`);
-    return bot.stop;
+    return running.stop;
   }
   if (config.discordToken && config.shardCount !== null) {
+    const { startShardManager } = await import('./discord/shards.js');
     const shards = await startShardManager({
       token: config.discordToken,
       databaseUrl: config.databaseUrl,
@@ -39,18 +42,19 @@ async function start(config: Config, log: Logger): Promise<() => Promise<void>> 
     return shards.stop;
   }
   if (!config.discordToken && typeof config.shardCount === 'number') {
-    const sandbox = await startShardedSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log, shards: config.shardCount });
-    log.info(`no DISCORD_TOKEN: running the sandbox against a fake Discord with ${config.shardCount} shards, one process each`);
-    console.log(`Sandbox ready: ${sandbox.url} (${config.shardCount} shards)`);
+    const sandbox = await (await sandboxes()).startShardedSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log, shards: config.shardCount });
+    const shards = `${config.shardCount} shard${config.shardCount === 1 ? '' : 's'}`;
+    log.info(`no DISCORD_TOKEN: running the sandbox against a fake Discord with ${shards}, one process each`);
+    console.log(`Sandbox ready: ${sandbox.url} (${shards})`);
     console.log(`Open ${sandbox.url} in a browser, or use the JSON API (docs/sandbox.md); its servers are spread over the shards.`);
     return sandbox.stop;
   }
   if (config.discordToken) {
-    const bot = await startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
+    const running = await (await bot()).startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
     log.info('bot running; it registers each server\'s slash list itself (`npm run deploy` re-registers them by hand)');
-    return bot.stop;
+    return running.stop;
   }
-  const sandbox = await startSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log });
+  const sandbox = await (await sandboxes()).startSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log });
   log.info('no DISCORD_TOKEN: running the sandbox against a fake Discord');
   console.log(`Sandbox ready: ${sandbox.url}`);
   console.log(`Open ${sandbox.url} in a browser to play in a Discord-like #table channel, or use the JSON API`);

@@ -7,7 +7,9 @@ import { REST } from '@discordjs/rest';
 import { Routes, ShardingManager, type RESTGetAPIGatewayBotResult, type Shard } from 'discord.js';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../log.js';
-import { migrateDatabase } from '../store/database.js';
+
+/** How the sharded sandbox tells its shard processes the scope of their slash lists (a new fake each run). */
+export const COMMANDS_SCOPE_ARG = '--commands-scope=';
 
 export interface ShardManagerOptions {
   token: string;
@@ -56,6 +58,8 @@ export async function startShardManager(options: ShardManagerOptions): Promise<R
   }
 
   // Once, before any shard starts: the shards then open a database that is already up to date.
+  // Loaded here only: the database's clients are the largest part of a process, and the manager needs them this once.
+  const { migrateDatabase } = await import('../store/database.js');
   await migrateDatabase(options.databaseUrl);
   log.info('database migrations applied');
 

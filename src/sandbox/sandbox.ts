@@ -4,14 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
-import { startShardManager, type RunningShards } from '../discord/shards.js';
+import { COMMANDS_SCOPE_ARG, startShardManager, type RunningShards } from '../discord/shards.js';
 import type { Logger } from '../log.js';
 import { openStore, type Store } from '../store/index.js';
 import { FakeDiscord } from './fake-discord.js';
 import { addSandboxPage } from './page-server.js';
-
-/** How the sharded sandbox tells its shard processes the scope of their slash lists (a new fake each run). */
-export const COMMANDS_SCOPE_ARG = '--commands-scope=';
 
 export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
   /** 0 picks a free port. */
