@@ -112,6 +112,34 @@ describe('read caches shared by the processes of one PostgreSQL database', () =>
     expect(await eventually(() => climbing(b), (level) => level === 45)).toBe(45);
   });
 
+  it('after a burst of changes and reads through both processes, both read what the database holds', async () => {
+    const sheet = await a.operators.create(mike, 'Troy');
+    // Changes one after another through either process, while both keep reading (and caching) all the time.
+    let writing = true;
+    const reading = [a, b].map(async (reader) => {
+      while (writing) {
+        await reader.operators.active(mike, 'tactalk');
+        await reader.servers.settings('100');
+        // Reads from the cache never wait for anything: let the rest of the process run between them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    for (let index = 0; index < 40; index++) {
+      const writer = index % 2 === 0 ? a : b;
+      await writer.operators.setSkill(sheet, 'Climbing', index);
+      if (index % 5 === 0) await writer.servers.update('100', { contestTimeoutMinutes: 20 + index });
+    }
+    writing = false;
+    await Promise.all(reading);
+    await a.servers.update('100', { contestTimeoutMinutes: 42 });
+    await heardAll();
+    // b heard everything a announced; a hears b's last change the same way.
+    const level = (await a.db.skill.findFirstOrThrow({ where: { name: 'Climbing' } })).level;
+    expect(await climbing(b)).toBe(level);
+    expect(await eventually(() => climbing(a), (seen) => seen === level)).toBe(level);
+    expect((await b.servers.settings('100')).contestTimeoutMinutes).toBe(42);
+  });
+
   it('a once-only roll through two processes at once is stored once', async () => {
     const roll = { guildId: '100', channelId: 'c', userId: 'mike', kind: 'challenge', inputs: {}, seed: 's', dice: {}, result: {}, total: 50, challengeLevel: 60, success: false };
     for (let round = 0; round < 20; round++) {
