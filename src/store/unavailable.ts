@@ -10,12 +10,16 @@
 
 export type DatabaseTrouble = 'busy' | 'unreachable';
 
-/** PostgreSQL's SQLSTATEs: query_canceled (statement_timeout), lock_not_available (lock_timeout), too many connections. */
-const BUSY_STATES = new Set(['57014', '55P03', '53300']);
+/**
+ * PostgreSQL's SQLSTATEs: query_canceled (statement_timeout), lock_not_available (lock_timeout), too many
+ * connections, and serialization failure / deadlock (reaching here only once `transaction` ran out of retries: many
+ * changes to one row at once).
+ */
+const BUSY_STATES = new Set(['57014', '55P03', '53300', '40001', '40P01']);
 /** admin_shutdown, crash_shutdown, cannot_connect_now, and the connection exceptions (class 08). */
 const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
 /** The adapter's kinds, and the P-codes Prisma gives them. */
-const BUSY_KINDS = new Set(['SocketTimeout', 'TooManyConnections', 'P1008', 'P2024', 'P2028', 'P2037']);
+const BUSY_KINDS = new Set(['SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict', 'P1008', 'P2024', 'P2028', 'P2034', 'P2037']);
 const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'P1001', 'P1002', 'P1017']);
 /** pg and pg-pool say these in words only. */
 const BUSY_WORDS = [/timeout exceeded when trying to connect/i, /Unable to start a transaction in the given time/i, /Query read timeout/i];

@@ -75,6 +75,27 @@ describe('PostgreSQL failures worded for users', () => {
     expect(await store.servers.update('1', { contestTimeoutMinutes: 20 })).toMatchObject({ contestTimeoutMinutes: 20 });
   });
 
+  it('a change that lost to a concurrent one on the same row (what `transaction` retries, once out of retries): busy', async () => {
+    await store.servers.update('1', {});
+    let bothRead!: () => void;
+    const read = new Promise<void>((resolve) => (bothRead = resolve));
+    let readers = 0;
+    const change = (minutes: number) =>
+      store.db.$transaction(
+        async (tx) => {
+          await tx.server.findMany();
+          if (++readers === 2) bothRead();
+          await read;
+          await tx.server.update({ where: { guildId: '1' }, data: { contestTimeoutMinutes: minutes } });
+        },
+        { isolationLevel: 'Serializable' },
+      );
+    const outcomes = await Promise.allSettled([change(20), change(30)]);
+    const lost = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(lost).toHaveLength(1);
+    expect(databaseTrouble((lost[0] as PromiseRejectedResult).reason)).toBe('busy');
+  });
+
   it('no free connection in time: busy', async () => {
     const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 20 });
     const held = await pool.connect();
