@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The scale suite needs its PostgreSQL server and shard processes: `npm run test:scale` (vitest.scale.config.ts).
+    exclude: [...configDefaults.exclude, 'test/scale/**'],
     setupFiles: ['test/helpers/loopback-only.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 20_000,
