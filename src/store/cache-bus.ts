@@ -9,7 +9,7 @@
  * listening again the caches start empty, since announcements may have been missed meanwhile.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../log.js';
 
 /** What a cache does with the announcements of other processes. */
@@ -77,7 +77,9 @@ interface Announcement {
  * attempt fails it keeps trying in the background, caches off.
  */
 export async function postgresCacheBus(databaseUrl: string, pool: pg.Pool, log?: Logger): Promise<PostgresCacheBus> {
-  const bus = new PostgresCacheBus(databaseUrl, pool, log);
+  // Loaded here: a bot on SQLite never needs the driver.
+  const { default: driver } = await import('pg');
+  const bus = new PostgresCacheBus(databaseUrl, pool, driver.Client, log);
   await bus.connect();
   return bus;
 }
@@ -96,6 +98,7 @@ export class PostgresCacheBus implements CacheBus {
   constructor(
     private readonly databaseUrl: string,
     private readonly pool: pg.Pool,
+    private readonly Client: typeof pg.Client,
     private readonly log?: Logger,
   ) {}
 
@@ -133,7 +136,7 @@ export class PostgresCacheBus implements CacheBus {
   /** One attempt to connect and listen; on failure (or a later loss) another is scheduled. */
   async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({
+    const client = new this.Client({
       connectionString: this.databaseUrl,
       application_name: 'tactalk-bot cache listener',
       keepAlive: true,

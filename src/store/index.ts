@@ -44,7 +44,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
   if (opened.dialect === 'sqlite') await rekeyNames(db, log);
   if (opened.pool) releaseLostConnections(opened.pool);
   const caches = opened.pool ? await postgresCacheBus(databaseUrl, opened.pool, log) : processLocalBus();
-  const turns = opened.pool ? postgresTurns(databaseUrl) : processLocalTurns();
+  const turns = opened.pool ? await postgresTurns(databaseUrl) : processLocalTurns();
   return {
     db,
     dialect: opened.dialect,

@@ -7,8 +7,7 @@
  * waiting for one more would wait for each other. On SQLite one process owns the file and the caller's own
  * in-memory turn is all there is.
  */
-import pg from 'pg';
-import { STATEMENT_TIMEOUT_MS } from './postgres.js';
+import type pg from 'pg';
 
 export interface Turns {
   /** Runs `work` when no other process runs work under the same `kind` and `id`, and holds the others off meanwhile. */
@@ -28,8 +27,10 @@ export function processLocalTurns(): Turns {
   return { inTurn: (_kind, _id, work) => work(), close: async () => undefined };
 }
 
-export function postgresTurns(databaseUrl: string): Turns {
-  const pool = new pg.Pool({
+export async function postgresTurns(databaseUrl: string): Promise<Turns> {
+  // Loaded here: a bot on SQLite never needs the driver.
+  const [{ default: driver }, { STATEMENT_TIMEOUT_MS }] = await Promise.all([import('pg'), import('./postgres.js')]);
+  const pool: pg.Pool = new driver.Pool({
     connectionString: databaseUrl,
     max: TURN_CONNECTIONS,
     // Waiting for another process's turn ends, like any lock wait, after the lock timeout: an error, not a hang.
