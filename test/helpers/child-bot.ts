@@ -228,3 +228,13 @@ function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => v
     pending = '';
   });
 }
+
+/** Whether a process with this pid is still running (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

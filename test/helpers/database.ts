@@ -31,3 +31,19 @@ export async function freshPostgresUrl(): Promise<string> {
 export async function freshStore(): Promise<Store> {
   return openStore(onPostgres ? await freshPostgresUrl() : freshDatabaseUrl());
 }
+
+/** Two stores on one new PostgreSQL database, as two bot processes would open it (the scale suite). */
+export async function twoProcessStores(): Promise<{ url: string; a: Store; b: Store; close(): Promise<void> }> {
+  const url = await freshPostgresUrl();
+  const a = await openStore(url);
+  const b = await openStore(url);
+  return {
+    url,
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+    },
+  };
+}

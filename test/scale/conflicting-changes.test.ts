@@ -4,20 +4,16 @@
  * src/store/database.ts), so every change counts and nobody is told the database is busy.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
-import { freshPostgresUrl } from '../helpers/database.js';
+import type { Store } from '../../src/store/index.js';
+import { twoProcessStores } from '../helpers/database.js';
 
 let a: Store;
 let b: Store;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  const url = await freshPostgresUrl();
-  a = await openStore(url);
-  b = await openStore(url);
+  ({ a, b, close } = await twoProcessStores());
 });
-afterEach(async () => {
-  await a.close();
-  await b.close();
-});
+afterEach(() => close());
 
 it('twenty hits on one Health at once, through two processes, all count', async () => {
   const owner = { guildId: '100', ownerId: 'gm' };

@@ -5,21 +5,17 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { applyContestAction, proposeContest } from '../../src/engine/systems/tactalk/contest.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { openStore, type Store } from '../../src/store/index.js';
-import { freshPostgresUrl } from '../helpers/database.js';
+import type { Store } from '../../src/store/index.js';
+import { twoProcessStores } from '../helpers/database.js';
 import { adminQuery } from '../helpers/postgres-server.js';
 
 let a: Store;
 let b: Store;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  const url = await freshPostgresUrl();
-  a = await openStore(url);
-  b = await openStore(url);
+  ({ a, b, close } = await twoProcessStores());
 });
-afterEach(async () => {
-  await a.close();
-  await b.close();
-});
+afterEach(() => close());
 
 const LATER = new Date(Date.now() + 15 * 60_000);
 

@@ -39,6 +39,12 @@ function migrationsCopy(): string {
   return folder;
 }
 
+/** A migration of a test's own, after the committed ones, in a copy of the folder. */
+function addMigration(folder: string, name: string, sql: string): void {
+  fs.mkdirSync(path.join(folder, name));
+  fs.writeFileSync(path.join(folder, name, 'migration.sql'), sql);
+}
+
 function committedMigrations(): string[] {
   return fs.readdirSync(postgresMigrationsFolder(), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
 }
@@ -101,10 +107,8 @@ describe('PostgreSQL migrations applied by the bot', () => {
     const url = await emptyDatabase();
     // Several migrations, so that a second applier that did not wait would find some applied and others not.
     const folder = migrationsCopy();
-    fs.mkdirSync(path.join(folder, '20991231000001_later'));
-    fs.writeFileSync(path.join(folder, '20991231000001_later', 'migration.sql'), 'CREATE TABLE "Later" ("id" SERIAL PRIMARY KEY);\n');
-    fs.mkdirSync(path.join(folder, '20991231000002_latest'));
-    fs.writeFileSync(path.join(folder, '20991231000002_latest', 'migration.sql'), 'ALTER TABLE "Later" ADD COLUMN "note" TEXT;\n');
+    addMigration(folder, '20991231000001_later', 'CREATE TABLE "Later" ("id" SERIAL PRIMARY KEY);\n');
+    addMigration(folder, '20991231000002_latest', 'ALTER TABLE "Later" ADD COLUMN "note" TEXT;\n');
 
     const outcomes = await Promise.all(Array.from({ length: 4 }, () => migratePostgres(url, folder)));
     // Exactly one of them applied everything; the others waited for it and found nothing left.
@@ -127,10 +131,8 @@ describe('PostgreSQL migrations applied by the bot', () => {
   it('a migration that fails leaves nothing of it applied and no row, and the ones before it stay', async () => {
     const url = await emptyDatabase();
     const folder = migrationsCopy();
-    fs.mkdirSync(path.join(folder, '20991231000001_broken'));
-    fs.writeFileSync(path.join(folder, '20991231000001_broken', 'migration.sql'), 'CREATE TABLE "HalfDone" ("id" SERIAL PRIMARY KEY);\nALTER TABLE "Operator" ADD COLUMN "level" INTEGER;\nALTER TABLE "NoSuchTable" ADD COLUMN "x" TEXT;\n');
-    fs.mkdirSync(path.join(folder, '20991231000002_after'));
-    fs.writeFileSync(path.join(folder, '20991231000002_after', 'migration.sql'), 'CREATE TABLE "After" ("id" SERIAL PRIMARY KEY);\n');
+    addMigration(folder, '20991231000001_broken', 'CREATE TABLE "HalfDone" ("id" SERIAL PRIMARY KEY);\nALTER TABLE "Operator" ADD COLUMN "level" INTEGER;\nALTER TABLE "NoSuchTable" ADD COLUMN "x" TEXT;\n');
+    addMigration(folder, '20991231000002_after', 'CREATE TABLE "After" ("id" SERIAL PRIMARY KEY);\n');
 
     await expect(migratePostgres(url, folder)).rejects.toThrow(/could not apply the migration 20991231000001_broken .*"NoSuchTable".*Nothing of it was applied/);
     const tables = await query<{ table_name: string }>(url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);

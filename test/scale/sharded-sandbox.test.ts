@@ -2,7 +2,7 @@
 // process and the bot as 2 shard processes under the ShardingManager. Its JSON API (docs/sandbox.md) works as the
 // unsharded sandbox's does, with its servers spread over the shards; SIGTERM stops every process cleanly.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChildBot } from '../helpers/child-bot.js';
+import { ChildBot, isAlive } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 
 let sandbox: ChildBot | undefined;
@@ -39,14 +39,6 @@ function shardPids(bot: ChildBot): number[] {
   return bot.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).map((line) => line.pid as number);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the sandbox with SHARD_COUNT=2', () => {
   it('plays in servers on both shards through the JSON API, lists their rolls, and stops every process on SIGTERM', async () => {
@@ -87,7 +79,7 @@ describe('the sandbox with SHARD_COUNT=2', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(bot.logs.filter((line) => /^shard \d of 2: process \d+ stopped$/.test(line.msg ?? '')).map((line) => line.exitCode)).toEqual([0, 0]);
     expect(bot.logs.some((line) => /died/.test(line.msg ?? ''))).toBe(false);
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 });
 

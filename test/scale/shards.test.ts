@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, isAlive, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 
@@ -199,23 +199,15 @@ describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQ
 
   it('its shard processes stop when the manager is killed, rather than run on as shards no manager respawns', async () => {
     const pids = bot!.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).map((line) => line.pid as number);
-    const current = pids.filter(alive);
+    const current = pids.filter(isAlive);
     expect(current).toHaveLength(SHARDS);
     // Resolves once the manager's output is closed, which its shard processes share: they are exiting too.
     const exit = await bot!.kill('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
-    await waitFor(() => current.every((pid) => !alive(pid)), 'the shard processes to exit');
+    await waitFor(() => current.every((pid) => !isAlive(pid)), 'the shard processes to exit');
     const stopped = bot!.logs.filter((line) => line.signal === 'the shard manager is gone' && /^shutting down/.test(line.msg ?? ''));
     expect(stopped.map((line) => line.shards).sort()).toEqual([[0], [1], [2]]);
     expect(fake.liveShards()).toEqual([]);
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -3,22 +3,18 @@
  * change's notification has arrived; with its listening connection gone, the other reads the database itself.
  */
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { adminQuery } from '../helpers/postgres-server.js';
-import { freshPostgresUrl } from '../helpers/database.js';
+import { twoProcessStores } from '../helpers/database.js';
 
 let url: string;
 let a: Store;
 let b: Store;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  url = await freshPostgresUrl();
-  a = await openStore(url);
-  b = await openStore(url);
+  ({ url, a, b, close } = await twoProcessStores());
 });
-afterEach(async () => {
-  await a.close();
-  await b.close();
-});
+afterEach(() => close());
 
 /** Polls `read` until it gives what `done` accepts (a notification is on its way), or fails after a few seconds. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
