@@ -1,7 +1,7 @@
 /**
  * PostgreSQL failures that are nobody's doing but the database's load or reachability: a statement or lock wait
  * that ran out, no free connection in time, a connection lost. The user is told the database is busy or out of
- * reach and to try again in a moment (as SQLite's DatabaseBusyError says), the operator gets a warning.
+ * reach and to try again in a moment (src/views/messages.ts words it), the operator gets a warning.
  *
  * They reach the store in several shapes: pg's own error (the lock pool, the roll log's direct insert), and Prisma's
  * wrapping of it (a DriverAdapterError with the driver's code, a known request error with a P-code and the
@@ -52,11 +52,4 @@ export function databaseTrouble(error: unknown): DatabaseTrouble | null {
     queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
   }
   return null;
-}
-
-/** What the user is told. */
-export function databaseTroubleMessage(trouble: DatabaseTrouble): string {
-  return trouble === 'busy'
-    ? 'The bot’s database is busy right now, so this could not be done. Please try again in a moment.'
-    : 'The bot could not reach its database just now, so this may not have been done. Please check, and try again in a moment.';
 }

@@ -31,6 +31,15 @@ export function formTooLateReply(): ReplyPayload {
   return privateNote('The bot was too slow to open this form in time. Please press the button again.');
 }
 
+/** The database too busy or out of reach (src/store/unavailable.ts): nobody's fault, and trying again is the remedy. */
+export function databaseTroubleReply(trouble: 'busy' | 'unreachable'): ReplyPayload {
+  return userErrorReply(
+    trouble === 'busy'
+      ? 'The bot’s database is busy right now, so this could not be done. Please try again in a moment.'
+      : 'The bot could not reach its database just now, so this may not have been done. Please check, and try again in a moment.',
+  );
+}
+
 export function apologyReply(interactionId: string): ReplyPayload {
   return privateNote(
     `Sorry, something went wrong on our side. If it happens again, tell the server admin this reference: \`${interactionId}\`.`,

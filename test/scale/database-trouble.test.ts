@@ -6,7 +6,9 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { transaction } from '../../src/store/database.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { databaseTrouble, databaseTroubleMessage } from '../../src/store/unavailable.js';
+import { MessageFlags } from 'discord.js';
+import { databaseTrouble } from '../../src/store/unavailable.js';
+import { databaseTroubleReply } from '../../src/views/messages.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 
 let url: string;
@@ -115,7 +117,7 @@ describe('PostgreSQL failures worded for users', () => {
   });
 
   it('tells the user what happened and that trying again later is the remedy', () => {
-    expect(databaseTroubleMessage('busy')).toMatch(/database is busy.*try again in a moment/);
-    expect(databaseTroubleMessage('unreachable')).toMatch(/could not reach its database.*try again in a moment/);
+    expect(databaseTroubleReply('busy')).toMatchObject({ content: expect.stringMatching(/database is busy.*try again in a moment/), flags: MessageFlags.Ephemeral });
+    expect(databaseTroubleReply('unreachable')).toMatchObject({ content: expect.stringMatching(/could not reach its database.*try again in a moment/), flags: MessageFlags.Ephemeral });
   });
 });
