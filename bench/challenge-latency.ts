@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { REST, RESTEvents } from 'discord.js';
 import { loginAndWaitUntilReady } from '../src/discord/client.js';
-import { registerCommands } from '../src/discord/deploy.js';
+import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
 import { startSandbox } from '../src/sandbox/sandbox.js';
 import { createBareBot } from './bare-bot.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REST } from 'discord.js';
 import { nameKey } from '../src/engine/names.js';
-import { registerCommands } from '../src/discord/deploy.js';
+import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord } from '../src/sandbox/fake-discord.js';
 import { migrateDatabase } from '../src/store/database.js';
 import { openStore } from '../src/store/index.js';

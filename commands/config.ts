@@ -4,10 +4,10 @@
  */
 import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
-import { dispatcherRule, managesServer, type DispatcherRule } from '../src/discord/permissions.js';
+import { dispatcherRule, managesServer } from '../src/discord/permissions.js';
 import { UserError } from '../src/errors.js';
 import { isSystemId, SYSTEMS, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../src/engine/systems/index.js';
-import type { ServerSettings } from '../src/store/servers.js';
+import type { DispatcherRule, ServerSettings } from '../src/store/servers.js';
 import { playedSystems, playedSystemsColumn } from '../src/store/servers.js';
 import { configReply, dispatcherRuleLine, playedSystemsLine, playerChallengeRollsText, systemsMenuReply, systemsSavedText, SYSTEMS_MENU_ID } from '../src/views/config.js';
 import { escapeMarkdown } from '../src/views/format.js';

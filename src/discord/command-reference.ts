@@ -3,8 +3,6 @@
  * drift from them: `npm run docs:commands` rewrites the part between the markers and leaves the prose around it.
  * test/docs/commands-reference.test.ts fails when that part is not what this writes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 
 export const COMMANDS_DOC = new URL('../../docs/commands.md', import.meta.url);
@@ -125,23 +123,4 @@ export function withReference(markdown: string, reference: string): string {
   const end = markdown.indexOf(REFERENCE_END);
   if (start < 0 || end < start) throw new Error(`docs/commands.md needs the two markers, in order:\n${REFERENCE_START}\n${REFERENCE_END}`);
   return `${markdown.slice(0, start + REFERENCE_START.length)}\n\n${reference}\n\n${markdown.slice(end)}`;
-}
-
-async function main(): Promise<void> {
-  const { commands } = await import('../../commands/index.js');
-  const before = readFileSync(COMMANDS_DOC, 'utf8');
-  const after = withReference(before, renderCommandReference(commands.map((command) => command.data.toJSON())));
-  if (after === before) {
-    console.log('docs/commands.md: the command reference is up to date.');
-    return;
-  }
-  writeFileSync(COMMANDS_DOC, after);
-  console.log('docs/commands.md: the command reference was rewritten from the command definitions.');
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
 }

@@ -5,12 +5,9 @@
  * The server's settings (`/config …`) need Manage Server, whatever the Dispatcher rule.
  */
 import { PermissionFlagsBits, type Interaction } from 'discord.js';
-import type { ServerSettings } from '../store/servers.js';
+import type { DispatcherRule, ServerSettings } from '../store/servers.js';
 
 export const DEFAULT_DISPATCHER_ROLE_NAME = 'dispatcher';
-
-/** What makes a Dispatcher on a server. `roleName` is null when the configured role no longer exists. */
-export type DispatcherRule = { kind: 'role'; roleId: string; roleName: string | null } | { kind: 'default' };
 
 /** What the rule looks at about one member. */
 export interface MemberFacts {

@@ -21,6 +21,12 @@ export interface ServerSettings {
   commandsDigest: string | null;
 }
 
+/**
+ * What makes a Dispatcher on a server, as its settings say (src/discord/permissions.ts applies it). `roleName` is
+ * null when the configured role no longer exists.
+ */
+export type DispatcherRule = { kind: 'role'; roleId: string; roleName: string | null } | { kind: 'default' };
+
 /** Read on every Dispatcher check and contest step, changed by hand now and then: worth keeping in memory. */
 const CACHED_SERVERS = 10_000;
 

@@ -1,8 +1,7 @@
 /** /config show: the server's settings and who is a Dispatcher here. */
 import { ActionRowBuilder, EmbedBuilder, MessageFlags, StringSelectMenuBuilder } from 'discord.js';
-import type { DispatcherRule } from '../discord/permissions.js';
 import { SYSTEMS, SYSTEM_IDS, systemName, type SystemId } from '../engine/systems/index.js';
-import type { ServerSettings } from '../store/servers.js';
+import type { DispatcherRule, ServerSettings } from '../store/servers.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { dispatcherRuleText } from './permissions.js';

@@ -1,5 +1,5 @@
 /** The words for who is a Dispatcher and who manages the server: refusals and /config show. Roles are named, never pinged. */
-import type { DispatcherRule } from '../discord/permissions.js';
+import type { DispatcherRule } from '../store/servers.js';
 import { escapeMarkdown } from './format.js';
 
 /** "the @Game Master role" / "a role named @Dispatcher or the Manage Server permission". */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { meetsDispatcherRule, type DispatcherRule, type MemberFacts } from '../../src/discord/permissions.js';
+import { meetsDispatcherRule, type MemberFacts } from '../../src/discord/permissions.js';
+import type { DispatcherRule } from '../../src/store/servers.js';
 import { dispatcherOnlyText, dispatcherRequirement, dispatcherRuleText } from '../../src/views/permissions.js';
 
 const member = (facts: Partial<MemberFacts>): MemberFacts => ({ roleIds: [], roleNames: [], managesServer: false, ...facts });

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REST } from 'discord.js';
 import { afterEach, expect, it, vi } from 'vitest';
-import { registerCommands } from '../../src/discord/deploy.js';
+import { registerCommands } from '../../src/deploy.js';
 import { databaseFile } from '../../src/store/sqlite.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';

@@ -4,7 +4,7 @@
 import { REST, Routes } from 'discord.js';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { deploySlashLists } from '../../src/discord/deploy.js';
+import { deploySlashLists } from '../../src/deploy.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useTestSandbox();

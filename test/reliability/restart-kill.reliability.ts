@@ -28,7 +28,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { REST } from 'discord.js';
 import { afterAll, expect, it } from 'vitest';
-import { registerCommands } from '../../src/discord/deploy.js';
+import { registerCommands } from '../../src/deploy.js';
 import { OPEN_PHASES } from '../../src/engine/systems/tactalk/contest.js';
 import { FakeDiscord, type SandboxInteractionRequest, type SandboxInteractionResult, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';

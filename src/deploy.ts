@@ -6,14 +6,16 @@
  * bot believes is registered (after someone removed commands in Discord's settings, say).
  */
 import { pathToFileURL } from 'node:url';
-import { REST, Routes, type RESTGetAPICurrentUserGuildsResult } from 'discord.js';
-import { commands } from '../../commands/index.js';
-import { loadConfig } from '../config.js';
-import { createLogger, type Logger } from '../log.js';
-import { migrateDatabase } from '../store/database.js';
-import { openStore, type Store } from '../store/index.js';
-import type { SlashListOutcome } from './command.js';
-import { SlashList } from './slash-list.js';
+// REST alone, as the discord.js guide deploys: registering commands needs no gateway login.
+import { REST } from '@discordjs/rest';
+import { Routes, type RESTGetAPICurrentUserGuildsResult } from 'discord.js';
+import { commands } from '../commands/index.js';
+import { loadConfig } from './config.js';
+import type { SlashListOutcome } from './discord/command.js';
+import { SlashList } from './discord/slash-list.js';
+import { createLogger, type Logger } from './log.js';
+import { migrateDatabase } from './store/database.js';
+import { openStore, type Store } from './store/index.js';
 
 /** Every command whole: the list of a server that plays every system. */
 export function commandDefinitions() {
