@@ -1,5 +1,5 @@
 // Every kind of roll the bot stores replays as "the dice match" (RULES 6.3). One run makes a roll of each kind
-// through the real bot, then replays everything in the roll log; a kind that replay.ts knows and this run did not
+// through the real bot, then replays everything in the roll log; a kind registered for replay that this run did not
 // make fails the test, so a new kind cannot be left out of it.
 import { expect, it } from 'vitest';
 import { ROLL_KINDS } from '../../src/engine/replay.js';
