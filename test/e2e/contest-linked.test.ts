@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { contestAdjustForm, type AdjustFields, type PlayedContest } from '../helpers/contest-play.js';
 import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 
 const CHALLENGER = 'sasha';
@@ -50,10 +51,7 @@ afterEach(async () => {
   await sandbox.stop();
 });
 
-interface Contest {
-  id: string;
-  message: string;
-}
+type Contest = PlayedContest;
 
 
 /** A press and everything it answered: the contest message first, then any new message (a prompt, the result). */
@@ -65,22 +63,10 @@ async function press(contest: Contest, user: string, verb: string, arg?: string,
   return (await pressAll(contest, user, verb, arg, roles))[0]!;
 }
 
-type AdjustFields = Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>;
-
-function adjustForm(contest: Contest, fields: AdjustFields): SandboxInteractionRequest {
-  return {
-    user: DISPATCHER,
-    roles: ['dispatcher'],
-    modal: `contest:adjustform:${contest.id}`,
-    fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
-    message: contest.message,
-  };
-}
-
 /** The Dispatcher's form, opened and sent: the contest message as it now stands. */
 async function adjust(contest: Contest, fields: AdjustFields): Promise<SandboxResponse> {
   expect((await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher'])).kind).toBe('modal');
-  return (await sandbox.act(adjustForm(contest, fields))).responses[0]!;
+  return (await sandbox.act(contestAdjustForm(DISPATCHER, contest, fields))).responses[0]!;
 }
 
 /** Kat (CQC, with /contest start) against Troy (CQC, in the Accept form): both skills known, Kat still to agree. */
@@ -133,7 +119,7 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     // The form opens prefilled with the linked roll as written; sent back unchanged it changes nothing.
     const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
     expect(JSON.stringify(form.modal)).toContain('"value":"Handgun Handling +Grit; Driving -10"');
-    await expectRefused(contest, adjustForm(contest, { challenger_skill: 'CQC', opponent_skill: 'handgun handling +grit; driving -10' }), 'Nothing to change');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'CQC', opponent_skill: 'handgun handling +grit; driving -10' }), 'Nothing to change');
 
     const [first] = await pressAll(contest, OPPONENT, 'ready');
     expect(textOf(first!)).toContain('✅ confirmed');
@@ -177,13 +163,13 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     await press(contest, CHALLENGER, 'again');
     await press(contest, OPPONENT, 'again');
     expect(menuValues(contest, 'opponent').sort()).toEqual(['A1', 'A2', 'A3', 'Athletics', 'CQC']);
-    await expectRefused(contest, adjustForm(contest, { opponent_skill: 'Athletics; Driving' }), '**Driving** was already rolled in this contest; pick another skill.');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { opponent_skill: 'Athletics; Driving' }), '**Driving** was already rolled in this contest; pick another skill.');
   });
 
   it('refuses a linked roll that names a skill twice, one skill, more than 5, a `vs`, a skill not on the sheet, or terms after one skill; nothing changes', async () => {
     const contest = await toChosen(['attacker', 'defender']);
     await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
-    const refused = async (opponentSkill: string, reason: string) => expectRefused(contest, adjustForm(contest, { opponent_skill: opponentSkill }), reason);
+    const refused = async (opponentSkill: string, reason: string) => expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { opponent_skill: opponentSkill }), reason);
     await refused('Driving; driving', '**Driving** is named twice in the linked roll; each skill is rolled once.');
     await refused('Driving;', 'A linked roll needs at least two skills separated by `;`');
     await refused('CQC; Driving; Athletics; A1; A2; A3', 'A linked roll in a contest may have at most 5 skills; this one has 6.');
@@ -191,7 +177,7 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     await refused('Driving; Juggling', 'Juggling');
     await refused('Driving; Athletics +Charm', 'Charm');
     await refused('Driving +Grit', 'For one skill, use the archetypes field and Situational.');
-    await expectRefused(contest, { ...adjustForm(contest, { opponent_skill: 'Driving; Athletics' }), user: OPPONENT, roles: [] }, 'Only a Dispatcher can adjust a contest.');
+    await expectRefused(contest, { ...contestAdjustForm(DISPATCHER, contest, { opponent_skill: 'Driving; Athletics' }), user: OPPONENT, roles: [] }, 'Only a Dispatcher can adjust a contest.');
   });
 
   it('the chance of four linked skills is exact to 4 decimals and marked ≈ when longer; the Dispatcher can turn the linked roll back into one skill', async () => {

@@ -8,6 +8,7 @@ import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { OPEN_PHASES, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { contestAdjustForm, type PlayedContest } from '../helpers/contest-play.js';
 import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 
 const CHALLENGER = 'sasha';
@@ -78,10 +79,7 @@ afterEach(async () => {
 
 // ---- helpers ------------------------------------------------------------------------------------------------
 
-interface Contest {
-  id: string;
-  message: string;
-}
+type Contest = PlayedContest;
 
 
 function advanceMinutes(minutes: number): void {
@@ -139,17 +137,6 @@ async function expectStaleRefused(contest: Contest, user: string, verb: string, 
   const { allowedMentions: _was, ...beforeShown } = before;
   const { allowedMentions: _now, ...nowShown } = shown(contest);
   expect(nowShown).toEqual(beforeShown);
-}
-
-/** The Dispatcher's form, submitted without opening it first (a stale or forged submit): the fields as given. */
-function adjustForm(contest: Contest, fields: Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>): SandboxInteractionRequest {
-  return {
-    user: DISPATCHER,
-    roles: ['dispatcher'],
-    modal: `contest:adjustform:${contest.id}`,
-    fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
-    message: contest.message,
-  };
 }
 
 /** A press and everything it answered: the contest message's update first, then any new message (prompt, result). */
@@ -498,12 +485,12 @@ describe('turn prompts and confirmations', () => {
     // No adjust button before both skills are known; a press or form from a stale client is refused.
     expect(componentsOf(contest).map((component) => component.custom_id)).not.toContain(`contest:adjust:${contest.id}`);
     await expectStaleRefused(contest, DISPATCHER, 'adjust', 'once both players have chosen their skills', ['dispatcher']);
-    await expectRefused(contest, adjustForm(contest, { challenger_skill: 'Stealth' }), 'once both players have chosen their skills');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), 'once both players have chosen their skills');
     await accept(contest);
     expect(componentsOf(contest).map((component) => component.custom_id)).toContain(`contest:adjust:${contest.id}`);
     await press(contest, CHALLENGER, 'agree');
     await expectStaleRefused(contest, DISPATCHER, 'adjust', 'This contest is over', ['dispatcher']);
-    await expectRefused(contest, adjustForm(contest, { challenger_skill: 'Stealth' }), 'This contest is over');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), 'This contest is over');
     expect(await contestRolls()).toBe(1);
   });
 });

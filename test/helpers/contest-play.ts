@@ -75,3 +75,22 @@ export function movedTheContest(responses: SandboxResponse[]): boolean {
   const refused = responses.some((response) => response.ephemeral && (response.kind === 'reply' || response.kind === 'followup'));
   return shown && !refused;
 }
+
+/** A contest as the e2e tests follow it: its id and the message it is shown on. */
+export interface PlayedContest {
+  id: string;
+  message: string;
+}
+
+export type AdjustFields = Partial<Record<'challenger_skill' | 'opponent_skill' | 'challenger_archetypes' | 'opponent_archetypes' | 'modifiers', string>>;
+
+/** The Dispatcher's adjust form, submitted without opening it first (a stale or forged submit): the fields as given. */
+export function contestAdjustForm(dispatcher: string, contest: PlayedContest, fields: AdjustFields): SandboxInteractionRequest {
+  return {
+    user: dispatcher,
+    roles: ['dispatcher'],
+    modal: `contest:adjustform:${contest.id}`,
+    fields: { challenger_skill: '', opponent_skill: '', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, 0', ...fields },
+    message: contest.message,
+  };
+}
