@@ -253,13 +253,17 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone'
 
   it('opens the file picker with Enter on “Upload a file…”, then imports the sheet with Enter', async () => {
     const { page } = await open(PHONE);
+    // Listening before typing: Playwright turns on file-chooser interception asynchronously, and a key pressed
+    // before it is on opens a native picker no one sees (the race of puppeteer#6040).
+    const chooserOpened = page.waitForEvent('filechooser', { timeout: 30_000 });
     await playAs(page, 'olga');
     await page.tap('#composer');
     await page.keyboard.type('/sheet import file:');
     const upload = page.locator('.popup-item[data-label="Upload a file…"]');
     await upload.waitFor();
     expect(await upload.getAttribute('class')).toContain('active');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await page.keyboard.press('Enter');
+    const chooser = await chooserOpened;
     expect(await page.inputValue('#composer')).toBe('/sheet import file:');
     await chooser.setFiles({ name: 'troy.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(TROY_FILE)) });
     await expect.poll(() => page.inputValue('#composer')).toBe('/sheet import file:troy.json ');
