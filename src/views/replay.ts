@@ -1,6 +1,7 @@
 /** The answer to /roll replay: the stored roll re-derived from its seed, and whether the dice match. */
 import { EmbedBuilder, type APIEmbedField } from 'discord.js';
 import type { Rederived } from '../engine/replay.js';
+import type { ChallengeResult } from '../engine/systems/tactalk/challenge.js';
 import { challengeLines } from './challenge.js';
 import { contestSideRollText } from './contest.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -39,48 +40,63 @@ function linkLines(facts: ReplayFacts, rederived: Rederived | null): string[] {
   ];
 }
 
+type Fields = Array<[name: string, value: string, inline?: boolean]>;
+/** What a stored roll re-derives as: points spent and applied attacks replay as the check and the attack they came from. */
+type ReplayedKind = Rederived['kind'];
+type FieldsOf<K extends ReplayedKind> = (rederived: Extract<Rederived, { kind: K }>) => Fields;
+
+function challengeFields(results: readonly ChallengeResult[]): Fields {
+  return results.map((result, index) => [`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')]);
+}
+
+function contestFields({ result }: Extract<Rederived, { kind: 'contest' }>): Fields {
+  // The roll keeps no Operator names: each CL is named as the other side's skill, as on the result message.
+  const sides = [
+    ['Challenger', result.challenger, { roll: result.opponent, name: 'the opponent' }],
+    ['Opponent', result.opponent, { roll: result.challenger, name: 'the challenger' }],
+  ] as const;
+  return [
+    ...sides.map(([label, side, against]): [string, string, boolean] => {
+      const { skills, dice } = contestSideRollText(side, against);
+      return [`${label} (${side.role}): ${skills}`, dice, true];
+    }),
+    ['Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'],
+  ];
+}
+
+/** What each kind of roll shows when replayed, next to the view that shows it when rolled; a new kind must be added here. */
+const REPLAY_FIELDS: { [K in ReplayedKind]: FieldsOf<K> } = {
+  dice: (rederived) => {
+    const { name, value } = diceReplayField(rederived.result);
+    return [[name, value]];
+  },
+  outcome: ({ result }) => [[`${result.input.table.name} (the table as it was rolled)`, outcomeLines(result).join('\n')]],
+  challenge: ({ result }) => challengeFields([result]),
+  linked: ({ result }) => challengeFields(result.results),
+  contest: contestFields,
+  code: ({ result }) => replayFieldsOfCheck(result),
+  'code-scene': ({ result }) => replayFieldsOfScene(result),
+  'code-initiative': replayFieldsOfInitiative,
+  'd10-initiative': replayFieldsOfInitiative,
+  d10: replayFieldsOfPool,
+  'd10-advanced': replayFieldsOfPool,
+  'd10-extended': replayFieldsOfPool,
+  pool: replayFieldsOfD6,
+  'pool-opposed': replayFieldsOfD6,
+  'pool-push': replayFieldsOfD6,
+  'pool-condition': replayFieldsOfD6,
+  'pool-tiebreak': replayFieldsOfD6,
+  check: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  attack: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  damage: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  psi: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  social: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  reaction: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+};
+
 function fieldsOf(rederived: Rederived): APIEmbedField[] {
-  const field = (name: string, value: string, inline = false) => ({
-    name: truncate(name, DISCORD_LIMITS.fieldName),
-    value: truncate(value, DISCORD_LIMITS.fieldValue),
-    inline,
-  });
-  if (rederived.kind === 'dice') return [diceReplayField(rederived.result)];
-  if (rederived.kind === 'contest') {
-    const { result } = rederived;
-    // The roll keeps no Operator names: each CL is named as the other side's skill, as on the result message.
-    const sides = [
-      ['Challenger', result.challenger, { roll: result.opponent, name: 'the opponent' }],
-      ['Opponent', result.opponent, { roll: result.challenger, name: 'the challenger' }],
-    ] as const;
-    return [
-      ...sides.map(([label, side, against]) => {
-        const { skills, dice } = contestSideRollText(side, against);
-        return field(`${label} (${side.role}): ${skills}`, dice, true);
-      }),
-      field('Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'),
-    ];
-  }
-  if (rederived.kind === 'outcome') {
-    const { result } = rederived;
-    return [field(`${result.input.table.name} (the table as it was rolled)`, outcomeLines(result).join('\n'))];
-  }
-  if (rederived.kind === 'code') return replayFieldsOfCheck(rederived.result).map(([name, value]) => field(name, value));
-  if (rederived.kind === 'code-scene') return replayFieldsOfScene(rederived.result).map(([name, value]) => field(name, value));
-  if (rederived.kind === 'd10' || rederived.kind === 'd10-advanced' || rederived.kind === 'd10-extended') {
-    return replayFieldsOfPool(rederived).map(([name, value]) => field(name, value));
-  }
-  if (rederived.kind === 'pool' || rederived.kind === 'pool-opposed' || rederived.kind === 'pool-push' || rederived.kind === 'pool-condition' || rederived.kind === 'pool-tiebreak') {
-    return replayFieldsOfD6(rederived).map(([name, value]) => field(name, value));
-  }
-  if (rederived.kind === 'check' || rederived.kind === 'attack' || rederived.kind === 'damage' || rederived.kind === 'psi' || rederived.kind === 'social' || rederived.kind === 'reaction') {
-    return replayFieldsOfTactics(rederived.kind, rederived.result).map(([name, value]) => field(name, value));
-  }
-  if (rederived.kind === 'code-initiative' || rederived.kind === 'd10-initiative') return replayFieldsOfInitiative(rederived).map(([name, value]) => field(name, value));
-  const results = rederived.kind === 'challenge' ? [rederived.result] : rederived.result.results;
-  return results.map((result, index) =>
-    field(`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')),
-  );
+  const fieldsOfKind = REPLAY_FIELDS[rederived.kind] as FieldsOf<ReplayedKind>;
+  return fieldsOfKind(rederived as never).map(([name, value, inline = false]) => ({ name: truncate(name, DISCORD_LIMITS.fieldName), value: truncate(value, DISCORD_LIMITS.fieldValue), inline }));
 }
 
 export function replayReply(facts: ReplayFacts, rederived: Rederived): ReplyPayload {
