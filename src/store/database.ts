@@ -37,6 +37,11 @@ export interface DirectWrites {
   close(): Promise<void>;
 }
 
+/** The direct writes' statement: `INSERT INTO "Roll" ("id", …) VALUES (…)`, each value the dialect's `placeholder`. */
+export function insertStatement(table: string, columns: readonly string[], placeholder: (index: number) => string): string {
+  return `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((_, index) => placeholder(index)).join(', ')})`;
+}
+
 export interface OpenDatabase {
   db: Database;
   dialect: Dialect;
@@ -81,8 +86,8 @@ export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
 
 /** Applies the migrations the database has not applied yet, creating it (SQLite: the file) if needed. */
 export async function migrateDatabase(databaseUrl: string): Promise<string> {
-  if (dialectOf(databaseUrl) === 'postgresql') return (await import('./postgres.js')).migratePostgres(databaseUrl);
-  return (await import('./sqlite.js')).migrateSqlite(databaseUrl);
+  if (dialectOf(databaseUrl) === 'postgresql') return (await import('./postgres-migrations.js')).migratePostgres(databaseUrl);
+  return (await import('./sqlite-migrations.js')).migrateSqlite(databaseUrl);
 }
 
 /**

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma-postgres/client.js';
 import { migrateDatabase, openDatabase } from '../../src/store/database.js';
-import { migratePostgres, postgresMigrationsFolder } from '../../src/store/postgres.js';
+import { migratePostgres, postgresMigrationsFolder } from '../../src/store/postgres-migrations.js';
 import { adminQuery } from '../helpers/postgres-server.js';
 
 /** A new database on the scale suite's server, with nothing in it. */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseFile, DatabaseFileGoneError, watchDatabaseFile } from '../../src/store/sqlite.js';
+import { databaseFile, DatabaseFileGoneError, watchDatabaseFile } from '../../src/store/sqlite-file-guard.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 

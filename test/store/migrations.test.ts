@@ -4,7 +4,8 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/store/database.js';
-import { databaseFile, pendingMigrations } from '../../src/store/sqlite.js';
+import { databaseFile } from '../../src/store/sqlite-file-guard.js';
+import { pendingMigrations } from '../../src/store/sqlite-migrations.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 
 const allMigrations = fs
