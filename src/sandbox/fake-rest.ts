@@ -5,11 +5,11 @@
 // 404 and is logged as 'METHOD PATH: not implemented by the fake', so a test notices an unexpected call.
 // A request a fault rule picks (fake-faults.ts) is answered 5xx or 429 instead, and not carried out.
 import type { IncomingHttpHeaders } from 'node:http';
+import { RESTJSONErrorCodes } from 'discord-api-types/v10';
 import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
 import { guessContentType, isEphemeral } from './fake-state.js';
 import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
 import type { SandboxResponse } from './types.js';
-import { MultipartError, multipartBoundary, parseMultipart } from './multipart.js';
 import type { LimitIssue } from './discord-limits.js';
 import {
   MessageFlag,
@@ -166,7 +166,7 @@ export class FakeRest {
         if (ctx.interaction) this.tracker.addFault(ctx.interaction, faulted.fault, requestKey);
         return { status: faulted.answer.status, body: faulted.answer.body, headers: faulted.answer.headers };
       }
-      this.parseBody(ctx);
+      await this.parseBody(ctx);
       return await route.handler(ctx);
     } catch (error) {
       if (error instanceof RestError) return { status: error.status, body: error.body };
@@ -247,25 +247,30 @@ export class FakeRest {
     return undefined;
   }
 
-  private parseBody(ctx: Context): void {
+  /**
+   * A JSON body, or (a message with attachments) a multipart one: a `payload_json` part and one part per file
+   * (`files[0]`, …), read by Node's own FormData parser, the counterpart of the one discord.js writes them with.
+   */
+  private async parseBody(ctx: Context): Promise<void> {
     const { body, headers } = ctx.request;
     if (body.length === 0) return;
     const contentType = headers['content-type'];
-    const boundary = multipartBoundary(contentType);
-    if (boundary) {
-      let parts;
+    if (contentType && /^multipart\/form-data/i.test(contentType)) {
+      let form: FormData;
       try {
-        parts = parseMultipart(body, boundary);
+        form = await new Request('http://fake-discord.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
       } catch (error) {
-        throw this.fail(ctx, 400, 50035, `Invalid multipart body: ${(error as MultipartError).message}`);
+        throw this.fail(ctx, 400, RESTJSONErrorCodes.InvalidFormBodyOrContentType, `Invalid multipart body: ${(error as Error).message}`);
       }
-      for (const part of parts) {
-        if (part.name === 'payload_json') ctx.json = this.parseJson(ctx, part.data);
-        else if (part.filename !== undefined || /^files\[\d+\]$/.test(part.name)) {
-          if (part.data.length > MAX_FILE_BYTES) {
-            throw this.fail(ctx, 413, 40005, `Request entity too large: ${part.filename ?? part.name} has ${part.data.length} bytes (limit ${MAX_FILE_BYTES})`);
+      for (const [name, value] of form) {
+        const data = typeof value === 'string' ? Buffer.from(value) : Buffer.from(await value.arrayBuffer());
+        if (name === 'payload_json') ctx.json = this.parseJson(ctx, data);
+        else if (typeof value !== 'string' || /^files\[\d+\]$/.test(name)) {
+          const filename = typeof value === 'string' ? undefined : value.name;
+          if (data.length > MAX_FILE_BYTES) {
+            throw this.fail(ctx, 413, RESTJSONErrorCodes.RequestEntityTooLarge, `Request entity too large: ${filename ?? name} has ${data.length} bytes (limit ${MAX_FILE_BYTES})`);
           }
-          ctx.files.push({ field: part.name, filename: part.filename, contentType: part.contentType, data: part.data });
+          ctx.files.push({ field: name, filename, contentType: typeof value === 'string' ? undefined : value.type, data });
         }
       }
       return;

@@ -328,6 +328,29 @@ describe('fake Discord with a bare discord.js client', () => {
     expect(await (await fetch(url)).text()).toBe('hello file');
   });
 
+  it('takes a message with files as discord.js sends it, and refuses a file over the upload limit or a broken body', async () => {
+    const messages = `${fake.restApi}/v10/channels/${fake.channelId}/messages`;
+    const send = (body: FormData | string, contentType?: string) =>
+      fetch(messages, { method: 'POST', headers: { authorization: `Bot ${fake.token}`, ...(contentType ? { 'content-type': contentType } : {}) }, body });
+    const form = (file: Blob, name: string): FormData => {
+      const data = new FormData();
+      data.append('payload_json', JSON.stringify({ content: 'with a file', attachments: [{ id: 0, filename: name }] }));
+      data.append('files[0]', file, name);
+      return data;
+    };
+
+    const sent = await send(form(new Blob(['a "quoted" name'], { type: 'text/plain' }), 'say "hi".txt'));
+    expect(sent.status).toBe(200);
+    expect(((await sent.json()) as { attachments: { filename: string }[] }).attachments).toMatchObject([{ filename: 'say "hi".txt' }]);
+
+    const huge = await send(form(new Blob([new Uint8Array(10 * 1024 * 1024 + 1)]), 'huge.bin'));
+    expect([huge.status, ((await huge.json()) as { code: number }).code]).toEqual([413, 40005]);
+
+    const broken = await send('--x\r\nnot a part', 'multipart/form-data; boundary=x');
+    expect([broken.status, ((await broken.json()) as { code: number }).code]).toEqual([400, 50035]);
+    expect(fake.violations).toEqual([expect.stringMatching(/Request entity too large: huge\.bin/), expect.stringMatching(/Invalid multipart body/)]);
+  });
+
   it('rejects a second acknowledgement with 40060 and records it', async () => {
     const result = await fake.interact({ user: 'mike', command: 'twice' });
     expect(result.responses.map((r) => r.content)).toEqual(['one']);
