@@ -11,6 +11,7 @@
  * long a newcomer would wait, so the router can acknowledge it at once instead of letting Discord's 3 s run out
  * while it queues.
  */
+import { AsyncQueue } from '@sapphire/async-queue';
 import { FairOrder } from './fair-order.js';
 
 /** Who asks for a turn, and whether for heavy work. */
@@ -26,10 +27,10 @@ export class HandlerTurns {
   private running = 0;
   private readonly waiting = new FairOrder<() => void>();
   /**
-   * Members with a heavy handler running or waiting for its turn, each with the heavy ones waiting behind it (they
-   * hold no turn and are in no fair line until it is done).
+   * Members with a heavy handler running or waiting for its turn, each with the heavy ones waiting behind it, first
+   * come first served (they hold no turn and are in no fair line until the one ahead is done).
    */
-  private readonly heavyLines = new Map<string, Array<() => void>>();
+  private readonly heavyLines = new Map<string, AsyncQueue>();
   /**
    * The time between two handlers finishing while others waited (ms), averaged: how fast the queue drains. Each
    * handler's own time says less, since the 8 overlap. It starts at what a roll costs when the bot is busy.
@@ -61,11 +62,15 @@ export class HandlerTurns {
   async take(claim: TurnClaim): Promise<() => void> {
     const heavy = claim.heavy === true;
     if (heavy) {
-      const line = this.heavyLines.get(claim.member);
-      if (line) {
-        await new Promise<void>((resolve) => line.push(resolve)); // the member's previous heavy one hands its place over
+      let line = this.heavyLines.get(claim.member);
+      if (!line) this.heavyLines.set(claim.member, (line = new AsyncQueue()));
+      const behindAnother = line.remaining > 0;
+      const place = line.wait();
+      // First in line, the place is its own now: not awaited, so it asks for a turn in the order it came.
+      if (behindAnother) {
+        await place; // the member's previous heavy one hands its place over (passHeavyLine)
         await pauseForTheEventLoop();
-      } else this.heavyLines.set(claim.member, []);
+      }
     }
     const joined = this.now();
     if (this.running < this.size && this.waiting.size === 0) {
@@ -97,14 +102,12 @@ export class HandlerTurns {
 
   /** Heavy handlers of `member` that a new one would wait behind: the one in flight and those queued after it. */
   private heavyAhead(member: string): number {
-    const line = this.heavyLines.get(member);
-    return line ? 1 + line.length : 0;
+    return this.heavyLines.get(member)?.remaining ?? 0;
   }
 
   private passHeavyLine(member: string): void {
     const line = this.heavyLines.get(member);
-    const next = line?.shift();
-    if (next) next();
-    else this.heavyLines.delete(member);
+    line?.shift();
+    if (line?.remaining === 0) this.heavyLines.delete(member);
   }
 }
