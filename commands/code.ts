@@ -212,7 +212,7 @@ async function roll(interaction: ChatInputCommandInteraction, context: HandlerCo
     success: result.success,
     ...npc,
   });
-  await interaction.reply(codeCheckMessage({ who: roller?.name ?? interaction.user.displayName, rollId, result, facts }));
+  await context.answer.reply(codeCheckMessage({ who: roller?.name ?? interaction.user.displayName, rollId, result, facts }));
 }
 
 /**
@@ -225,13 +225,13 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   const stored = await context.store.rolls.find(context.guildId, rollId);
   if (!stored || stored.kind !== 'code') throw new UserError('That check is not stored on this server, so its points cannot be spent.');
   if (stored.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${stored.userId}>, who rolled this check, can spend its points. Nothing was changed.`));
+    await context.answer.reply(privateNote(`Only <@${stored.userId}>, who rolled this check, can spend its points. Nothing was changed.`));
     return;
   }
   const result = stored.result as CodeCheckResult;
   const facts = stored.inputs as StoredCheckInputs;
   const markerId = derivedRollId(rollId, 'spend');
-  const already = () => interaction.reply(privateNote(`This check's points were already spent (\`${markerId}\`). Nothing was changed.`));
+  const already = () => context.answer.reply(privateNote(`This check's points were already spent (\`${markerId}\`). Nothing was changed.`));
   if (await context.store.rolls.find(context.guildId, markerId)) return void (await already());
   const amount = pointsToSpend(result);
   const target = facts.target;
@@ -249,7 +249,7 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   });
   if (changed === 'already made') return void (await already());
   if (changed === null) throw new UserError(gone);
-  await interaction.update(
+  await context.answer.update(
     codeCheckMessage({
       who: facts.roller?.name ?? interaction.user.displayName,
       rollId,
@@ -269,17 +269,17 @@ async function track(interaction: ChatInputCommandInteraction, context: HandlerC
   const existing = findTrack(sheet, typed);
   const who = `**${escapeMarkdown(sheet.name)}**`;
   if (points === null && existing) {
-    await interaction.reply(publicNote(`${who}: ${formatTrack(existing)}.`));
+    await context.answer.reply(publicNote(`${who}: ${formatTrack(existing)}.`));
     return;
   }
   const now = trackState(existing?.attribute ?? attribute, points ?? 0);
   await context.store.operators.setAttribute(sheet, now.attribute, now.points);
-  await interaction.reply(publicNote(existing ? `${who}: ${trackChange(existing.points, now)}.` : `${who} now has a ${escapeMarkdown(now.name)} track: ${formatTrack(now)}.`));
+  await context.answer.reply(publicNote(existing ? `${who}: ${trackChange(existing.points, now)}.` : `${who} now has a ${escapeMarkdown(now.name)} track: ${formatTrack(now)}.`));
 }
 
 async function status(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sheet = await characterSheet(interaction, context, 'look at');
-  await interaction.reply(
+  await context.answer.reply(
     statusReply(
       { name: sheet.name, npc: isNpc(sheet), tracks: tracksOf(sheet), actionPoints: actionPointsOf(sheet), conceded: isConceded(sheet) },
       interaction.options.getBoolean('share') ?? false,
@@ -373,10 +373,10 @@ async function concede(interaction: ChatInputCommandInteraction, context: Handle
   if (await sceneEnded(context, scene)) {
     const line = await settle(context, record);
     const point = line.kind === 'action-point' ? ` Action points ${line.before} → **${line.after}**.` : '';
-    await interaction.reply(publicNote(`🏳️ ${name} conceded as scene ${sceneNumber(scene)} ended.${point}`));
+    await context.answer.reply(publicNote(`🏳️ ${name} conceded as scene ${sceneNumber(scene)} ended.${point}`));
     return;
   }
-  await interaction.reply(publicNote(`🏳️ ${name} concedes scene ${sceneNumber(scene)} of this channel: ${terms}.`));
+  await context.answer.reply(publicNote(`🏳️ ${name} concedes scene ${sceneNumber(scene)} of this channel: ${terms}.`));
 }
 
 /** `/code scene-end`: a Dispatcher ends this channel's scene (once); every concession in it is settled. */
@@ -391,7 +391,7 @@ async function sceneEnd(interaction: ChatInputCommandInteraction, context: Handl
     if (!taken) break;
     lines.push(await settle(context, taken.inputs as SceneRecord & { event: 'concede' }));
   }
-  await interaction.reply(sceneEndReply(scene, lines));
+  await context.answer.reply(sceneEndReply(scene, lines));
 }
 
 /** `/code action-point`: the player spends one; never below 0. What it buys is the table's call (the seed says not). */
@@ -405,7 +405,7 @@ async function spendActionPoint(interaction: ChatInputCommandInteraction, contex
     return points - 1;
   });
   if (changed === null || changed === 'already made') throw new UserError(none);
-  await interaction.reply(publicNote(`⚡ ${name} spends an action point${reason ? `: ${escapeMarkdown(reason)}` : ''}. Action points ${changed.before} → **${changed.after}**.`));
+  await context.answer.reply(publicNote(`⚡ ${name} spends an action point${reason ? `: ${escapeMarkdown(reason)}` : ''}. Action points ${changed.before} → **${changed.after}**.`));
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

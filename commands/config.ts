@@ -194,15 +194,15 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (sub !== 'show') {
     if (!managesServer(interaction)) throw new UserError(manageServerOnlyText("change this server's settings"));
     if (sub === 'systems' && interaction.options.getString('play') === null) {
-      await interaction.reply(systemsMenu(context, playedSystems(await context.store.servers.settings(context.guildId))));
+      await context.answer.reply(systemsMenu(context, playedSystems(await context.store.servers.settings(context.guildId))));
       return;
     }
-    await interaction.reply(privateNote(await change(interaction, context, sub)));
+    await context.answer.reply(privateNote(await change(interaction, context, sub)));
     return;
   }
   const settings = await context.store.servers.settings(context.guildId);
   const system = systemName(settings.defaultSystem);
-  await interaction.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings)));
+  await context.answer.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings)));
 }
 
 /** The systems menu's choice: only a member who manages the server (the menu is private, but roles change). */
@@ -212,7 +212,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   const chosen = interaction.values.filter(isSystemId);
   if (chosen.length === 0) throw new UserError(`Pick at least one system: ${SYSTEMS.map((system) => system.name).join(', ')}.`);
   const text = await saveSystems(context, chosen);
-  await interaction.update({ content: text, components: [] });
+  await context.answer.update({ content: text, components: [] });
 }
 
 export const configCommand: BotCommand = { data, execute, component };

@@ -12,6 +12,7 @@ import {
   type BaseInteraction,
 } from 'discord.js';
 import { fromMessage, rolledBy, type BotCommand, type BotServices, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { Responder } from '../src/discord/responder.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
@@ -130,8 +131,7 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   const draft = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
   await inTurn(store, draft.id, async () => {
     const opening = contestOpening(viewOf({ ...draft, state: postContest(draft.state) }, settings));
-    const response = await interaction.reply({ ...opening, withResponse: true });
-    await store.contests.post(draft, response.resource?.message?.id ?? null);
+    await store.contests.post(draft, await context.answer.replyWithMessageId(opening));
   });
 }
 
@@ -267,9 +267,9 @@ async function adjustActions(interaction: ComponentInteraction, context: Handler
   return actions;
 }
 
-async function openForm(interaction: ComponentInteraction, modal: ReturnType<typeof acceptModal>): Promise<null> {
+async function openForm(interaction: ComponentInteraction, answer: Responder, modal: ReturnType<typeof acceptModal>): Promise<null> {
   if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
-  await interaction.showModal(modal);
+  await answer.showModal(modal);
   return null;
 }
 
@@ -287,7 +287,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       // The form's skill menu lists one sheet's skills, so it is for the active sheet (another: `/sheet use` first).
       const sheet = await context.store.operators.requireActive(owner, 'tactalk', { command: '/contest' });
       const used = new Set(state.opponent.usedSkills.map((name) => name.toLowerCase()));
-      return openForm(interaction, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
+      return openForm(interaction, context.answer, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
     }
     case 'acceptform': {
       applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
@@ -324,7 +324,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       if (typed === SKILL_SEARCH_VALUE) {
         // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
         applyContestAction(state, { type: 'chooseSkill', skill: { name: '', level: 0 }, conditionModifiers: [] }, actor, seededRng('dry-run'));
-        return openForm(interaction, skillSearchModal(contest.id, arg));
+        return openForm(interaction, context.answer, skillSearchModal(contest.id, arg));
       }
       const choice = await skillChoice(context, state, arg, typed);
       return [{ type: 'chooseSkill', ...choice }];
@@ -332,7 +332,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'adjust': {
       if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
       requireAdjustable(state);
-      return openForm(interaction, adjustModal(contest.id, state));
+      return openForm(interaction, context.answer, adjustModal(contest.id, state));
     }
     case 'adjustform': {
       if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
@@ -357,13 +357,13 @@ function requireAdjustable(state: ContestState): void {
 }
 
 /** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
-async function show(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>, note?: string): Promise<void> {
+async function show(interaction: ComponentInteraction, answer: Responder, payload: ReturnType<typeof contestMessage>, note?: string): Promise<void> {
   if (fromMessage(interaction)) {
-    await interaction.update(payload);
-    if (note) await interaction.followUp(privateNote(note));
+    await answer.update(payload);
+    if (note) await answer.followUp(privateNote(note));
     return;
   }
-  await interaction.reply(privateNote(note ?? 'Done.'));
+  await answer.reply(privateNote(note ?? 'Done.'));
 }
 
 /** The action rows of the message a press came from, as sent to Discord. */
@@ -395,8 +395,8 @@ function showsStored(interaction: ComponentInteraction, payload: ReturnType<type
 /** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
 async function refuse(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest, note: string): Promise<void> {
   const current = contestMessage(viewOf(contest, settings, await sideSkills(context, contest.guildId, contest.state)));
-  if (showsStored(interaction, current)) await interaction.reply(privateNote(note));
-  else await show(interaction, current, note);
+  if (showsStored(interaction, current)) await context.answer.reply(privateNote(note));
+  else await show(interaction, context.answer, current, note);
 }
 
 /**
@@ -479,7 +479,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
       const saved = await store.contests.save(contest, expired, contest.expiresAt);
       if (!saved) continue;
       const view = viewOf(saved, settings, await sideSkills(context, saved.guildId, expired));
-      await show(interaction, contestMessage(view), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
+      await show(interaction, context.answer, contestMessage(view), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
       return;
     }
 
@@ -520,10 +520,10 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
     }
     if (!saved) {
       if (attempt < SAVE_ATTEMPTS) continue;
-      await interaction.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
+      await context.answer.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
       return;
     }
-    await show(interaction, contestMessage(viewOf(saved, settings, await sideSkills(context, saved.guildId, next))));
+    await show(interaction, context.answer, contestMessage(viewOf(saved, settings, await sideSkills(context, saved.guildId, next))));
     // A tie whose result was lost: posted before the prompt of the step it led to.
     if (saved.state.rounds.length === contest.state.rounds.length) await postLostResult(interaction, context, settings, contest);
     await announce(interaction, context, settings, saved, contest.state, actions, side, actor.name);
@@ -576,17 +576,17 @@ async function announce(
   name = (side && after[side].operator?.name) || name;
   const rolled = after.rounds.length > before.rounds.length ? after.rounds.at(-1)! : null;
   if (rolled) {
-    const posted = await interaction.followUp(contestResultMessage(view, rolled, side));
+    const posted = await context.answer.followUp(contestResultMessage(view, rolled, side));
     const linked = await linkResult(context, saved, rolled.number, posted.id);
-    if (linked && fromMessage(interaction)) await interaction.editReply(contestMessage(viewOf(linked, settings, await sideSkills(context, linked.guildId, linked.state))));
+    if (linked && fromMessage(interaction)) await context.answer.editReply(contestMessage(viewOf(linked, settings, await sideSkills(context, linked.guildId, linked.state))));
     return;
   }
   if (after.phase === 'ended' && before.phase !== 'ended') {
-    await interaction.followUp(contestEndNotice(view, side));
+    await context.answer.followUp(contestEndNotice(view, side));
     return;
   }
   const prompt = contestPrompt(view, side, happenedText(before, after, actions, name));
-  if (prompt) await interaction.followUp(prompt);
+  if (prompt) await context.answer.followUp(prompt);
 }
 
 /**
@@ -597,7 +597,7 @@ async function announce(
 async function postLostResult(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest): Promise<void> {
   const round = contest.state.rounds.at(-1);
   if (!round || round.resultMessageId || contest.state.secretRoles !== true) return;
-  const posted = await interaction.followUp(contestResultMessage(viewOf(contest, settings), round, null));
+  const posted = await context.answer.followUp(contestResultMessage(viewOf(contest, settings), round, null));
   const linked = await linkResult(context, contest, round.number, posted.id);
   if (linked && fromMessage(interaction)) await interaction.message?.edit(contestMessage(viewOf(linked, settings, await sideSkills(context, linked.guildId, linked.state))));
 }

@@ -149,7 +149,7 @@ async function basic(interaction: ChatInputCommandInteraction, context: HandlerC
   const seed = context.newSeed();
   const result = resolvePoolRoll(input, seededRng(seed));
   const rollId = await recordPool(context, 'd10', input, seed, result);
-  await interaction.reply(poolReply(result, basicRollName(input), interaction.user.displayName, rollId));
+  await context.answer.reply(poolReply(result, basicRollName(input), interaction.user.displayName, rollId));
 }
 
 async function advanced(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -167,7 +167,7 @@ async function advanced(interaction: ChatInputCommandInteraction, context: Handl
   const seed = context.newSeed();
   const result = resolveAdvancedRoll(input, seededRng(seed));
   const rollId = await recordPool(context, 'd10-advanced', input, seed, result);
-  await interaction.reply(poolReply(result, `${input.dice}d10 ${input.mode}`, interaction.user.displayName, rollId));
+  await context.answer.reply(poolReply(result, `${input.dice}d10 ${input.mode}`, interaction.user.displayName, rollId));
 }
 
 /** Stores one step of a cumulative roll under `rollId`; false when that step is stored already. */
@@ -209,7 +209,7 @@ async function extended(interaction: ChatInputCommandInteraction, context: Handl
     const cumulativeId = newRollId();
     const result = resolveCumulativeStep({ ...settings, cumulativeId, step: 1, before: { total: 0, successes: 0 } }, seededRng(seed));
     if (await recordStep(context, cumulativeId, seed, result)) {
-      await interaction.reply(cumulativeMessage([{ rollId: cumulativeId, result }], interaction.user.displayName));
+      await context.answer.reply(cumulativeMessage([{ rollId: cumulativeId, result }], interaction.user.displayName));
       return;
     }
   }
@@ -237,17 +237,17 @@ async function rollAgain(interaction: ButtonInteraction, context: HandlerContext
     throw new UserError('That cumulative roll is not stored on this server, so it cannot go on.');
   }
   if (first.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${first.userId}>, who started this cumulative roll, can roll again. Nothing was rolled.`));
+    await context.answer.reply(privateNote(`Only <@${first.userId}>, who started this cumulative roll, can roll again. Nothing was rolled.`));
     return;
   }
   const steps = await storedSteps(context, first);
   const previous = steps[steps.length - 1]!;
   if (steps.length >= step) {
-    await interaction.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${stepRollId(cumulativeId, step)}\`). Nothing was rolled.`));
+    await context.answer.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${stepRollId(cumulativeId, step)}\`). Nothing was rolled.`));
     return;
   }
   if (steps.length !== step - 1 || previous.result.end !== null) {
-    await interaction.reply(privateNote(`This button is out of date: the cumulative roll ${previous.result.end ? `is over (${previous.result.end})` : `is at roll ${steps.length}`}. Nothing was rolled.`));
+    await context.answer.reply(privateNote(`This button is out of date: the cumulative roll ${previous.result.end ? `is over (${previous.result.end})` : `is at roll ${steps.length}`}. Nothing was rolled.`));
     return;
   }
   const seed = context.newSeed();
@@ -255,10 +255,10 @@ async function rollAgain(interaction: ButtonInteraction, context: HandlerContext
   const rollId = stepRollId(cumulativeId, step);
   if (!(await recordStep(context, rollId, seed, result))) {
     // Another press (or another process) made this step between our look-up and our write.
-    await interaction.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${rollId}\`). Nothing was rolled.`));
+    await context.answer.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${rollId}\`). Nothing was rolled.`));
     return;
   }
-  await interaction.update(cumulativeMessage([...steps, { rollId, result }], interaction.user.displayName));
+  await context.answer.update(cumulativeMessage([...steps, { rollId, result }], interaction.user.displayName));
 }
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {

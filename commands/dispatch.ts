@@ -15,6 +15,7 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AnswerPayload } from '../src/discord/responder.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
@@ -168,7 +169,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (!channel?.isSendable()) throw new UserError('The bot cannot post in this channel; ask an admin for its Send Messages permission.');
   const message = await channel.send(requestOpening({ id: request.id, state }));
   await context.store.rollRequests.setMessage(request.id, message.id);
-  await interaction.reply(
+  await context.answer.reply(
     privateNote(
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
@@ -190,8 +191,7 @@ export async function stateIntentCommand(interaction: ChatInputCommandInteractio
     throw new UserError(`You already have ${STATED_INTENTS_MAX} intents waiting for a Dispatcher. Withdraw one (its **Withdraw** button) or wait for an answer.`);
   }
   const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
-  const response = await interaction.reply({ ...intentOpening({ id: request.id, state }), withResponse: true });
-  const messageId = response.resource?.message?.id;
+  const messageId = await context.answer.replyWithMessageId(intentOpening({ id: request.id, state }));
   if (messageId) await context.store.rollRequests.setMessage(request.id, messageId);
 }
 
@@ -204,7 +204,7 @@ interface Decided {
   /** Shown to the presser alone. */
   note?: string;
   /** Posted in the channel after the message is updated (pings only whom it names). */
-  followUp?: Parameters<ComponentInteraction['followUp']>[0];
+  followUp?: AnswerPayload;
 }
 
 async function roll(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
@@ -406,14 +406,14 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   try {
     if (verb === 'details') {
       if (!(await context.isDispatcher())) throw new RollRequestRefusal('Only a Dispatcher can see the numbers of a hidden roll.', true);
-      await interaction.reply(requestDetails(view(request.state)));
+      await context.answer.reply(requestDetails(view(request.state)));
       return;
     }
     if (verb === 'call') {
       if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
       // A dry run with the engine's own checks: only a Dispatcher, and only while the intent waits, gets the form.
       checkCallForRoll(request.state, { isDispatcher: await context.isDispatcher() });
-      await interaction.showModal(callModal(request.id));
+      await context.answer.showModal(callModal(request.id));
       return;
     }
     if (!fromMessage(interaction)) throw new UserError('This action comes from a button on the request.');
@@ -429,17 +429,17 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     else throw new UserError('This button is not one the bot made.');
     const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
     if (!saved) {
-      await interaction.reply(privateNote('Another press got there first: this is already handled, nothing changed.'));
+      await context.answer.reply(privateNote('Another press got there first: this is already handled, nothing changed.'));
       return;
     }
-    await interaction.update(requestMessage(view(saved.state)));
-    if (decided.note) await interaction.followUp(privateNote(decided.note));
-    if (decided.followUp) await interaction.followUp(decided.followUp);
+    await context.answer.update(requestMessage(view(saved.state)));
+    if (decided.note) await context.answer.followUp(privateNote(decided.note));
+    if (decided.followUp) await context.answer.followUp(decided.followUp);
   } catch (error) {
     if (error instanceof UserError) {
       // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.
       const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message;
-      await interaction.reply(privateNote(text));
+      await context.answer.reply(privateNote(text));
       return;
     }
     throw error;

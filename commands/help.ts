@@ -211,7 +211,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (typed === null) {
     const shown = topics.filter((topic) => playedHere(topic, played));
     const summaries: CommandSummary[] = definitions.map((command) => ({ name: command.data.name, description: command.data.toJSON().description }));
-    await interaction.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers));
+    await context.answer.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers));
     return;
   }
 
@@ -230,7 +230,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const notPlayed = systems && !systems.some((system) => played.includes(system));
   const note = notPlayed ? `This server does not play ${systems.map(systemName).join(' or ')}: a server admin chooses its systems in \`/config\`.` : undefined;
   const who = topic?.entry.who ?? audienceText(first.audience, dispatchers);
-  await interaction.reply(helpTopic(shownTopic, subtopics, who, note));
+  await context.answer.reply(helpTopic(shownTopic, subtopics, who, note));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {

@@ -272,9 +272,9 @@ function movedTurn(before: TrackerState, after: TrackerState): boolean {
 
 async function answerChange(interaction: ChatInputCommandInteraction, context: HandlerContext, change: { before: StoredTracker; saved: StoredTracker; decided: Decided }): Promise<void> {
   const trouble = await redraw(interaction, context, change.saved);
-  await interaction.reply(privateNote(change.decided.note + trouble));
+  await context.answer.reply(privateNote(change.decided.note + trouble));
   const ping = movedTurn(change.before.state, change.saved.state) ? turnPing(change.saved.state) : null;
-  if (ping) await interaction.followUp(ping);
+  if (ping) await context.answer.followUp(ping);
 }
 
 // ---- the subcommands ------------------------------------------------------------------------------------------------
@@ -291,8 +291,7 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
     );
   }
   const tracker = started.created;
-  const response = await interaction.reply({ ...trackerMessage(viewOf(tracker)), withResponse: true });
-  const messageId = response.resource?.message?.id;
+  const messageId = await context.answer.replyWithMessageId(trackerMessage(viewOf(tracker)));
   if (messageId) await context.store.initiatives.setMessage(tracker, messageId);
 }
 
@@ -382,8 +381,7 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
   if (!findCombatant(tracker.state, playerKey(context.userId)) && !(await context.isDispatcher())) {
     throw new UserError(`Only a Dispatcher or someone in this initiative can post it again. ${await context.dispatcherRequirement()}`);
   }
-  const response = await interaction.reply({ ...trackerMessage(viewOf(tracker)), withResponse: true });
-  const messageId = response.resource?.message?.id;
+  const messageId = await context.answer.replyWithMessageId(trackerMessage(viewOf(tracker)));
   if (!messageId) return;
   const old = tracker.messageId;
   await context.store.initiatives.setMessage(tracker, messageId);
@@ -411,7 +409,7 @@ async function end(interaction: ChatInputCommandInteraction, context: HandlerCon
       trouble = ' (Its message could not be updated.)';
     }
   }
-  await interaction.reply(privateNote(`Initiative #${tracker.id} ended.${trouble}`));
+  await context.answer.reply(privateNote(`Initiative #${tracker.id} ended.${trouble}`));
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -448,13 +446,13 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     await checkMayPress(context, tracker.state, verb);
     if (Number(versionText) !== tracker.version) {
       // Drawn before the last change (a double click, a join): shown as it stands, nothing moved.
-      await interaction.update(trackerMessage(viewOf(tracker)));
-      await interaction.followUp(privateNote('The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.'));
+      await context.answer.update(trackerMessage(viewOf(tracker)));
+      await context.answer.followUp(privateNote('The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.'));
       return;
     }
     if (verb === 'end') {
       if (!(await context.store.initiatives.end(tracker))) throw new UserError('Another press got there first; nothing changed.');
-      await interaction.update(endedMessage(viewOf(tracker)));
+      await context.answer.update(endedMessage(viewOf(tracker)));
       return;
     }
     let decided: { state: TrackerState; roll?: RollEntry };
@@ -466,12 +464,12 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     const saved = await context.store.initiatives.save(tracker, decided.state, decided.roll);
     if (!saved) throw new UserError('Another press got there first; nothing changed.');
     const stored = tracker.messageId ? saved : await context.store.initiatives.setMessage(saved, interaction.message.id);
-    await interaction.update(trackerMessage(viewOf(stored)));
+    await context.answer.update(trackerMessage(viewOf(stored)));
     const ping = movedTurn(tracker.state, saved.state) ? turnPing(saved.state) : null;
-    if (ping) await interaction.followUp(ping);
+    if (ping) await context.answer.followUp(ping);
   } catch (error) {
     if (error instanceof UserError && !interaction.replied && !interaction.deferred) {
-      await interaction.reply(privateNote(error.message));
+      await context.answer.reply(privateNote(error.message));
       return;
     }
     throw error;

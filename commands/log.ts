@@ -53,7 +53,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const count = interaction.options.getInteger('count');
   if (count !== null && (count < 1 || count > LOG_COUNT_MAX)) throw new UserError(`\`count\` must be from 1 to ${LOG_COUNT_MAX}; ${count} is not.`);
   const query: LogQuery = { viewerId: context.userId, userId: interaction.options.getUser('user')?.id ?? null, count, page: 1 };
-  await interaction.reply({ ...(await logPage(context, query)), flags: MessageFlags.Ephemeral });
+  await context.answer.reply({ ...(await logPage(context, query)), flags: MessageFlags.Ephemeral });
 }
 
 /** Previous / Next: `log:<newer|older>:<viewer>:<user|->:<count|->:<page>:<cursor ms>:<cursor id>`. */
@@ -61,10 +61,10 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   const press = parseLogCustomId(interaction.customId);
   if (!press || !interaction.isButton()) throw new UserError('This button is not one the bot made.');
   if (press.query.viewerId !== context.userId) {
-    await interaction.reply(privateNote('Only the member who ran this `/log` can page it. Run `/log` to get your own.'));
+    await context.answer.reply(privateNote('Only the member who ran this `/log` can page it. Run `/log` to get your own.'));
     return;
   }
-  await interaction.update(await logPage(context, press.query, press));
+  await context.answer.update(await logPage(context, press.query, press));
 }
 
 export const logCommand: BotCommand = { data, execute, component };

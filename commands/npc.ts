@@ -58,24 +58,24 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     case 'create': {
       const name = validName('NPC', interaction.options.getString('name', true));
       const sheet = await store.operators.create(npcs, name, await newSheetSystem(interaction, context));
-      await interaction.reply(
+      await context.answer.reply(
         privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
       );
       return;
     }
     case 'show': {
       const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
-      await interaction.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
+      await context.answer.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
       return;
     }
     case 'list': {
       const sheets = await store.operators.list(npcs);
-      await interaction.reply({ ...sheetListReply(sheets, SERVER_LABEL, true), flags: MessageFlags.Ephemeral });
+      await context.answer.reply({ ...sheetListReply(sheets, SERVER_LABEL, true), flags: MessageFlags.Ephemeral });
       return;
     }
     case 'delete': {
       const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
-      await interaction.reply(deleteConfirmReply(sheet));
+      await context.answer.reply(deleteConfirmReply(sheet));
       return;
     }
     default:

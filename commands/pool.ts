@@ -130,7 +130,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const seed = context.newSeed();
   const result = resolveD6Pool(input, seededRng(seed));
   if (result.empty) {
-    await interaction.reply(emptyPoolReply(result));
+    await context.answer.reply(emptyPoolReply(result));
     return;
   }
   const rollId = await context.store.rolls.record({
@@ -147,7 +147,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   });
   const message = poolMessage({ who: interaction.user.displayName, roll: { rollId, result }, pushCosts: costsOf(sheet, context.now()) });
   // The opponent is pinged once, on this message; nothing else pings (updates are edits with no mentions).
-  await interaction.reply(opposed ? { ...message, allowedMentions: { parse: [], users: [opposed.userId] } } : message);
+  await context.answer.reply(opposed ? { ...message, allowedMentions: { parse: [], users: [opposed.userId] } } : message);
 }
 
 export const pushRollId = (rollId: string) => derivedRollId(rollId, 'push');
@@ -191,7 +191,7 @@ async function rollFor(interaction: ButtonInteraction | StringSelectMenuInteract
   const roll = await context.store.rolls.find(context.guildId, rollId);
   if (!roll || roll.kind !== 'pool') throw new UserError('That pool roll is not stored on this server.');
   if (roll.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${roll.userId}>, who rolled, can ${action}. Nothing was changed.`));
+    await context.answer.reply(privateNote(`Only <@${roll.userId}>, who rolled, can ${action}. Nothing was changed.`));
     return null;
   }
   return roll;
@@ -237,7 +237,7 @@ async function push(interaction: StringSelectMenuInteraction, context: HandlerCo
   const roll = await rollFor(interaction, context, rollId, 'push this roll');
   if (!roll) return;
   const id = pushRollId(rollId);
-  const already = () => interaction.reply(privateNote(`This roll was already pushed (\`${id}\`): a roll is pushed only once. Nothing was rolled.`));
+  const already = () => context.answer.reply(privateNote(`This roll was already pushed (\`${id}\`): a roll is pushed only once. Nothing was rolled.`));
   if (await context.store.rolls.find(context.guildId, id)) return void (await already());
   if (await context.store.rolls.find(context.guildId, tieBreakRollId(rollId, 1))) {
     throw new UserError('The tie of this opposed roll was re-rolled, and the re-roll decides it: the first roll can no longer be pushed. Nothing was rolled.');
@@ -266,7 +266,7 @@ async function push(interaction: StringSelectMenuInteraction, context: HandlerCo
   // Another choice (or another process) pushed between our look-up and our write.
   if (paid === 'already made') return void (await already());
   if (paid === 'already there') throw new UserError(`${sheet.name} already suffers ${condition}, which is no new cost: pick another condition. Nothing was rolled.`);
-  await interaction.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
+  await context.answer.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
 
 /**
@@ -276,7 +276,7 @@ async function push(interaction: StringSelectMenuInteraction, context: HandlerCo
 async function pushButton(interaction: ButtonInteraction, context: HandlerContext, rollId: string): Promise<void> {
   const roll = await rollFor(interaction, context, rollId, 'push this roll');
   if (!roll) return;
-  await interaction.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
+  await context.answer.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
 
 /**
@@ -294,9 +294,9 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
     rolls: [conditionEntry(context, rollId, record)],
     onlyNew: true,
   });
-  if (paid === 'already made') return void (await interaction.reply(privateNote('The condition for this push was already picked. Nothing was changed.')));
+  if (paid === 'already made') return void (await context.answer.reply(privateNote('The condition for this push was already picked. Nothing was changed.')));
   if (paid === 'already there') throw new UserError(`${sheet.name} already suffers ${condition}, which is no new cost: pick another condition.`);
-  await interaction.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
+  await context.answer.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
 
 /**
@@ -309,11 +309,11 @@ async function oppose(interaction: ButtonInteraction, context: HandlerContext, r
   const by = original?.input.opposed;
   if (!roll || roll.kind !== 'pool' || !original || !by) throw new UserError('That opposed roll is not stored on this server.');
   if (by.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${by.userId}>, who opposes this roll, can roll against it. Nothing was rolled.`));
+    await context.answer.reply(privateNote(`Only <@${by.userId}>, who opposes this roll, can roll against it. Nothing was rolled.`));
     return;
   }
   const id = opposedRollId(rollId);
-  const already = () => interaction.reply(privateNote(`You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`));
+  const already = () => context.answer.reply(privateNote(`You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`));
   if (await context.store.rolls.find(context.guildId, id)) return void (await already());
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
   const { conditions, ...fromSheet } = sheetPool(sheet, { name: by.skill, attribute: by.attribute }, context.now());
@@ -333,7 +333,7 @@ async function oppose(interaction: ButtonInteraction, context: HandlerContext, r
     success: result.success,
   });
   if (!stored) return void (await already());
-  await interaction.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
+  await context.answer.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
 }
 
 /**
@@ -351,7 +351,7 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
   if (!state.opposed) throw new UserError('The opponent has not rolled yet: there is no tie to break.');
   const done = state.tieBreaks?.length ?? 0;
   const id = tieBreakRollId(rollId, round);
-  const already = () => interaction.reply(privateNote(`Re-roll ${round} of this tie was already made (\`${id}\`). Nothing was rolled.`));
+  const already = () => context.answer.reply(privateNote(`Re-roll ${round} of this tie was already made (\`${id}\`). Nothing was rolled.`));
   if (round <= done) return void (await already());
   const standing = opposedStanding(original, state.push?.result, state.opposed.result, (state.tieBreaks ?? []).map((entry) => entry.result));
   if (!standing.tie || round !== done + 1 || round > TIE_BREAKS_MAX) throw new UserError('This opposed roll is not tied (any more): there is nothing to re-roll. Nothing was rolled.');
@@ -370,7 +370,7 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
     success: result.outcome.win,
   });
   if (!stored) return void (await already());
-  await interaction.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
+  await context.answer.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
 }
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {

@@ -2,12 +2,12 @@
  * `/roll dice expression [label]` (RULES 6.2), mounted by `commands/roll.ts`: generic dice notation, rolled on a
  * stored seed so `/roll replay` gives the same dice. The server's default system plays no part in it.
  */
-import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from 'discord.js';
+import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { rolledBy, type HandlerContext } from '../src/discord/command.js';
+import type { Responder } from '../src/discord/responder.js';
 import { DICE_NOTATION_LIMITS, notationDice, notationTotal, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceNotationThreadReady, rollDiceNotationOffThread, startDiceNotationThread } from '../src/engine/dice-notation-thread.js';
 import { diceReply } from '../src/views/dice.js';
-import type { ReplyPayload } from '../src/views/messages.js';
 
 /** The roll log's `system` for these rolls: they belong to no rule system. */
 export const DICE_NOTATION_SYSTEM = 'generic';
@@ -22,22 +22,21 @@ export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommand
 
 /**
  * Before a notation roll: on its first use the notation thread still has to start and load the library, a second
- * or more before the roll comes back, so the interaction is acknowledged at once rather than left silent until the
- * deadline guard steps in. The bot's thread stays free meanwhile. Returns how to send the answer: a reply, or the
- * edit of the acknowledgement (whose visibility `ephemeral` fixed).
+ * or more before the roll comes back, so the interaction is acknowledged at once (privately when the answer will
+ * be private) rather than left silent until the responder's deadline steps in; the reply then fills that
+ * acknowledgement. The bot's thread stays free meanwhile.
  */
-export async function readyDiceNotation(interaction: ChatInputCommandInteraction, ephemeral = false): Promise<(answer: ReplyPayload) => Promise<unknown>> {
-  if (diceNotationThreadReady()) return (answer) => interaction.reply(answer);
+export async function readyDiceNotation(answer: Responder, privately = false): Promise<void> {
+  if (diceNotationThreadReady()) return;
   // The thread loads while the acknowledgement travels.
   void startDiceNotationThread();
-  await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
-  return ({ flags: _flags, ...edit }) => interaction.editReply(edit);
+  await answer.defer({ private: privately });
 }
 
 export async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const label = interaction.options.getString('label')?.trim() || null;
   const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
-  const send = await readyDiceNotation(interaction);
+  await readyDiceNotation(context.answer);
   const seed = context.newSeed();
   // Checked and rolled before anything is stored: a bad expression is refused privately and leaves no roll.
   const result = await rollDiceNotationOffThread(input, seed);
@@ -53,5 +52,5 @@ export async function rollDice(interaction: ChatInputCommandInteraction, context
     challengeLevel: null,
     success: null,
   });
-  await send(diceReply(result, rollId));
+  await context.answer.reply(diceReply(result, rollId));
 }

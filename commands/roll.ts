@@ -17,7 +17,6 @@ import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.j
 import { isNoSheetChoice, listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
-import type { ReplyPayload } from '../src/views/messages.js';
 import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
@@ -141,7 +140,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
         })
       : null;
   const reply = challengeReply(result, who, rollId);
-  await interaction.reply(secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
+  await context.answer.reply(secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -176,26 +175,26 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
         success: null,
       })
     : null;
-  await interaction.reply({ embeds: [linkedEmbed(result, sheet.name, rollId).toJSON()], allowedMentions: NO_PINGS });
+  await context.answer.reply({ embeds: [linkedEmbed(result, sheet.name, rollId).toJSON()], allowedMentions: NO_PINGS });
 }
 
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const stored = await context.store.rolls.require(context.guildId, interaction.options.getString('id', true));
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
   const privately = stored.secret || stored.hiddenChallengeLevel;
-  const send = stored.kind === 'dice' ? await readyDiceNotation(interaction, privately) : (answer: ReplyPayload) => interaction.reply(answer);
+  if (stored.kind === 'dice') await readyDiceNotation(context.answer, privately);
   const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
   const matches = diceMatch(rederived, stored.dice);
   // A failed challenge names the Outcome Roll its consequence led to, if one was made.
   const consequence = stored.kind === 'challenge' || stored.kind === 'linked' ? await context.store.rolls.find(context.guildId, consequenceRollId(context.guildId, 0, stored.id)) : null;
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches, consequenceRollId: consequence?.id ?? null };
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
-    await send(hiddenReplayReply(facts));
+    await context.answer.reply(hiddenReplayReply(facts));
     return;
   }
   const reply = replayReply(facts, rederived);
   // A secret roll, or one against a hidden CL, stays out of the channel when a Dispatcher replays it.
-  await send(privately ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
+  await context.answer.reply(privately ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

@@ -119,7 +119,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const owner = ownerOf(context);
   const group = interaction.options.getSubcommandGroup(false);
   const sub = interaction.options.getSubcommand(true);
-  const reply = (text: string) => interaction.reply(privateNote(text));
+  const reply = (text: string) => context.answer.reply(privateNote(text));
 
   if (isEntryGroup(group)) {
     await editEntry(interaction, context, await entrySheet(interaction, context), group);
@@ -138,13 +138,13 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       const label = displayName(interaction, user);
       const someoneElse = user.id === interaction.user.id ? undefined : label;
       const sheet = await store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), null, someoneElse === undefined ? {} : { someoneElse });
-      await interaction.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
+      await context.answer.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
       return;
     }
     case 'list': {
       const user = interaction.options.getUser('user') ?? interaction.user;
       const sheets = await store.operators.list({ guildId: context.guildId, ownerId: user.id });
-      await interaction.reply({ ...sheetListReply(sheets, displayName(interaction, user)), flags: MessageFlags.Ephemeral });
+      await context.answer.reply({ ...sheetListReply(sheets, displayName(interaction, user)), flags: MessageFlags.Ephemeral });
       return;
     }
     case 'use': {
@@ -160,7 +160,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     }
     case 'delete': {
       const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name', true), null);
-      await interaction.reply(deleteConfirmReply(sheet));
+      await context.answer.reply(deleteConfirmReply(sheet));
       return;
     }
     case 'notes': {
@@ -175,7 +175,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name'), null);
       const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
       const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
-      await interaction.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
+      await context.answer.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
       return;
     }
     case 'import': {

@@ -162,7 +162,7 @@ async function importTable(interaction: ChatInputCommandInteraction, context: Ha
   ];
   if (kept.length) lines.push(`The file sets its own ${kept.join(', ')}, so the option${kept.length > 1 ? 's were' : ' was'} not used.`);
   if (missing.length) lines.push(`Rows name next tables this server does not have yet: ${missing.map((name) => `**${escapeMarkdown(name)}**`).join(', ')}.`);
-  await interaction.reply(privateNote(lines.join('\n')));
+  await context.answer.reply(privateNote(lines.join('\n')));
 }
 
 async function exportTable(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -174,7 +174,7 @@ async function exportTable(interaction: ChatInputCommandInteraction, context: Ha
     format === 'json'
       ? `**${escapeMarkdown(table.name)}** as JSON: the file carries everything; \`/table import\` reads it back as it is.`
       : `**${escapeMarkdown(table.name)}** as CSV: the file holds the rows only. To import it back as it is: \`/table import file:… ${options.join(' ')}\``;
-  await interaction.reply({ ...privateNote(note), files: [{ attachment: Buffer.from(content, 'utf8'), name: exportFileName(table, format) }] });
+  await context.answer.reply({ ...privateNote(note), files: [{ attachment: Buffer.from(content, 'utf8'), name: exportFileName(table, format) }] });
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -186,16 +186,16 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       return exportTable(interaction, context);
     case 'show': {
       const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
-      await interaction.reply(tableShowReply(table));
+      await context.answer.reply(tableShowReply(table));
       return;
     }
     case 'list':
-      await interaction.reply(tableListReply(await context.store.tables.list(context.guildId)));
+      await context.answer.reply(tableListReply(await context.store.tables.list(context.guildId)));
       return;
     case 'delete': {
       await requireDispatcher(context, 'delete outcome tables');
       const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
-      await interaction.reply(tableDeleteConfirmReply(table, context.userId));
+      await context.answer.reply(tableDeleteConfirmReply(table, context.userId));
       return;
     }
     default:
@@ -312,7 +312,7 @@ export async function rollOutcome(interaction: ChatInputCommandInteraction, cont
   if (!sheet && (ask.skill !== null || ask.archetypes.length > 0)) await context.store.operators.requireActive(owner, 'tactalk', { command: '/roll outcome' });
   const modifiers = outcomeModifiers(table, sheet, ask);
   const { result, rollId, next } = await rollTable(context, table, modifiers, sheet);
-  await interaction.reply(outcomeReply(result, sheet?.name ?? interaction.user.displayName, rollId, next));
+  await context.answer.reply(outcomeReply(result, sheet?.name ?? interaction.user.displayName, rollId, next));
 }
 
 /** `table:next:<roll id>:<sheet id>`: only the roller may press; the next table is rolled once, with the same sheet. */
@@ -321,13 +321,13 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const parent: StoredRoll | null = await context.store.rolls.find(context.guildId, rollId);
   if (!parent || parent.kind !== 'outcome') throw new UserError('That roll is not stored on this server, so its next table cannot be rolled.');
   if (parent.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${parent.userId}>, who made this roll, can roll its next table. Nothing was rolled.`));
+    await context.answer.reply(privateNote(`Only <@${parent.userId}>, who made this roll, can roll its next table. Nothing was rolled.`));
     return;
   }
   const nextName = (parent.result as { row?: { next?: string | null } }).row?.next;
   if (!nextName) throw new UserError('That roll has no next table.');
   const childId = derivedRollId(parent.id, 'next');
-  const alreadyRolled = () => interaction.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
+  const alreadyRolled = () => context.answer.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
   if (await context.store.rolls.find(context.guildId, childId)) return void (await alreadyRolled());
   const table = await context.store.tables.require(context.guildId, nextName);
 
@@ -343,28 +343,28 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const rolled = await rollTable(context, table, modifiers, sheet, childId);
   if (!rolled) return void (await alreadyRolled());
   const { result, rollId: newRollId, next } = rolled;
-  await interaction.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId: Number.isInteger(sheetId) && sheetId > 0 ? sheetId : null }), allowedMentions: NO_PINGS });
-  await interaction.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
+  await context.answer.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId: Number.isInteger(sheetId) && sheetId > 0 ? sheetId : null }), allowedMentions: NO_PINGS });
+  await context.answer.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
 }
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
   const [, action, ...rest] = interaction.customId.split(':');
   if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
   if (action === 'keep') {
-    await interaction.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
+    await context.answer.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
     return;
   }
   if (action === 'next' && rest.length === 2) return rollNextTable(interaction, context, rest[0]!, rest[1]!);
   if (action !== 'delete' || rest.length < 2) throw new UserError('This button is not one the bot made.');
   const [askerId, ...nameParts] = rest;
   if (askerId !== context.userId) {
-    await interaction.reply(privateNote('Only the Dispatcher who asked for this delete can confirm it. Nothing was changed.'));
+    await context.answer.reply(privateNote('Only the Dispatcher who asked for this delete can confirm it. Nothing was changed.'));
     return;
   }
   await requireDispatcher(context, 'delete outcome tables');
   const name = nameParts.join(':');
   const deleted = await context.store.tables.delete(context.guildId, name);
-  await interaction.update({
+  await context.answer.update({
     content: deleted ? `Deleted the outcome table **${escapeMarkdown(name)}**.` : `There is no table named **${escapeMarkdown(name)}** any more. Nothing was changed.`,
     components: [],
     allowedMentions: NO_PINGS,

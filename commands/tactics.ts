@@ -217,13 +217,13 @@ async function check(interaction: ChatInputCommandInteraction, context: HandlerC
   }
   validateCheckInput(input);
   if (!equipmentUsable(input)) {
-    await interaction.reply(equipmentUnusableReply(input, checkTarget(input), sheet.name));
+    await context.answer.reply(equipmentUnusableReply(input, checkTarget(input), sheet.name));
     return;
   }
   const seed = context.newSeed();
   const result = resolveCheck(input, seededRng(seed));
   const rollId = await record(context, 'check', input, seed, checkDice(result), result, { total: result.d100.value, target: result.target, success: result.success, ...npcFact(interaction, sheet) });
-  await interaction.reply(checkReply(result, sheet.name, rollId));
+  await context.answer.reply(checkReply(result, sheet.name, rollId));
 }
 
 function npcFact(interaction: ChatInputCommandInteraction, sheet: OperatorSheet): { npc?: string } {
@@ -236,7 +236,7 @@ async function damage(interaction: ChatInputCommandInteraction, context: Handler
   const seed = context.newSeed();
   const result = rollDamage(input, seededRng(seed));
   const rollId = await record(context, 'damage', input, seed, [result.face], result, { total: result.total, target: null, success: null });
-  await interaction.reply(damageReply(result, interaction.user.displayName, rollId));
+  await context.answer.reply(damageReply(result, interaction.user.displayName, rollId));
 }
 
 async function attack(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -267,7 +267,7 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
     success: result.damage !== null,
     ...npcFact(interaction, attacker),
   });
-  await interaction.reply(attackReply(result, rollId));
+  await context.answer.reply(attackReply(result, rollId));
 }
 
 async function psi(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -283,7 +283,7 @@ async function psi(interaction: ChatInputCommandInteraction, context: HandlerCon
   const seed = context.newSeed();
   const result = resolvePsi(input, seededRng(seed));
   const rollId = await record(context, 'psi', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await interaction.reply(psiReply(result, sheet.name, rollId));
+  await context.answer.reply(psiReply(result, sheet.name, rollId));
 }
 
 async function social(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -300,7 +300,7 @@ async function social(interaction: ChatInputCommandInteraction, context: Handler
   const seed = context.newSeed();
   const result = resolveSocial(input, seededRng(seed));
   const rollId = await record(context, 'social', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await interaction.reply(socialReply(result, sheet.name, rollId));
+  await context.answer.reply(socialReply(result, sheet.name, rollId));
 }
 
 async function reaction(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -311,7 +311,7 @@ async function reaction(interaction: ChatInputCommandInteraction, context: Handl
   const seed = context.newSeed();
   const result = resolveReaction(input, seededRng(seed));
   const rollId = await record(context, 'reaction', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await interaction.reply(reactionReply(result, sheet.name, rollId));
+  await context.answer.reply(reactionReply(result, sheet.name, rollId));
 }
 
 /** A Move or a Dash: no dice, nothing stored; the cost of the path and the move actions against the allowance. */
@@ -334,7 +334,7 @@ async function move(interaction: ChatInputCommandInteraction, context: HandlerCo
   const other = interaction.options.getInteger('other') ?? 0;
   if (other > 0) actions.push({ name: 'other move actions', cost: other });
   const result = resolveMove({ mobility, dash: interaction.options.getBoolean('dash') ?? false, path, actions });
-  await interaction.reply(moveReply(result, who));
+  await context.answer.reply(moveReply(result, who));
 }
 
 /** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */
@@ -342,12 +342,12 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   const stored = await context.store.rolls.find(context.guildId, rollId);
   if (!stored || stored.kind !== 'attack') throw new UserError('That attack is not stored on this server, so its damage cannot be applied.');
   if (stored.userId !== context.userId) {
-    await interaction.reply(privateNote(`Only <@${stored.userId}>, who made this attack, can apply its damage. Nothing was changed.`));
+    await context.answer.reply(privateNote(`Only <@${stored.userId}>, who made this attack, can apply its damage. Nothing was changed.`));
     return;
   }
   const result = stored.result as AttackResult;
   const markerId = derivedRollId(rollId, 'apply');
-  const alreadyApplied = () => interaction.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
+  const alreadyApplied = () => context.answer.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
   if (await context.store.rolls.find(context.guildId, markerId)) return void (await alreadyApplied());
   if (!result.damage || result.input.target.sheetId === null) throw new UserError('This attack did no damage, so there is nothing to apply.');
   const sheet = await context.store.operators.get(context.guildId, result.input.target.sheetId);
@@ -369,7 +369,7 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   if (changed === null) throw new UserError(noHealth);
   const { before, after } = changed;
   const line = `${escapeMarkdown(sheet.name)}: ${changed.name} ${before} → **${after}** (${damage} damage${after === 0 && before - damage < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
-  await interaction.update(appliedMessage(result, rollId, line));
+  await context.answer.update(appliedMessage(result, rollId, line));
 }
 
 async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {

@@ -159,7 +159,7 @@ export function addEntrySubcommands<B extends WithGroups>(builder: B, target: En
 export async function editEntry(interaction: ChatInputCommandInteraction, context: HandlerContext, sheet: OperatorSheet, group: EntryGroup): Promise<void> {
   const { store } = context;
   const sub = interaction.options.getSubcommand(true);
-  const reply = (text: string) => interaction.reply(privateNote(text));
+  const reply = (text: string) => context.answer.reply(privateNote(text));
   // Only a new name is checked: one stored before a rule existed can still be removed by the name it has.
   const name = sub === 'remove' ? cleanName(interaction.options.getString('name', true)) : validName(group, interaction.options.getString('name', true));
   const sheetName = escapeMarkdown(sheet.name);
@@ -244,13 +244,13 @@ export async function answerDeleteButton(
     throw new UserError('This button is not one the bot made.');
   }
   if (action === 'keep') {
-    await interaction.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
+    await context.answer.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
     return;
   }
   const deleted = await context.store.operators.delete(owner, sheetId);
   if (!deleted) {
-    await interaction.reply(privateNote(texts.missing));
+    await context.answer.reply(privateNote(texts.missing));
     return;
   }
-  await interaction.update({ content: texts.deleted(deleted), components: [], allowedMentions: NO_PINGS });
+  await context.answer.update({ content: texts.deleted(deleted), components: [], allowedMentions: NO_PINGS });
 }

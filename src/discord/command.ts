@@ -12,6 +12,7 @@ import type {
 import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import type { Responder } from './responder.js';
 
 /** Services shared by every handler. Time and seeds come from here so tests can fix them. */
 export interface BotServices {
@@ -44,6 +45,8 @@ export interface HandlerContext extends BotServices {
   guildId: string;
   channelId: string;
   userId: string;
+  /** How the handler answers its interaction (src/discord/responder.ts): never through the interaction's own methods. */
+  answer: Responder;
   /** Whether the acting member is a Dispatcher of this server (checked on each call, never cached). */
   isDispatcher(): Promise<boolean>;
   /** Refuses (a UserError naming the role a Dispatcher has here) unless the acting member is a Dispatcher. */

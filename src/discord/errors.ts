@@ -1,7 +1,7 @@
 /**
  * The one place that answers a failed interaction. A UserError is shown privately as it is; anything else is
  * logged with the interaction id, and the user gets a short apology carrying that id. It knows how far the
- * interaction was answered (src/discord/deadline.ts: the guard may have deferred it), so it never acknowledges twice.
+ * interaction was answered (src/discord/responder.ts: it may have deferred it), so it never acknowledges twice.
  */
 import type { Interaction } from 'discord.js';
 import { isUserError } from '../errors.js';
@@ -9,9 +9,9 @@ import type { Logger } from '../log.js';
 import { isDatabaseBusyError } from '../store/sqlite.js';
 import { databaseTrouble } from '../store/unavailable.js';
 import { apologyReply, databaseTroubleReply, userErrorReply } from '../views/messages.js';
-import { answerInteraction } from './deadline.js';
+import type { Responder } from './responder.js';
 
-export async function answerFailure(interaction: Interaction, error: unknown, log: Logger): Promise<void> {
+export async function answerFailure(interaction: Interaction, answer: Responder, error: unknown, log: Logger): Promise<void> {
   // A database too busy or out of reach (PostgreSQL: a timeout, no free connection, a lost connection) is neither
   // the user's doing nor a bug: they are told to try again, the operator is warned.
   const trouble = isUserError(error) ? null : databaseTrouble(error);
@@ -26,8 +26,7 @@ export async function answerFailure(interaction: Interaction, error: unknown, lo
       if (!interaction.responded) await interaction.respond([]);
       return;
     }
-    if (!interaction.isRepliable()) return;
-    await answerInteraction(interaction, payload);
+    await answer.answerAnyhow(payload);
   } catch (replyError) {
     log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
   }

@@ -6,17 +6,17 @@ import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.js';
 import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
-import { guardDeadline } from './deadline.js';
 import { answerFailure } from './errors.js';
 import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
+import { Responder } from './responder.js';
 import { requirePlayedHere } from './slash-list.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 import { startSteps, welcomeMessage } from '../views/help.js';
 
 export interface RouterOptions {
-  /** How long a handler may run before the router acknowledges for it (src/discord/deadline.ts); default 2 s. */
+  /** How long a handler may run before the router acknowledges for it (src/discord/responder.ts); default 2 s. */
   deferAfterMs?: number;
   /** Post the welcome once in each server after its first command (default true); tests that count every answer turn it off. */
   welcome?: boolean;
@@ -27,7 +27,7 @@ export interface RouterOptions {
  * waits goes in a fair order between servers and members, and heavy work runs one at a time per member.
  */
 const HANDLERS_AT_ONCE = 8;
-/** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the 2 s guard catches the rest). */
+/** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the responder's 2 s deferral catches the rest). */
 const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2500;
 
 export class Router {
@@ -46,13 +46,14 @@ export class Router {
     const { services } = this;
     // Made on first use: most interactions log nothing, and a child logger per interaction is not free.
     let log: Logger | undefined;
+    const logger = () => (log ??= services.log.child({ interactionId: interaction.id, guildId: interaction.guildId, userId: interaction.user.id }));
     const settings = () => this.services.store.servers.settings(interaction.guildId ?? '');
     return {
       ...this.services,
       get log() {
-        log ??= services.log.child({ interactionId: interaction.id, guildId: interaction.guildId, userId: interaction.user.id });
-        return log;
+        return logger();
       },
+      answer: new Responder(interaction, logger, this.options.deferAfterMs),
       guildId: interaction.guildId ?? '',
       channelId: interaction.channelId ?? '',
       userId: interaction.user.id,
@@ -92,16 +93,16 @@ export class Router {
       const settings = await servers.settings(interaction.guildId);
       if (settings.welcomedAt !== null) return;
       if (!(await servers.claimWelcome(interaction.guildId, this.services.now()))) return;
-      await interaction.followUp(welcomeMessage(startSteps(settings)));
+      await context.answer.followUp(welcomeMessage(startSteps(settings)));
     } catch (error) {
       context.log.warn({ err: error }, 'the welcome was not posted');
     }
   }
 
   async handle(interaction: Interaction): Promise<void> {
-    const context = this.contextFor(interaction);
     const started = performance.now();
-    const guard = guardDeadline(interaction, { afterMs: this.options.deferAfterMs, log: () => context.log });
+    const context = this.contextFor(interaction);
+    const { answer } = context;
     let endTurn = (): void => {};
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
@@ -109,7 +110,7 @@ export class Router {
       if (!this.skipsTheQueue(interaction, command)) {
         const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) };
         const waitMs = this.turns.expectedWaitMs(claim);
-        if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) guard.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
+        if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) answer.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
         endTurn = await this.turns.take(claim);
       }
       if (interaction.isChatInputCommand()) {
@@ -124,12 +125,12 @@ export class Router {
         await command.component(interaction, context);
       }
     } catch (error) {
-      await answerFailure(interaction, error, context.log);
+      await answerFailure(interaction, answer, error, context.log);
     } finally {
       endTurn();
-      guard.stop();
+      answer.stop();
       if (this.services.log.isLevelEnabled('debug')) {
-        context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: guard.deferred }, 'interaction handled');
+        context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: answer.deferred }, 'interaction handled');
       }
     }
     await this.welcomeOnce(interaction, context);

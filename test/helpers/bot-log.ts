@@ -13,7 +13,7 @@ export interface CapturedLog {
   problems: LogLine[];
   /** Resolves true once the router finished the interaction, false if it did not within `timeoutMs`. */
   handled(interactionId: string, timeoutMs: number): Promise<boolean>;
-  /** How many interactions the router finished, and how many of them its deadline guard had to defer. */
+  /** How many interactions the router finished, and how many of them its responder had to defer (src/discord/responder.ts). */
   handledCount(): number;
   deferredCount(): number;
 }

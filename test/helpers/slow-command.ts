@@ -1,9 +1,9 @@
-// A test-only command whose handlers take as long as the test says, to drive the router's deadline guard
-// (src/discord/deadline.ts) through every way a handler answers. Add it with startSandbox({ extraCommands:
+// A test-only command whose handlers take as long as the test says, to drive the responder's deferral
+// (src/discord/responder.ts) through every way a handler answers. Add it with startSandbox({ extraCommands:
 // [slowCommand] }) and register it with registerSlowCommand (the sandbox registers only the real commands).
 //
 //   /slow reply ms:<wait> [private] [buttons]  waits, then replies (privately if asked; with the buttons below if asked)
-//   /slow defer ms:<wait> [private]            waits, then defers itself (as some handlers do) and edits its reply
+//   /slow defer ms:<wait> [private]            waits, then defers itself (as some handlers do) and replies
 //   /slow fail ms:<wait> [kind:user|bug]       waits, then throws a UserError or a bug
 //   buttons  slow:<verb>:<ms>                  update | reply | private | modal | fail, after waiting <ms>;
 //                                              slowform opens at once a form whose submit waits <ms>
@@ -22,7 +22,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BotCommand, ComponentInteraction } from '../../src/discord/command.js';
+import type { BotCommand, ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import type { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 
@@ -45,14 +45,14 @@ function buttons(ms: number) {
   ];
 }
 
-async function execute(interaction: ChatInputCommandInteraction): Promise<void> {
+async function execute(interaction: ChatInputCommandInteraction, { answer }: HandlerContext): Promise<void> {
   const sub = interaction.options.getSubcommand(true);
   const ms = interaction.options.getInteger('ms') ?? 0;
   const ephemeral = interaction.options.getBoolean('private') ?? false;
   await sleep(ms);
   if (sub === 'reply') {
     const withButtons = interaction.options.getBoolean('buttons') ?? false;
-    await interaction.reply({
+    await answer.reply({
       content: `slow reply after ${ms} ms`,
       ...(withButtons ? { components: buttons(Number(interaction.options.getInteger('button_ms') ?? 0)) } : {}),
       ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
@@ -62,8 +62,8 @@ async function execute(interaction: ChatInputCommandInteraction): Promise<void> 
     return;
   }
   if (sub === 'defer') {
-    await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
-    await interaction.editReply({ content: `deferred by the handler after ${ms} ms`, allowedMentions: NO_PINGS });
+    await answer.defer({ private: ephemeral });
+    await answer.reply({ content: `deferred by the handler after ${ms} ms`, allowedMentions: NO_PINGS });
     count(ephemeral ? 'defer private' : 'defer');
     return;
   }
@@ -72,7 +72,7 @@ async function execute(interaction: ChatInputCommandInteraction): Promise<void> 
   throw new UserError(`slow refusal after ${ms} ms`);
 }
 
-async function component(interaction: ComponentInteraction): Promise<void> {
+async function component(interaction: ComponentInteraction, { answer }: HandlerContext): Promise<void> {
   const [, verb = '', msText = '0'] = interaction.customId.split(':');
   const ms = Number(msText);
   if (verb !== 'slowform') await sleep(ms);
@@ -81,13 +81,13 @@ async function component(interaction: ComponentInteraction): Promise<void> {
     case 'update':
     case 'form':
       if (!interaction.isMessageComponent() && !(interaction.isModalSubmit() && interaction.isFromMessage())) throw new Error('no message to update');
-      await interaction.update({ content: `updated by ${verb} after ${ms} ms`, components: [], allowedMentions: NO_PINGS });
+      await answer.update({ content: `updated by ${verb} after ${ms} ms`, components: [], allowedMentions: NO_PINGS });
       return;
     case 'reply':
-      await interaction.reply({ content: `button reply after ${ms} ms`, allowedMentions: NO_PINGS });
+      await answer.reply({ content: `button reply after ${ms} ms`, allowedMentions: NO_PINGS });
       return;
     case 'private':
-      await interaction.reply({ content: `private button reply after ${ms} ms`, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
+      await answer.reply({ content: `private button reply after ${ms} ms`, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
       return;
     case 'modal':
     case 'slowform': {
@@ -96,7 +96,7 @@ async function component(interaction: ComponentInteraction): Promise<void> {
         .setCustomId(`slow:form:${verb === 'slowform' ? ms : 0}`)
         .setTitle('Slow form')
         .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(new TextInputBuilder().setCustomId('text').setLabel('Anything').setStyle(TextInputStyle.Short).setRequired(false)));
-      await interaction.showModal(modal);
+      await answer.showModal(modal);
       return;
     }
     case 'fail':
@@ -134,8 +134,8 @@ const data = new SlashCommandBuilder()
 
 export const slowCommand: BotCommand = {
   data,
-  execute: (interaction) => execute(interaction),
-  component: (interaction) => component(interaction),
+  execute,
+  component,
 };
 
 /** Registers /slow in the fake's server next to the real commands. */

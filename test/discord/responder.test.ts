@@ -1,5 +1,5 @@
-// The router's deadline guard (src/discord/deadline.ts) through the fake Discord: a handler still working after the
-// guard's delay gets its interaction deferred, and its own answer then lands where it should, once; a fast handler is
+// The responder (src/discord/responder.ts) through the fake Discord: a handler still working after the responder's
+// delay gets its interaction deferred, and its own answer then lands where it should, once; a fast handler is
 // never deferred. The test command /slow (test/helpers/slow-command.ts) waits as long as it is told; the last tests
 // make real commands slow the real way, with another process holding the database's write lock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { holdWriteLock } from '../helpers/lock-holder.js';
 import { registerSlowCommand, slowCalls, slowCommand } from '../helpers/slow-command.js';
 import { textOf } from '../helpers/sandbox.js';
 
-/** The guard's delay here, and a handler's wait well past it (and well inside the fake's 3 s deadline). */
+/** The responder's delay here, and a handler's wait well past it (and well inside the fake's 3 s deadline). */
 const DEFER_AFTER_MS = 250;
 const SLOW_MS = 700;
 
@@ -76,9 +76,19 @@ describe('a fast handler', () => {
     const message = await messageWithButtons(0);
     const update = await act({ user: 'mike', button: 'slow:update:0', message });
     expect(kinds(update)).toEqual(['update']);
-    // Past the guard's delay, nothing more comes: its timer was cleared when the handler finished.
+    // Past the responder's delay, nothing more comes: its timer was cleared when the handler finished.
     await new Promise((resolve) => setTimeout(resolve, DEFER_AFTER_MS * 2));
     expect(sandbox.fake.messages().map((m) => m.content)).toEqual(['slow reply after 0 ms', 'updated by update after 0 ms']);
+    expect(logLines.filter((line) => line.msg === 'deferred: the handler is still working')).toEqual([]);
+  });
+
+  it('given a handler that defers itself at once, its reply fills that deferral and keeps its visibility', async () => {
+    const shared = await act({ user: 'mike', command: 'slow defer', options: { ms: 0 } });
+    expect(kinds(shared)).toEqual(['deferred', 'edit']);
+    expect(last(shared).content).toBe('deferred by the handler after 0 ms');
+    const secret = await act({ user: 'mike', command: 'slow defer', options: { ms: 0, private: true } });
+    expect(kinds(secret)).toEqual(['deferred (private)', 'edit (private)']);
+    expect(sandbox.fake.messages().map((m) => m.content)).toEqual(['deferred by the handler after 0 ms']);
     expect(logLines.filter((line) => line.msg === 'deferred: the handler is still working')).toEqual([]);
   });
 
@@ -90,7 +100,7 @@ describe('a fast handler', () => {
 });
 
 describe('a slow slash command', () => {
-  it('given a public reply, the guard defers and the reply fills the deferred message', async () => {
+  it('given a public reply, the responder defers and the reply fills the deferred message', async () => {
     const result = await act({ user: 'mike', command: 'slow reply', options: { ms: SLOW_MS } });
     expect(kinds(result)).toEqual(['deferred', 'edit']);
     expect(last(result).content).toBe(`slow reply after ${SLOW_MS} ms`);
@@ -122,7 +132,7 @@ describe('a slow slash command', () => {
     expect(errorLines().map((line) => line.msg)).toEqual(['interaction failed']);
   });
 
-  it('given a handler that defers itself after the guard did, its edit lands once, privately when it asked for that', async () => {
+  it('given a handler that defers itself after the responder did, its edit lands once, privately when it asked for that', async () => {
     const shared = await act({ user: 'mike', command: 'slow defer', options: { ms: SLOW_MS } });
     expect(kinds(shared)).toEqual(['deferred', 'edit']);
     expect(last(shared).content).toBe(`deferred by the handler after ${SLOW_MS} ms`);
@@ -134,7 +144,7 @@ describe('a slow slash command', () => {
 });
 
 describe('a slow button', () => {
-  it('given an update, the guard defers the update and the handler’s update edits the message', async () => {
+  it('given an update, the responder defers the update and the handler’s update edits the message', async () => {
     const message = await messageWithButtons(SLOW_MS);
     const result = await act({ user: 'mike', button: `slow:update:${SLOW_MS}`, message });
     expect(kinds(result)).toEqual(['deferred', 'edit']);
@@ -171,7 +181,7 @@ describe('a slow button', () => {
     expect(errorLines()).toEqual([]);
   });
 
-  it('given a form opened in time whose submit is slow, the guard defers the update and the submit edits the message', async () => {
+  it('given a form opened in time whose submit is slow, the responder defers the update and the submit edits the message', async () => {
     const message = await messageWithButtons(SLOW_MS);
     expect(kinds(await act({ user: 'mike', button: `slow:slowform:${SLOW_MS}`, message }))).toEqual(['modal']);
     const submitted = await act({ user: 'mike', modal: `slow:form:${SLOW_MS}`, fields: { text: 'x' }, message });
