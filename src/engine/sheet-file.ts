@@ -2,37 +2,127 @@
  * The JSON file a sheet is exported to and imported from. Import checks everything before anything is
  * written, and names the first problem with its path in the file (e.g. `skills[2].level`).
  */
+import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { nameKey, nameProblem, visibleName } from './names.js';
-import { DEFAULT_SYSTEM, isSystemId, sheetRulesOf, SYSTEM_IDS, systemName, type SystemId } from './systems/index.js';
-import {
-  entryProblem,
-  SHEET_LIMITS,
-  validAttributeValue,
-  type EntryKind,
-  validModifier,
-  validSkillLevel,
-  type ArchetypeEntry,
-  type AttributeEntry,
-  type ConditionEntry,
-  type OperatorSheet,
-  type SkillEntry,
-} from './sheet.js';
+import { checkedBy, firstProblem, pathText } from './schema.js';
+import { DEFAULT_SYSTEM, sheetRulesOf, SYSTEM_IDS, systemIdSchema, systemName, type SystemId } from './systems/index.js';
+import { entryProblem, SHEET_LIMITS, validAttributeValue, type EntryKind, validModifier, validSkillLevel, type OperatorSheet } from './sheet.js';
 
 export const SHEET_FILE_FORMAT = 'tactalk-operator';
 export const SHEET_FILE_VERSION = 1;
 
-export interface SheetFile {
-  format: typeof SHEET_FILE_FORMAT;
-  version: typeof SHEET_FILE_VERSION;
-  name: string;
-  system: string;
-  notes: string;
-  skills: SkillEntry[];
-  archetypes: ArchetypeEntry[];
-  conditions: Array<Omit<ConditionEntry, 'expiresAt'> & { expiresAt: string | null }>;
-  attributes: AttributeEntry[];
+/** A name in the file, checked as every name is (names.ts); read as its cleaned form. */
+const nameSchema = z.string({ error: 'must be a text' }).transform((raw, context) => {
+  const checked = nameProblem(raw, SHEET_LIMITS.nameLength);
+  if ('name' in checked) return checked.name;
+  context.issues.push({ code: 'custom', message: checked.problem, input: raw });
+  return z.NEVER;
+});
+
+/** A whole number the sheet's own check (the one its commands use) accepts. */
+function wholeNumber(check: (value: number) => unknown) {
+  const notWhole = (issue: { input?: unknown }) => `must be a whole number, not ${JSON.stringify(issue.input)}`;
+  return z.number({ error: notWhole }).int({ error: notWhole }).superRefine(checkedBy(check));
 }
+
+/** Each name once in a list (compared as names are: nameKey); `repeats` says what the n-th entry repeats. */
+function namedOnce<T>(nameOf: (entry: T) => string, path: (index: number) => PropertyKey[], repeats: (name: string) => string) {
+  return (entries: T[], context: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    entries.forEach((entry, index) => {
+      const key = nameKey(nameOf(entry));
+      if (seen.has(key)) context.addIssue({ code: 'custom', path: path(index), message: repeats(nameOf(entry)), input: entry });
+      seen.add(key);
+    });
+  };
+}
+
+/** A list of named entries: at most `limit`, each name once; absent means empty. */
+function sheetList<T extends { name: string }>(entry: z.ZodType<T, unknown>, limit: number) {
+  return z
+    .array(entry, { error: 'must be a list' })
+    .max(limit, { error: (issue) => `has ${(issue.input as unknown[]).length} entries; a sheet holds at most ${limit}` })
+    .superRefine(namedOnce((read: T) => read.name, (index) => [index, 'name'], (name) => `repeats the name "${name}"`))
+    .default([]);
+}
+
+const ISO_DATE = 'must be an ISO date such as "2026-11-22T20:00:00Z", or null';
+
+const conditionSchema = z.object(
+  {
+    name: nameSchema,
+    modifier: wholeNumber((n) => validModifier('A condition modifier', n)),
+    /** The skills it applies to; null (or absent): every skill. */
+    skills: z
+      .array(nameSchema, { error: 'must be a list of skill names, or null for every skill' })
+      .max(SHEET_LIMITS.skillsPerCondition, {
+        error: (issue) =>
+          `names ${(issue.input as unknown[]).length} skills; a condition names at most ${SHEET_LIMITS.skillsPerCondition} (null: every skill)`,
+      })
+      .superRefine(namedOnce((name: string) => name, (index) => [index], (name) => `repeats the skill "${name}"; name each skill once`))
+      .nullable()
+      .default(null),
+    expiresAt: z
+      .string({ error: ISO_DATE })
+      .nullable()
+      .default(null)
+      .transform((text, context) => {
+        const date = text === null ? null : new Date(text);
+        if (date === null || !Number.isNaN(date.getTime())) return date;
+        context.issues.push({ code: 'custom', message: ISO_DATE, input: text });
+        return z.NEVER;
+      }),
+  },
+  { error: 'must be an object like {"name": "Wounded", "modifier": -10, "skills": null}' },
+);
+
+/**
+ * A sheet file as `/sheet import` reads it: every field but the name may be left out. Read, it is the sheet to
+ * import (names cleaned, dates as dates); checked against its system's rules last (`fitsSystem`).
+ */
+const sheetFileSchema = z
+  .object(
+    {
+      format: z.literal(SHEET_FILE_FORMAT, { error: `must be "${SHEET_FILE_FORMAT}"` }).optional(),
+      version: z.literal(SHEET_FILE_VERSION, { error: `must be ${SHEET_FILE_VERSION}` }).optional(),
+      name: nameSchema,
+      // Written as any text (a sheet's system as stored), read as one the bot knows.
+      system: z.string({ error: `must be one of ${SYSTEM_IDS.join(', ')}` }).pipe(systemIdSchema).default(DEFAULT_SYSTEM),
+      notes: z
+        .string({ error: 'must be a text' })
+        .max(SHEET_LIMITS.notesLength, { error: `may be at most ${SHEET_LIMITS.notesLength} characters` })
+        .default(''),
+      skills: sheetList(
+        z.object({ name: nameSchema, level: wholeNumber(validSkillLevel) }, { error: 'must be an object like {"name": "Climbing", "level": 40}' }),
+        SHEET_LIMITS.skills,
+      ),
+      archetypes: sheetList(
+        z.object(
+          { name: nameSchema, modifier: wholeNumber((n) => validModifier('An archetype modifier', n)) },
+          { error: 'must be an object like {"name": "Acuity", "modifier": 10}' },
+        ),
+        SHEET_LIMITS.archetypes,
+      ),
+      conditions: sheetList(conditionSchema, SHEET_LIMITS.conditions),
+      attributes: sheetList(
+        z.object({ name: nameSchema, value: wholeNumber(validAttributeValue) }, { error: 'must be an object like {"name": "Aim", "value": 65}' }),
+        SHEET_LIMITS.attributes,
+      ),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((file, context) => {
+    const problem =
+      fitsSystem(file.system, 'skills', 'skill', 'level', file.skills.map((entry) => ({ name: entry.name, value: entry.level }))) ??
+      fitsSystem(file.system, 'archetypes', 'archetype', 'modifier', file.archetypes.map((entry) => ({ name: entry.name, value: entry.modifier }))) ??
+      fitsSystem(file.system, 'conditions', 'condition', 'modifier', file.conditions.map((entry) => ({ name: entry.name, value: entry.modifier }))) ??
+      fitsSystem(file.system, 'attributes', 'attribute', 'value', file.attributes);
+    if (problem) context.addIssue({ code: 'custom', ...problem, input: file });
+  });
+
+/** What a sheet file holds, as `/sheet export` writes it (every field) and `/sheet import` reads it. */
+export type SheetFile = Required<z.input<typeof sheetFileSchema>>;
 
 /** A condition added before repeats were folded may name a skill twice; once means the same. */
 function onceEach(names: string[]): string[] {
@@ -109,39 +199,6 @@ function problem(path: string, message: string): never {
   throw new UserError(`The sheet file is not valid: \`${path}\` ${message}. Nothing was changed.`);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function readName(value: unknown, path: string): string {
-  if (typeof value !== 'string') problem(path, 'must be a text');
-  const checked = nameProblem(value, SHEET_LIMITS.nameLength);
-  return 'problem' in checked ? problem(path, checked.problem) : checked.name;
-}
-
-function readInteger(value: unknown, path: string, check: (n: number) => number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) problem(path, `must be a whole number, not ${JSON.stringify(value)}`);
-  try {
-    return check(value);
-  } catch (error) {
-    return problem(path, (error as Error).message.replace(/\.$/, ''));
-  }
-}
-
-function readList<T>(value: unknown, path: string, limit: number, readEntry: (entry: unknown, path: string) => T & { name: string }): T[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) problem(path, 'must be a list');
-  if (value.length > limit) problem(path, `has ${value.length} entries; a sheet holds at most ${limit}`);
-  const seen = new Set<string>();
-  return value.map((entry, index) => {
-    const read = readEntry(entry, `${path}[${index}]`);
-    const key = nameKey(read.name);
-    if (seen.has(key)) problem(`${path}[${index}].name`, `repeats the name "${read.name}"`);
-    seen.add(key);
-    return read;
-  });
-}
-
 /** Parses and checks a sheet file; throws a UserError naming the first problem. */
 export function parseSheetFile(text: string): ImportedSheet {
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -156,63 +213,12 @@ export function parseSheetFile(text: string): ImportedSheet {
   } catch (error) {
     throw new UserError(`The sheet file is not valid JSON (${(error as Error).message}). Nothing was changed.`);
   }
-  if (!isRecord(data)) problem('(top level)', 'must be a JSON object');
-  if (data.format !== undefined && data.format !== SHEET_FILE_FORMAT) problem('format', `must be "${SHEET_FILE_FORMAT}"`);
-  if (data.version !== undefined && data.version !== SHEET_FILE_VERSION) problem('version', `must be ${SHEET_FILE_VERSION}`);
-  const name = readName(data.name, 'name');
-  const system = data.system === undefined ? DEFAULT_SYSTEM : data.system;
-  if (!isSystemId(system)) problem('system', `must be one of ${SYSTEM_IDS.join(', ')}`);
-  const notes = data.notes === undefined ? '' : data.notes;
-  if (typeof notes !== 'string') problem('notes', 'must be a text');
-  if (notes.length > SHEET_LIMITS.notesLength) problem('notes', `may be at most ${SHEET_LIMITS.notesLength} characters`);
-
-  const skills = readList(data.skills, 'skills', SHEET_LIMITS.skills, (entry, path): SkillEntry => {
-    if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Climbing", "level": 40}');
-    return { name: readName(entry.name, `${path}.name`), level: readInteger(entry.level, `${path}.level`, validSkillLevel) };
-  });
-  const archetypes = readList(data.archetypes, 'archetypes', SHEET_LIMITS.archetypes, (entry, path): ArchetypeEntry => {
-    if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Acuity", "modifier": 10}');
-    return {
-      name: readName(entry.name, `${path}.name`),
-      modifier: readInteger(entry.modifier, `${path}.modifier`, (n) => validModifier('An archetype modifier', n)),
-    };
-  });
-  const conditions = readList(data.conditions, 'conditions', SHEET_LIMITS.conditions, (entry, path): ConditionEntry => {
-    if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Wounded", "modifier": -10, "skills": null}');
-    let skillsOfCondition: string[] | null = null;
-    if (entry.skills !== undefined && entry.skills !== null) {
-      if (!Array.isArray(entry.skills)) problem(`${path}.skills`, 'must be a list of skill names, or null for every skill');
-      if (entry.skills.length > SHEET_LIMITS.skillsPerCondition) {
-        problem(`${path}.skills`, `names ${entry.skills.length} skills; a condition names at most ${SHEET_LIMITS.skillsPerCondition} (null: every skill)`);
-      }
-      const seen = new Set<string>();
-      skillsOfCondition = entry.skills.map((skill, index) => {
-        const name = readName(skill, `${path}.skills[${index}]`);
-        if (seen.has(nameKey(name))) problem(`${path}.skills[${index}]`, `repeats the skill "${name}"; name each skill once`);
-        seen.add(nameKey(name));
-        return name;
-      });
-    }
-    let expiresAt: Date | null = null;
-    if (entry.expiresAt !== undefined && entry.expiresAt !== null) {
-      expiresAt = typeof entry.expiresAt === 'string' ? new Date(entry.expiresAt) : new Date(Number.NaN);
-      if (Number.isNaN(expiresAt.getTime())) problem(`${path}.expiresAt`, 'must be an ISO date such as "2026-11-22T20:00:00Z", or null');
-    }
-    return {
-      name: readName(entry.name, `${path}.name`),
-      modifier: readInteger(entry.modifier, `${path}.modifier`, (n) => validModifier('A condition modifier', n)),
-      skills: skillsOfCondition,
-      expiresAt,
-    };
-  });
-  const attributes = readList(data.attributes, 'attributes', SHEET_LIMITS.attributes, (entry, path): AttributeEntry => {
-    if (!isRecord(entry)) problem(path, 'must be an object like {"name": "Aim", "value": 65}');
-    return { name: readName(entry.name, `${path}.name`), value: readInteger(entry.value, `${path}.value`, validAttributeValue) };
-  });
-  fitsSystem(system, 'skills', 'skill', 'level', skills.map((entry) => ({ name: entry.name, value: entry.level })));
-  fitsSystem(system, 'archetypes', 'archetype', 'modifier', archetypes.map((entry) => ({ name: entry.name, value: entry.modifier })));
-  fitsSystem(system, 'conditions', 'condition', 'modifier', conditions.map((entry) => ({ name: entry.name, value: entry.modifier })));
-  fitsSystem(system, 'attributes', 'attribute', 'value', attributes);
+  const read = sheetFileSchema.safeParse(data);
+  if (!read.success) {
+    const { path, message } = firstProblem(read.error);
+    problem(pathText(path) || '(top level)', message);
+  }
+  const { name, system, notes, skills, archetypes, conditions, attributes } = read.data;
   return { name, system, notes, skills, archetypes, conditions, attributes };
 }
 
@@ -220,14 +226,23 @@ export function parseSheetFile(text: string): ImportedSheet {
  * Every entry must be one the file's system holds (RULES 6.1: a sheet belongs to its system), checked as `/sheet
  * skill set` checks it; the first that is not is named by its path: its name, or its number when only that is wrong.
  */
-function fitsSystem(system: SystemId, path: string, kind: EntryKind, field: string, entries: ReadonlyArray<{ name: string; value: number }>): void {
+function fitsSystem(
+  system: SystemId,
+  path: string,
+  kind: EntryKind,
+  field: string,
+  entries: ReadonlyArray<{ name: string; value: number }>,
+): { path: PropertyKey[]; message: string } | null {
   const rules = sheetRulesOf(system);
   const label = systemName(system);
-  if (entries.length > 0 && rules[kind] === null) problem(path, `must be empty: ${entryProblem(rules, label, kind, entries[0]!.name)} (\`system\` is "${system}")`);
-  entries.forEach((entry, index) => {
+  if (entries.length > 0 && rules[kind] === null) {
+    return { path: [path], message: `must be empty: ${entryProblem(rules, label, kind, entries[0]!.name)} (\`system\` is "${system}")` };
+  }
+  for (const [index, entry] of entries.entries()) {
     const ofName = entryProblem(rules, label, kind, entry.name);
-    if (ofName) problem(`${path}[${index}].name`, `is refused: ${ofName} (\`system\` is "${system}")`);
+    if (ofName) return { path: [path, index, 'name'], message: `is refused: ${ofName} (\`system\` is "${system}")` };
     const ofValue = entryProblem(rules, label, kind, entry.name, entry.value);
-    if (ofValue) problem(`${path}[${index}].${field}`, `is refused: ${ofValue}`);
-  });
+    if (ofValue) return { path: [path, index, field], message: `is refused: ${ofValue}` };
+  }
+  return null;
 }

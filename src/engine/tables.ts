@@ -2,9 +2,11 @@
  * Outcome tables (RULES 1.4): a server's named tables, each a die, what the roller adds, and rows covering ranges
  * of results. Pure: parsing and checking a table file (JSON or CSV), rolling its die, and picking the row.
  */
+import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { d100FromDice, type D100 } from './dice.js';
 import { NAME_LENGTH_MAX, nameProblem } from './names.js';
+import { checkedBy, firstProblem } from './schema.js';
 import type { Rng } from './rng.js';
 import type { Modifier } from './systems/tactalk/challenge.js';
 
@@ -22,15 +24,19 @@ export const TABLE_LIMITS = {
 
 export const TABLE_FILE_FORMAT = 'tactalk-table';
 
-export interface TableRow {
-  min: number;
-  max: number;
-  text: string;
+/** A row as the store keeps it (the file's rows are read into this by `tableFileSchema`). */
+export const tableRowSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  text: z.string(),
   /** The name of a table to roll next, offered as a button. */
-  next: string | null;
+  next: z.string().nullable(),
   /** On an investigation table: what this row reveals of a hidden CL (RULES 1.5). */
-  reveals: 'cl' | 'band' | null;
-}
+  reveals: z.enum(['cl', 'band']).nullable(),
+});
+export type TableRow = z.infer<typeof tableRowSchema>;
+/** A table's rows as the store keeps them (one JSON column). */
+export const tableRowsSchema = z.array(tableRowSchema);
 
 export interface OutcomeTable {
   name: string;
@@ -115,57 +121,115 @@ function bad(where: string, problem: string): never {
   throw new UserError(`The table file is not valid: ${where}: ${problem}. Nothing was changed.`);
 }
 
-function checkText(where: string, what: string, value: unknown, max: number, required: boolean): string {
-  if (value === undefined || value === null || value === '') {
-    if (required) bad(where, `the ${what} is empty`);
-    return '';
-  }
-  if (typeof value !== 'string') bad(where, `the ${what} must be text`);
-  const text = value.trim();
-  if (required && text.length === 0) bad(where, `the ${what} is empty`);
-  if (text.length > max) bad(where, `the ${what} has ${text.length} characters; at most ${max}`);
-  return text;
+/** A text of the file, trimmed; absent or blank is empty, which only a `required` one may not be. */
+function fileText(what: string, max: number, required: boolean) {
+  const bounded = z.string().max(max, { error: (issue) => `the ${what} has ${(issue.input as string).length} characters; at most ${max}` });
+  return z
+    .string({ error: `the ${what} must be text` })
+    .nullish()
+    .transform((text) => (text ?? '').trim())
+    .pipe(required ? bounded.min(1, { error: `the ${what} is empty` }) : bounded);
 }
 
 /** A table's name, or the name of the next table or the skill it adds: checked as every name is (names.ts). */
-function checkName(where: string, what: string, value: unknown, required: boolean): string | null {
-  const text = checkText(where, what, value, Number.MAX_SAFE_INTEGER, required);
-  if (!text) return null;
-  const checked = nameProblem(text, TABLE_LIMITS.nameLength);
-  return 'problem' in checked ? bad(where, `the ${what} ${checked.problem}`) : checked.name;
+function fileName(what: string) {
+  return fileText(what, Number.MAX_SAFE_INTEGER, false).transform((text, context) => {
+    if (!text) return null;
+    const checked = nameProblem(text, TABLE_LIMITS.nameLength);
+    if ('name' in checked) return checked.name;
+    context.issues.push({ code: 'custom', message: `the ${what} ${checked.problem}`, input: text });
+    return z.NEVER;
+  });
 }
 
-function checkInteger(where: string, what: string, value: unknown): number {
-  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || Math.abs(number) > 1_000_000) {
-    bad(where, `${what} must be a whole number, not ${JSON.stringify(value)}`);
-  }
-  return number;
+/** A row's bound: a whole number, or text that is one (a CSV's fields are all text), within a million either way. */
+function bound(what: string) {
+  const notWhole = (issue: { input?: unknown }) => `${what} must be a whole number, not ${JSON.stringify(issue.input)}`;
+  const limit = 1_000_000;
+  return z
+    .union([z.int(), z.string().regex(/^\s*-?\d+\s*$/, { error: notWhole })], { error: notWhole })
+    .refine((value) => Math.abs(Number(value)) <= limit, { error: notWhole })
+    .transform(Number);
 }
 
-/** Checks the rows in order: ascending, no overlap, no gap, text present, at most 100. */
+/** What a row may say it reveals, in the words a file may use. */
 const REVEALS: Record<string, TableRow['reveals']> = { cl: 'cl', exact: 'cl', band: 'band', range: 'band', '': null, none: null, nothing: null };
 
-function checkRows(rows: Array<{ where: string; min: unknown; max: unknown; text: unknown; next: unknown; reveals: unknown }>): TableRow[] {
-  if (rows.length === 0) bad('rows', 'a table needs at least one row');
-  if (rows.length > TABLE_LIMITS.rows) bad('rows', `${rows.length} rows; a table holds at most ${TABLE_LIMITS.rows}`);
-  const checked: TableRow[] = [];
-  for (const row of rows) {
-    const min = checkInteger(row.where, '`min`', row.min);
-    const max = checkInteger(row.where, '`max`', row.max);
-    if (max < min) bad(row.where, `the range ${min}–${max} runs backwards`);
-    const previous = checked.at(-1);
-    if (previous && min <= previous.max) bad(row.where, `the range ${min}–${max} overlaps the row before (${previous.min}–${previous.max}); rows must be ascending without overlap`);
-    if (previous && min > previous.max + 1) bad(row.where, `the range starts at ${min} but the row before ends at ${previous.max}, leaving ${previous.max + 1}–${min - 1} uncovered`);
-    const text = checkText(row.where, 'text', row.text, TABLE_LIMITS.textLength, true);
-    const next = checkName(row.where, 'next table name', row.next, false);
-    const revealsText = checkText(row.where, '`reveals`', row.reveals, 10, false).toLowerCase();
-    if (!(revealsText in REVEALS)) bad(row.where, '`reveals` must be `cl` (the exact CL), `band` (a band of 20) or empty');
-    checked.push({ min, max, text, next, reveals: REVEALS[revealsText] ?? null });
-  }
-  return checked;
+const fileRowSchema = z
+  .object(
+    {
+      min: bound('`min`'),
+      max: bound('`max`'),
+      text: fileText('text', TABLE_LIMITS.textLength, true),
+      next: fileName('next table name'),
+      reveals: fileText('`reveals`', 10, false).transform((text, context) => {
+        const word = text.toLowerCase();
+        if (Object.hasOwn(REVEALS, word)) return REVEALS[word]!;
+        context.issues.push({ code: 'custom', message: '`reveals` must be `cl` (the exact CL), `band` (a band of 20) or empty', input: text });
+        return z.NEVER;
+      }),
+    },
+    { error: 'must be an object like {"min": 1, "max": 40, "text": "…"}' },
+  )
+  .refine((row) => row.max >= row.min, { error: (issue) => `the range ${rangeOf(issue.input as TableRow)} runs backwards` });
+
+function rangeOf(row: Pick<TableRow, 'min' | 'max'>): string {
+  return `${row.min}–${row.max}`;
 }
 
+/** What is wrong with a row's range after the row before it: rows run ascending, without overlap or gap. */
+function afterProblem(previous: TableRow | undefined, row: TableRow): string | null {
+  if (!previous) return null;
+  if (row.min <= previous.max) return `the range ${rangeOf(row)} overlaps the row before (${rangeOf(previous)}); rows must be ascending without overlap`;
+  if (row.min > previous.max + 1) return `the range starts at ${row.min} but the row before ends at ${previous.max}, leaving ${previous.max + 1}–${row.min - 1} uncovered`;
+  return null;
+}
+
+/**
+ * The rows: at least one, at most 100, each read in turn and checked against the one before, so the problem named is
+ * on the first bad row (a later row's own problem is not named before an earlier row's overlap).
+ */
+const fileRowsSchema = z
+  .array(z.unknown(), { error: 'must be a list of {"min", "max", "text"} objects' })
+  .min(1, { error: 'a table needs at least one row' })
+  .max(TABLE_LIMITS.rows, { error: (issue) => `${(issue.input as unknown[]).length} rows; a table holds at most ${TABLE_LIMITS.rows}` })
+  .transform((rows, context) => {
+    const read: TableRow[] = [];
+    for (const [index, row] of rows.entries()) {
+      const parsed = fileRowSchema.safeParse(row);
+      const problem = parsed.success ? afterProblem(read.at(-1), parsed.data) : null;
+      if (!parsed.success) {
+        for (const { path, message } of parsed.error.issues) context.issues.push({ code: 'custom', path: [index, ...path], message, input: row });
+      }
+      else if (problem) context.issues.push({ code: 'custom', path: [index], message: problem, input: row });
+      else {
+        read.push(parsed.data);
+        continue;
+      }
+      return z.NEVER;
+    }
+    return read;
+  });
+
+/**
+ * A table file, JSON or CSV, as read: the file's own fields (a CSV has none) over the command's options, then every
+ * field checked. Read, it is the table to store.
+ */
+const tableFileSchema = z.object(
+  {
+    format: z.literal(TABLE_FILE_FORMAT, { error: `must be "${TABLE_FILE_FORMAT}"` }).optional(),
+    rows: fileRowsSchema,
+    name: fileName('table name').refine((name) => name !== null, { error: 'the table name is empty' }),
+    die: fileText('die', 20, false)
+      .transform((die) => die || 'd100')
+      .superRefine(checkedBy(parseTableDie)),
+    asks: fileText('"asks" line', TABLE_LIMITS.asksLength, false),
+    skill: fileName('skill name'),
+  },
+  { error: 'must be a JSON object with `name`, `die` and `rows`' },
+);
+
+/** What the command gives where the file says nothing: the name (from the option or the file's name), die, asks, skill. */
 export interface TableFileDefaults {
   /** The name used when the file names none (a CSV): from the command, or the file name. */
   name?: string;
@@ -174,42 +238,42 @@ export interface TableFileDefaults {
   skill?: string;
 }
 
-function finish(fields: { name: unknown; die: unknown; asks: unknown; skill: unknown }, rows: TableRow[]): OutcomeTable {
-  const name = checkName('name', 'table name', fields.name, true)!;
-  const die = checkText('die', 'die', fields.die ?? 'd100', 20, false) || 'd100';
-  try {
-    parseTableDie(die);
-  } catch (error) {
-    bad('die', (error as Error).message.replace(/\.$/, ''));
+/** The fields a JSON file may set itself, over the command's options. */
+export const TABLE_FILE_FIELDS = ['name', 'die', 'asks', 'skill'] as const;
+export type TableFileField = (typeof TABLE_FILE_FIELDS)[number];
+
+/** Checks the fields; the first problem is named by its place: `row 2` / `line 3` (`rowPlace`), `name`, `die`, … */
+function readTable(fields: unknown, rowPlace: (index: number) => string): OutcomeTable {
+  const read = tableFileSchema.safeParse(fields);
+  if (read.success) {
+    const { name, die, asks, skill, rows } = read.data;
+    return { name: name!, die, asks, skill, rows };
   }
-  const asks = checkText('asks', '"asks" line', fields.asks, TABLE_LIMITS.asksLength, false);
-  const skill = checkName('skill', 'skill name', fields.skill, false);
-  return { name, die, asks, skill, rows };
+  const { path, message } = firstProblem(read.error);
+  const [field, index] = path;
+  bad(field === undefined ? 'the top level' : field === 'rows' && typeof index === 'number' ? rowPlace(index) : String(field), message);
 }
 
-export function parseTableJson(text: string, defaults: TableFileDefaults = {}): OutcomeTable {
+function isFileObject(data: unknown): data is Record<string, unknown> {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
+}
+
+/** A JSON file's table, and the fields it set itself (not absent, not null): an option given for one is not used. */
+function readTableJson(text: string, defaults: TableFileDefaults): { table: OutcomeTable; fileSets: TableFileField[] } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     bad('JSON', (error as Error).message);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) bad('the top level', 'must be a JSON object with `name`, `die` and `rows`');
-  const table = data as Record<string, unknown>;
-  if (table.format !== undefined && table.format !== TABLE_FILE_FORMAT) bad('format', `must be "${TABLE_FILE_FORMAT}"`);
-  if (!Array.isArray(table.rows)) bad('rows', 'must be a list of {"min", "max", "text"} objects');
-  const rows = checkRows(
-    table.rows.map((row: unknown, index: number) => {
-      const where = `row ${index + 1}`;
-      if (typeof row !== 'object' || row === null) bad(where, 'must be an object like {"min": 1, "max": 40, "text": "…"}');
-      const record = row as Record<string, unknown>;
-      return { where, min: record.min, max: record.max, text: record.text, next: record.next, reveals: record.reveals };
-    }),
-  );
-  return finish(
-    { name: table.name ?? defaults.name, die: table.die ?? defaults.die, asks: table.asks ?? defaults.asks, skill: table.skill ?? defaults.skill },
-    rows,
-  );
+  if (!isFileObject(data)) return { table: readTable(data, () => ''), fileSets: [] };
+  const fileSets = TABLE_FILE_FIELDS.filter((field) => data[field] !== undefined && data[field] !== null);
+  const fields = { ...data, ...Object.fromEntries(TABLE_FILE_FIELDS.map((field) => [field, data[field] ?? defaults[field]])) };
+  return { table: readTable(fields, (index) => `row ${index + 1}`), fileSets };
+}
+
+export function parseTableJson(text: string, defaults: TableFileDefaults = {}): OutcomeTable {
+  return readTableJson(text, defaults).table;
 }
 
 /** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks. Returns each record with its line. */
@@ -270,20 +334,20 @@ export function parseTableCsv(text: string, defaults: TableFileDefaults): Outcom
     const index = columns.indexOf(column);
     return index < 0 ? undefined : fields[index];
   };
-  const rows = checkRows(
-    records.map((record) => {
-      if (record.fields.length > columns.length) bad(`line ${record.line}`, `${record.fields.length} fields but the header names ${columns.length}; quote text that holds commas`);
-      return {
-        where: `line ${record.line}`,
-        min: at(record.fields, 'min'),
-        max: at(record.fields, 'max'),
-        text: at(record.fields, 'text'),
-        next: at(record.fields, 'next'),
-        reveals: at(record.fields, 'reveals'),
-      };
-    }),
-  );
-  return finish({ name: defaults.name, die: defaults.die, asks: defaults.asks, skill: defaults.skill }, rows);
+  const rows = records.map((record) => {
+    if (record.fields.length > columns.length) bad(`line ${record.line}`, `${record.fields.length} fields but the header names ${columns.length}; quote text that holds commas`);
+    return Object.fromEntries(CSV_COLUMNS.map((column) => [column, at(record.fields, column)]));
+  });
+  return readTable({ ...defaults, rows }, (index) => `line ${records[index]!.line}`);
+}
+
+/**
+ * A file `/table import` was given: JSON when its name says so (or, named neither .json nor .csv, when it starts
+ * with `{`), else CSV. With the table, the fields the file set itself: an option given for one of those was not used.
+ */
+export function parseTableFile(fileName: string, text: string, defaults: TableFileDefaults): { table: OutcomeTable; fileSets: TableFileField[] } {
+  const isJson = /\.json$/i.test(fileName) || (!/\.csv$/i.test(fileName) && text.replace(/^\uFEFF/, '').trimStart().startsWith('{'));
+  return isJson ? readTableJson(text.replace(/^\uFEFF/, ''), defaults) : { table: parseTableCsv(text, defaults), fileSets: [] };
 }
 
 function csvField(value: string): string {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SheetRules } from '../sheet.js';
 import { D100_TACTICS_SHEET } from './d100-tactics/sheet.js';
 import { D10_POOL_SHEET } from './d10-pool/sheet.js';
@@ -27,6 +28,8 @@ export const DEFAULT_SYSTEM: SystemId = 'tactalk';
 export function isSystemId(value: unknown): value is SystemId {
   return typeof value === 'string' && (SYSTEM_IDS as readonly string[]).includes(value);
 }
+
+export const systemIdSchema = z.custom<SystemId>(isSystemId, { error: `must be one of ${SYSTEM_IDS.join(', ')}` });
 
 /** The display name of a system id; an unknown id (an old row) is shown as it is. */
 export function systemName(id: string): string {
