@@ -7,6 +7,7 @@
  * and the caller rolls them with the system's rule and hands the totals back (`beginRolledCycle`).
  */
 import { UserError } from '../errors.js';
+import { Refused } from './refusals.js';
 import type { SystemId } from './systems/index.js';
 import type { DieCode } from './systems/result-points/die-code.js';
 import { CHASE_RULE, DEBATE_RULE, MELEE_RULE } from './systems/result-points/initiative.js';
@@ -159,7 +160,7 @@ const sameName = (a: string, b: string) => a.normalize('NFKC').trim().toLowerCas
 export function checkCanJoin(state: TrackerState, entry: Pick<NewCombatant, 'key' | 'name' | 'playerId'>): void {
   const already = findCombatant(state, entry.key);
   if (already) {
-    throw new UserError(entry.playerId ? `You are already in this initiative as **${already.name}**. To change it, leave (\`/initiative leave\`) and join again.` : `There is already an NPC named **${already.name}** here.`);
+    throw new Refused({ kind: 'already-in-initiative', name: already.name, player: Boolean(entry.playerId) });
   }
   const namesake = state.combatants.find((combatant) => sameName(combatant.name, entry.name));
   if (namesake) throw new UserError(`There is already a combatant named **${namesake.name}** here: give ${entry.playerId ? 'your sheet' : 'the NPC'} another name.`);
@@ -228,7 +229,7 @@ function enterCycle(state: TrackerState, cycle: number): TrackerState {
  */
 export function nextTurn(state: TrackerState): StepOutcome {
   const rule = ruleOf(state);
-  if (state.combatants.length === 0) throw new UserError('Nobody is in this initiative yet: players join with `/initiative join`, the Dispatcher adds NPCs with `/initiative npc`.');
+  if (state.combatants.length === 0) throw new Refused({ kind: 'initiative-empty' });
   if (state.cycle === 0) {
     if (orderOf(state, 1).length === 0) throw new UserError('Nobody has initiative for the first round yet.');
     return { state: enterCycle(state, 1) };

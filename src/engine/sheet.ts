@@ -3,6 +3,7 @@
  * (which conditions apply to a skill, which archetypes a roll names, what an import file must look like).
  */
 import { UserError } from '../errors.js';
+import { Refused } from './refusals.js';
 import { checkName, cleanName, closestNames, NAME_LENGTH_MAX, nameKey } from './names.js';
 import { SKILL_LEVEL_MAX, SKILL_LEVEL_MIN, type Modifier } from './systems/tactalk/challenge.js';
 
@@ -94,15 +95,8 @@ export function validModifier(what: string, modifier: number): number {
   return modifier;
 }
 
-function notOnSheet(what: string, typed: string, sheet: OperatorSheet, names: string[]): UserError {
-  const suggestions = closestNames(typed, names);
-  const hint =
-    suggestions.length > 0
-      ? ` Did you mean ${suggestions.map((name) => `**${name}**`).join(', ')}?`
-      : names.length > 0
-        ? ''
-        : ` ${sheet.name} has no ${what}s yet.`;
-  return new UserError(`${sheet.name} has no ${what} named **${cleanName(typed)}**.${hint}`);
+function notOnSheet(entry: 'attribute' | 'archetype', typed: string, sheet: OperatorSheet, names: string[]): Refused {
+  return new Refused({ kind: 'no-such-entry', sheet: sheet.name, entry, typed: cleanName(typed), suggestions: closestNames(typed, names), hasAny: names.length > 0 });
 }
 
 /**
@@ -113,20 +107,17 @@ export function findSkill(sheet: OperatorSheet, typed: string, otherwise?: strin
   const key = nameKey(typed);
   const skill = sheet.skills.find((entry) => nameKey(entry.name) === key);
   if (skill) return skill;
-  const name = cleanName(typed);
-  const levels = new Map(sheet.skills.map((entry) => [entry.name, entry.level]));
-  const nearest = closestNames(typed, [...levels.keys()]);
-  const shown = (names: string[]) => names.map((entry) => `**${entry}** ${levels.get(entry)}`).join(', ');
-  const known =
-    nearest.length > 0
-      ? ` Nearest: ${shown(nearest)}.`
-      : sheet.skills.length > 0
-        ? ` Its skills: ${shown(sheet.skills.slice(0, 5).map((entry) => entry.name))}${sheet.skills.length > 5 ? ', …' : ''}.`
-        : ` ${sheet.name} has no skills yet.`;
-  const add = isNpc(sheet) ? `\`/npc skill set npc:${sheet.name} name:${name} level:…\`` : `\`/sheet skill set name:${name} level:…\``;
-  const ways = [...(sheet.skills.length > 0 ? ['roll one of those'] : []), `add it with ${add}`, ...(otherwise ? [otherwise] : [])];
-  const said = ways.length > 1 ? `${ways.slice(0, -1).join(', ')} or ${ways[ways.length - 1]}` : ways[0]!;
-  throw new UserError(`${sheet.name} has no skill named **${name}**.${known} You can ${said}.`);
+  const nearest = closestNames(typed, sheet.skills.map((entry) => entry.name)).map((name) => sheet.skills.find((entry) => entry.name === name)!);
+  throw new Refused({
+    kind: 'no-such-skill',
+    sheet: sheet.name,
+    npc: isNpc(sheet),
+    typed: cleanName(typed),
+    nearest,
+    first: sheet.skills.slice(0, 5),
+    more: sheet.skills.length > 5,
+    otherwise: otherwise ?? null,
+  });
 }
 
 export function validAttributeValue(value: number): number {

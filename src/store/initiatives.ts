@@ -3,7 +3,7 @@
  * deletes it. Every change is a compare-and-set on `version` (as contests and roll requests): two presses at the
  * same moment move the turn once, and a roll the new state shows lands with it in one transaction.
  */
-import { UserError } from '../errors.js';
+import { Refused } from '../engine/refusals.js';
 import type { TrackerState } from '../engine/initiative.js';
 import { isRowId, transaction, type Database } from './database.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
@@ -38,7 +38,7 @@ export class InitiativeStore {
       const open = await tx.initiativeTracker.findFirst({ where: { guildId, channelId }, orderBy: { id: 'asc' } });
       if (open) return { open: fromRow(open) };
       if ((await tx.initiativeTracker.count({ where: { guildId } })) >= OPEN_TRACKERS_PER_SERVER_MAX) {
-        throw new UserError(`This server already has ${OPEN_TRACKERS_PER_SERVER_MAX} open initiative trackers, the most it may have. End one (\`/initiative end\` in its channel) first.`);
+        throw new Refused({ kind: 'tracker-limit', most: OPEN_TRACKERS_PER_SERVER_MAX });
       }
       const row = await tx.initiativeTracker.create({ data: { guildId, channelId, system: state.system, state: JSON.stringify(state) } });
       return { created: fromRow(row) };

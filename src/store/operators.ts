@@ -2,10 +2,10 @@
  * Operator sheets in the database. Every method takes the acting user's scope (server + owner) and returns
  * engine types; limits and unique names are checked inside one transaction, so nothing half-written remains.
  */
-import { UserError } from '../errors.js';
 import { cleanName, closestNames, nameKey } from '../engine/names.js';
+import { Refused } from '../engine/refusals.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
-import { DEFAULT_SYSTEM, systemCommand, systemName, type SystemId } from '../engine/systems/index.js';
+import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isRowId, transaction, type Database } from './database.js';
@@ -30,18 +30,9 @@ export function npcOwner(guildId: string): SheetOwner {
   return { guildId, ownerId: NPC_OWNER_ID };
 }
 
-/** How the messages speak of a scope's sheets: a player's own, or the server's NPCs. */
-function wordsFor(owner: SheetOwner) {
-  const npc = owner.ownerId === NPC_OWNER_ID;
-  return {
-    npc,
-    sheet: npc ? 'NPC' : 'sheet',
-    aSheet: npc ? 'an NPC' : 'a sheet',
-    listCommand: npc ? '`/npc list`' : '`/sheet list`',
-    most: npc ? SHEET_LIMITS.npcsPerServer : SHEET_LIMITS.sheetsPerUser,
-    already: npc ? 'This server already has' : 'You already have',
-    count: (n: number) => (npc ? `This server already has ${n} NPCs` : `You already have ${n} sheets on this server`),
-  };
+/** Whether a scope is the server's NPCs: their refusals speak of NPCs, and they have their own limit. */
+function isNpcScope(owner: SheetOwner): boolean {
+  return owner.ownerId === NPC_OWNER_ID;
 }
 
 const withContents = {
@@ -86,9 +77,9 @@ export interface AttributeChange {
 
 type NumberedKind = 'skill' | 'archetype' | 'attribute';
 const NUMBERED = {
-  skill: { field: 'level', limit: SHEET_LIMITS.skills, plural: 'skills' },
-  archetype: { field: 'modifier', limit: SHEET_LIMITS.archetypes, plural: 'archetypes' },
-  attribute: { field: 'value', limit: SHEET_LIMITS.attributes, plural: 'attributes' },
+  skill: { field: 'level', limit: SHEET_LIMITS.skills },
+  archetype: { field: 'modifier', limit: SHEET_LIMITS.archetypes },
+  attribute: { field: 'value', limit: SHEET_LIMITS.attributes },
 } as const;
 interface NumberedTable {
   findUnique(args: unknown): Promise<({ id: number } & Record<string, unknown>) | null>;
@@ -204,7 +195,7 @@ export class OperatorStore {
   /** Inside a change: the sheet must still exist on its server, or the change is refused and nothing is written. */
   private async requireSheetRow(tx: Tx, sheet: SheetRef): Promise<void> {
     if (!isRowId(sheet.id) || !(await tx.operator.findFirst({ where: { id: sheet.id, guildId: sheet.guildId }, select: { id: true } }))) {
-      throw new UserError('That sheet no longer exists on this server. Nothing was changed.');
+      throw new Refused({ kind: 'sheet-gone' });
     }
   }
 
@@ -248,16 +239,11 @@ export class OperatorStore {
 
   /** The current sheet (`current`), or a clear error saying how to get one. */
   async requireCurrent(owner: SheetOwner, someoneElse?: string): Promise<OperatorSheet> {
-    if (wordsFor(owner).npc) throw new UserError('Name the NPC: NPCs are always named (see `/npc list`).');
+    if (isNpcScope(owner)) throw new Refused({ kind: 'npc-unnamed' });
     const sheet = await this.current(owner);
     if (sheet) return sheet;
     const count = await this.db.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-    if (someoneElse) throw new UserError(count === 0 ? `${someoneElse} has no Operator sheet on this server.` : `${someoneElse} has no active sheet; name one.`);
-    throw new UserError(
-      count === 0
-        ? 'You have no Operator sheet on this server yet. Create one with `/sheet create name:<name>`.'
-        : 'You have no active sheet. Pick one with `/sheet use name:<name>` (see `/sheet list`), or name the sheet.',
-    );
+    throw new Refused({ kind: 'no-current-sheet', someoneElse: someoneElse ?? null, hasSheets: count > 0 });
   }
 
   /**
@@ -266,27 +252,23 @@ export class OperatorStore {
    * when it is not the acting user, so the message speaks of them.
    */
   async requireActive(owner: SheetOwner, system: SystemId, need: { command?: string; someoneElse?: string } = {}): Promise<OperatorSheet> {
-    if (wordsFor(owner).npc) throw new UserError('Name the NPC: NPCs are always named (see `/npc list`).');
+    if (isNpcScope(owner)) throw new Refused({ kind: 'npc-unnamed' });
     const sheet = await this.active(owner, system);
     if (sheet) return sheet;
-    const command = need.command ?? systemCommand(system);
-    const kind = systemName(system);
     const ofSystem = await this.db.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system }, select: { name: true }, orderBy: { name: 'asc' } });
-    if (need.someoneElse) {
-      throw new UserError(
-        ofSystem.length === 0
-          ? `\`${command}\` rolls a ${kind} sheet; ${need.someoneElse} has none on this server.`
-          : `${need.someoneElse} has ${ofSystem.length} ${kind} sheets and none is active; they pick one with \`/sheet use\`.`,
-      );
-    }
-    if (ofSystem.length === 0) {
-      const others = await this.db.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true, system: true }, orderBy: { name: 'asc' }, take: 3 });
-      const yours = others.length > 0 ? ` (yours: ${others.map((other) => `**${other.name}**, ${systemName(other.system)}`).join('; ')})` : '';
-      throw new UserError(`\`${command}\` rolls a ${kind} sheet; you have none${yours}. Make one with \`/sheet create name:… system:${kind}\`.`);
-    }
-    throw new UserError(
-      `You have ${ofSystem.length} ${kind} sheets and none is active: pick the one \`${command}\` rolls with \`/sheet use name:…\` (${ofSystem.map((row) => `**${row.name}**`).join(', ')}).`,
-    );
+    // The owner's sheets of other systems are named only to the acting user who has none of this one.
+    const others =
+      need.someoneElse || ofSystem.length > 0
+        ? []
+        : await this.db.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true, system: true }, orderBy: { name: 'asc' }, take: 3 });
+    throw new Refused({
+      kind: 'no-active-sheet',
+      system,
+      command: need.command ?? null,
+      someoneElse: need.someoneElse ?? null,
+      sheets: ofSystem.map((row) => row.name),
+      others,
+    });
   }
 
   /**
@@ -310,11 +292,7 @@ export class OperatorStore {
         false,
       )) ?? toSheet(await this.requireRow(this.db, owner, name));
     if (system !== null && sheet.system !== system) {
-      throw new UserError(
-        `**${sheet.name}** is a ${systemName(sheet.system)} sheet; \`${need.command ?? systemCommand(system)}\` reads a ${systemName(system)} sheet. ` +
-          (wordsFor(owner).npc ? 'Name an NPC of that system (`/npc list`), or make one with `/npc create … system:' : 'Name one of that system, or make one with `/sheet create … system:') +
-          `${systemName(system)}\`.`,
-      );
+      throw new Refused({ kind: 'wrong-system', sheet: sheet.name, sheetSystem: sheet.system, system, command: need.command ?? null, npc: isNpcScope(owner) });
     }
     return sheet;
   }
@@ -328,31 +306,26 @@ export class OperatorStore {
     const names = (await tx.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true } })).map(
       (sheet) => sheet.name,
     );
-    const suggestions = closestNames(name, names);
-    const words = wordsFor(owner);
-    throw new UserError(
-      `There is no ${words.sheet} named **${cleanName(name)}**.` +
-        (suggestions.length > 0 ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ` See ${words.listCommand}.`),
-    );
+    throw new Refused({ kind: 'no-such-sheet', typed: cleanName(name), npc: isNpcScope(owner), suggestions: closestNames(name, names) });
   }
 
   private async assertNameFree(tx: Tx, owner: SheetOwner, name: string, exceptId?: number): Promise<void> {
     const clash = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) } });
-    const words = wordsFor(owner);
-    if (clash && clash.id !== exceptId) throw new UserError(`${words.already} ${words.aSheet} named **${clash.name}**.`);
+    if (clash && clash.id !== exceptId) throw new Refused({ kind: 'sheet-name-taken', name: clash.name, npc: isNpcScope(owner) });
   }
 
   /** Creates a sheet and makes it the active one of its system (NPCs have no active one); `system` is its rule system. */
   async create(owner: SheetOwner, name: string, system: SystemId = DEFAULT_SYSTEM): Promise<OperatorSheet> {
     return this.writingScope(owner, async () => {
-      const words = wordsFor(owner);
+      const npc = isNpcScope(owner);
+      const most = npc ? SHEET_LIMITS.npcsPerServer : SHEET_LIMITS.sheetsPerUser;
       return transaction(this.db, async (tx) => {
         const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
-        if (count >= words.most) throw new UserError(`${words.count(count)}, the most allowed. Delete one first.`);
+        if (count >= most) throw new Refused({ kind: 'sheet-limit', count, most, npc });
         await this.assertNameFree(tx, owner, name);
-        if (!words.npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system, active: true }, data: { active: false } });
+        if (!npc) await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system, active: true }, data: { active: false } });
         const row = await tx.operator.create({
-          data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !words.npc, system },
+          data: { guildId: owner.guildId, ownerId: owner.ownerId, name, nameKey: nameKey(name), active: !npc, system },
           include: withContents,
         });
         return toSheet(row);
@@ -399,7 +372,7 @@ export class OperatorStore {
   async setNotes(sheet: SheetRef, notes: string): Promise<void> {
     return this.writingSheet(sheet.id, async () => {
       const { count } = await this.db.operator.updateMany({ where: { id: sheet.id, guildId: sheet.guildId }, data: { notes } });
-      if (count === 0) throw new UserError('That sheet no longer exists on this server. Nothing was changed.');
+      if (count === 0) throw new Refused({ kind: 'sheet-gone' });
     });
   }
 
@@ -410,7 +383,7 @@ export class OperatorStore {
   private async setNumber(kind: NumberedKind, sheet: SheetRef, name: string, value: number): Promise<number | null> {
     const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
-      const { field, limit, plural } = NUMBERED[kind];
+      const { field, limit } = NUMBERED[kind];
       return transaction(this.db, async (tx) => {
         await this.requireSheetRow(tx, sheet);
         // The three tables share this shape; Prisma's delegates are typed apart, so they meet here.
@@ -422,7 +395,7 @@ export class OperatorStore {
           return existing[field] as number;
         }
         if ((await table.count({ where: { operatorId: sheetId } })) >= limit) {
-          throw new UserError(`A sheet holds at most ${limit} ${plural}; remove one first.`);
+          throw new Refused({ kind: 'entry-limit', entry: kind, most: limit });
         }
         await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
         return null;
@@ -503,7 +476,7 @@ export class OperatorStore {
           }
           const count = await tx.condition.count({ where: { operatorId: sheetId } });
           if (count >= SHEET_LIMITS.conditions) {
-            throw new UserError(`A sheet holds at most ${SHEET_LIMITS.conditions} conditions; remove one first.`);
+            throw new Refused({ kind: 'entry-limit', entry: 'condition', most: SHEET_LIMITS.conditions });
           }
           await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
         });
@@ -537,14 +510,12 @@ export class OperatorStore {
         const key = nameKey(imported.name);
         const existing = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: key } });
         if (existing && !replace) {
-          throw new UserError(
-            `You already have a sheet named **${existing.name}**. Import again with \`replace:True\` to overwrite it, or rename it first. Nothing was changed.`,
-          );
+          throw new Refused({ kind: 'import-name-taken', name: existing.name });
         }
         if (!existing) {
           const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
           if (count >= SHEET_LIMITS.sheetsPerUser) {
-            throw new UserError(`You already have ${count} sheets on this server, the most allowed. Nothing was changed.`);
+            throw new Refused({ kind: 'import-sheet-limit', count, most: SHEET_LIMITS.sheetsPerUser });
           }
         }
         const contents = {

@@ -1,6 +1,6 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
-import { UserError } from '../errors.js';
+import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { transaction, type Database, type DirectWrites } from './database.js';
 
@@ -234,7 +234,7 @@ export class RollLog {
   async require(guildId: string, typedId: string): Promise<StoredRoll> {
     const id = typedId.trim().toLowerCase();
     const roll = ROLL_ID_PATTERN.test(id) ? await this.find(guildId, id) : null;
-    if (!roll) throw new UserError(`There is no roll with the id \`${typedId.trim().slice(0, 20)}\`. Roll ids are the 8 characters in an embed's footer.`);
+    if (!roll) throw new Refused({ kind: 'no-such-roll', typed: typedId.trim().slice(0, 20) });
     return roll;
   }
 

@@ -1,5 +1,5 @@
 /** A server's outcome tables (RULES 1.4). Rows are stored as one JSON list, written only after a full check. */
-import { UserError } from '../errors.js';
+import { Refused } from '../engine/refusals.js';
 import { closestNames, nameKey } from '../engine/names.js';
 import { TABLE_LIMITS, type OutcomeTable, type TableRow } from '../engine/tables.js';
 import { transaction, type Database } from './database.js';
@@ -21,10 +21,7 @@ export class TableStore {
     const table = await this.find(guildId, name);
     if (table) return table;
     const suggestions = closestNames(name, await this.names(guildId));
-    throw new UserError(
-      `There is no outcome table named **${name.trim()}** on this server.` +
-        (suggestions.length ? ` Did you mean ${suggestions.map((n) => `**${n}**`).join(', ')}?` : ' See `/table list`.'),
-    );
+    throw new Refused({ kind: 'no-such-table', typed: name.trim(), suggestions });
   }
 
   async names(guildId: string): Promise<string[]> {
@@ -49,7 +46,7 @@ export class TableStore {
       }
       const count = await tx.outcomeTable.count({ where: { guildId } });
       if (count >= TABLE_LIMITS.tablesPerServer) {
-        throw new UserError(`This server has ${count} outcome tables, the most allowed. Delete one first. Nothing was changed.`);
+        throw new Refused({ kind: 'table-limit', count, most: TABLE_LIMITS.tablesPerServer });
       }
       await tx.outcomeTable.create({ data: { guildId, nameKey: key, ...data } });
       return { replaced: false };

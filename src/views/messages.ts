@@ -1,6 +1,9 @@
 /** Plain replies: confirmations and errors. All private unless said otherwise, none ping. */
 import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
+import type { UserError } from '../errors.js';
+import { isRefused } from '../engine/refusals.js';
 import { NO_PINGS, truncate, DISCORD_LIMITS } from './limits.js';
+import { refusalText } from './refusals.js';
 
 export interface ReplyPayload {
   content?: string;
@@ -22,8 +25,14 @@ export function publicNote(text: string): ReplyPayload {
   return { content: truncate(text, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
 }
 
-export function userErrorReply(message: string): ReplyPayload {
-  return privateNote(`⚠️ ${message}`);
+/** What a user reads for their error: a refusal's words (views/refusals.ts), any other UserError's message as it is. */
+export function userErrorText(error: UserError): string {
+  return isRefused(error) ? refusalText(error.refusal) : error.message;
+}
+
+/** A user's error, privately: the error itself (worded by `userErrorText`) or text already worded. */
+export function userErrorReply(error: UserError | string): ReplyPayload {
+  return privateNote(`⚠️ ${typeof error === 'string' ? error : userErrorText(error)}`);
 }
 
 /** A form cannot open once the interaction was acknowledged, as it is when the bot was too slow to answer at once. */

@@ -7,6 +7,7 @@ import { D10_PHASE_RULE } from '../../src/engine/systems/d10-pool/initiative.js'
 import type { Store } from '../../src/store/index.js';
 import { OPEN_TRACKERS_PER_SERVER_MAX, type StoredTracker } from '../../src/store/initiatives.js';
 import { freshStore } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -89,7 +90,7 @@ describe('InitiativeStore', () => {
 
   it(`at most ${OPEN_TRACKERS_PER_SERVER_MAX} open trackers on a server`, async () => {
     for (let channel = 0; channel < OPEN_TRACKERS_PER_SERVER_MAX; channel++) await started(GUILD, `c${channel}`);
-    await expect(store.initiatives.start(GUILD, 'one more', newTracker(MELEE_RULE, 'gm'))).rejects.toThrow(/most it may have/);
+    expect(await told(store.initiatives.start(GUILD, 'one more', newTracker(MELEE_RULE, 'gm')))).toMatch(/most it may have/);
     expect('created' in (await store.initiatives.start('other', 'c', newTracker(MELEE_RULE, 'gm')))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { newRollRequest } from '../../src/engine/systems/tactalk/roll-request.js
 import type { Store } from '../../src/store/index.js';
 import { npcOwner } from '../../src/store/operators.js';
 import { freshStore } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 const HOME = 'guild-home';
 const ELSEWHERE = 'guild-elsewhere';
@@ -53,13 +54,13 @@ describe('an id from another server', () => {
     await store.operators.setNotes(troy, 'on the roof');
     const forged = { id: troy.id, guildId: ELSEWHERE };
     expect(await store.operators.get(ELSEWHERE, troy.id)).toBeNull();
-    await expect(store.operators.setSkill(forged, 'Climbing', 99)).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.setSkill(forged, 'Flying', 99)).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.setArchetype(forged, 'Acuity', 10)).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.setAttribute(forged, 'Health', 1)).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.setCondition(forged, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date())).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.setNotes(forged, 'stolen')).rejects.toThrow(/no longer exists/);
-    await expect(store.operators.changeAttribute(forged, 'Health', () => 0)).rejects.toThrow(/no longer exists/);
+    expect(await told(store.operators.setSkill(forged, 'Climbing', 99))).toMatch(/no longer exists/);
+    expect(await told(store.operators.setSkill(forged, 'Flying', 99))).toMatch(/no longer exists/);
+    expect(await told(store.operators.setArchetype(forged, 'Acuity', 10))).toMatch(/no longer exists/);
+    expect(await told(store.operators.setAttribute(forged, 'Health', 1))).toMatch(/no longer exists/);
+    expect(await told(store.operators.setCondition(forged, { name: 'Wounded', modifier: -10, skills: null, expiresAt: null }, new Date()))).toMatch(/no longer exists/);
+    expect(await told(store.operators.setNotes(forged, 'stolen'))).toMatch(/no longer exists/);
+    expect(await told(store.operators.changeAttribute(forged, 'Health', () => 0))).toMatch(/no longer exists/);
     expect(await store.operators.remove('skill', forged, 'Climbing')).toBeNull();
     expect(await store.operators.delete({ guildId: ELSEWHERE, ownerId: 'mike' }, troy.id)).toBeNull();
     expect(await store.operators.get(HOME, troy.id)).toMatchObject({
@@ -75,7 +76,7 @@ describe('an id from another server', () => {
   it('finds no NPC of another server by name or id', async () => {
     const thug = await store.operators.create(npcOwner(HOME), 'Thug');
     expect(await store.operators.get(ELSEWHERE, thug.id)).toBeNull();
-    await expect(store.operators.byNameOrActive(npcOwner(ELSEWHERE), 'Thug', null)).rejects.toThrow(/no NPC named \*\*Thug\*\*/);
+    expect(await told(store.operators.byNameOrActive(npcOwner(ELSEWHERE), 'Thug', null))).toMatch(/no NPC named \*\*Thug\*\*/);
   });
 
   it('finds no contest and no roll request', async () => {

@@ -3,6 +3,7 @@ import { NPC_OWNER_ID, SHEET_LIMITS, isNpc } from '../../src/engine/sheet.js';
 import type { Store } from '../../src/store/index.js';
 import { npcOwner } from '../../src/store/operators.js';
 import { freshStore } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -25,9 +26,9 @@ describe('NPC sheets in the store', () => {
     expect((await store.operators.list(mike)).map((sheet) => sheet.id)).toEqual([players.id]);
     expect((await store.operators.list(npcs)).map((sheet) => sheet.id)).toEqual([thug.id]);
     expect(await store.operators.list(npcOwner('another server'))).toEqual([]);
-    await expect(store.operators.create(npcs, ' THUG ')).rejects.toThrow('This server already has an NPC named **Thug**.');
-    await expect(store.operators.byNameOrActive(npcs, 'Thugg', null)).rejects.toThrow('There is no NPC named **Thugg**. Did you mean **Thug**?');
-    await expect(store.operators.byNameOrActive(npcs, ' ', null)).rejects.toThrow('Name the NPC');
+    expect(await told(store.operators.create(npcs, ' THUG '))).toMatch('This server already has an NPC named **Thug**.');
+    expect(await told(store.operators.byNameOrActive(npcs, 'Thugg', null))).toMatch('There is no NPC named **Thugg**. Did you mean **Thug**?');
+    expect(await told(store.operators.byNameOrActive(npcs, ' ', null))).toMatch('Name the NPC');
     // Creating an NPC never changes which sheet is a player's active one.
     expect((await store.operators.active(mike, 'tactalk'))?.id).toBe(players.id);
     expect(await store.operators.delete(mike, thug.id)).toBeNull();
@@ -37,6 +38,6 @@ describe('NPC sheets in the store', () => {
   it('allow a server more NPCs than a player has sheets, up to their own limit', async () => {
     const npcs = npcOwner('g');
     for (let index = 0; index < SHEET_LIMITS.npcsPerServer; index++) await store.operators.create(npcs, `NPC ${index}`);
-    await expect(store.operators.create(npcs, 'One too many')).rejects.toThrow(`This server already has ${SHEET_LIMITS.npcsPerServer} NPCs, the most allowed.`);
+    expect(await told(store.operators.create(npcs, 'One too many'))).toMatch(`This server already has ${SHEET_LIMITS.npcsPerServer} NPCs, the most allowed.`);
   });
 });

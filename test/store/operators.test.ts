@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSheetFile } from '../../src/engine/sheet-file.js';
 import type { Store } from '../../src/store/index.js';
 import { freshStore } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 const mike = { guildId: 'guild-1', ownerId: 'mike' };
 const sasha = { guildId: 'guild-1', ownerId: 'sasha' };
@@ -30,7 +31,7 @@ describe('Operator sheets in SQLite', () => {
 
   it('refuses a second sheet with the same name, whatever the case', async () => {
     await store.operators.create(mike, 'Troy');
-    await expect(store.operators.create(mike, 'TROY')).rejects.toThrow(/already have a sheet named \*\*Troy\*\*/);
+    expect(await told(store.operators.create(mike, 'TROY'))).toMatch(/already have a sheet named \*\*Troy\*\*/);
     await expect(store.operators.create(sasha, 'Troy')).resolves.toMatchObject({ name: 'Troy' });
   });
 
@@ -50,10 +51,10 @@ describe('Operator sheets in SQLite', () => {
 
   it('enforces the limits on sheets and skills', async () => {
     for (let index = 0; index < 10; index++) await store.operators.create(mike, `Operator ${index}`);
-    await expect(store.operators.create(mike, 'One too many')).rejects.toThrow(/already have 10 sheets/);
+    expect(await told(store.operators.create(mike, 'One too many'))).toMatch(/already have 10 sheets/);
     const sheet = await store.operators.requireActive(mike, 'tactalk');
     for (let index = 0; index < 100; index++) await store.operators.setSkill(sheet, `Skill ${index}`, 10);
-    await expect(store.operators.setSkill(sheet, 'Skill 100', 10)).rejects.toThrow(/at most 100 skills/);
+    expect(await told(store.operators.setSkill(sheet, 'Skill 100', 10))).toMatch(/at most 100 skills/);
     await expect(store.operators.setSkill(sheet, 'Skill 5', 20)).resolves.toBe(10);
   });
 
@@ -68,7 +69,7 @@ describe('Operator sheets in SQLite', () => {
     const troy = await store.operators.create(mike, 'Troy');
     await store.operators.setSkill(troy, 'Climbing', 40);
     const imported = parseSheetFile(JSON.stringify({ name: 'troy', skills: [{ name: 'Driving', level: 55 }] }));
-    await expect(store.operators.import(mike, imported, false)).rejects.toThrow(/already have a sheet named \*\*Troy\*\*.*Nothing was changed/);
+    expect(await told(store.operators.import(mike, imported, false))).toMatch(/already have a sheet named \*\*Troy\*\*.*Nothing was changed/);
     expect((await store.operators.requireActive(mike, 'tactalk')).skills).toEqual([{ name: 'Climbing', level: 40 }]);
     const { sheet, replaced } = await store.operators.import(mike, imported, true);
     expect(replaced).toBe(true);
@@ -98,7 +99,7 @@ describe('Operator sheets in SQLite', () => {
 
     const renamed = await store.operators.rename(mike, null, 'Troy Two');
     expect(renamed.sheet.name).toBe('Troy Two');
-    await expect(store.operators.byNameOrActive(mike, 'Troy', null)).rejects.toThrow(/no sheet named \*\*Troy\*\*/);
+    expect(await told(store.operators.byNameOrActive(mike, 'Troy', null))).toMatch(/no sheet named \*\*Troy\*\*/);
     expect((await store.operators.active(mike, 'tactalk'))!.name).toBe('Troy Two');
 
     const backup = await store.operators.create(mike, 'Backup');

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN } from '../../src/store/rolls.js';
 import { freshStore, onPostgres } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -33,7 +34,7 @@ describe('the roll log', () => {
     expect(id).toMatch(ROLL_ID_PATTERN);
     expect(await store.rolls.find('g', id)).toMatchObject({ id, userId: 'mike', seed: 'abc', dice: { tens: 4, ones: 8 }, total: 98, success: true });
     await expect(store.rolls.require('g', ` ${id.toUpperCase()} `)).resolves.toMatchObject({ id });
-    await expect(store.rolls.require('g', 'nope')).rejects.toThrow(/no roll with the id `nope`/);
+    expect(await told(store.rolls.require('g', 'nope'))).toMatch(/no roll with the id `nope`/);
   });
 
   it('lists the latest rolls newest first, even within one millisecond', async () => {

@@ -4,6 +4,7 @@ import { TABLE_LIMITS, parseTableCsv, parseTableJson, tableToCsv, tableToJson, t
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN, derivedRollId } from '../../src/store/rolls.js';
 import { freshStore } from '../helpers/database.js';
+import { told } from '../helpers/told.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -51,13 +52,13 @@ describe('outcome tables in the store', () => {
 
   it('says which names are close when a table is not found', async () => {
     await store.tables.save('g1', table('Reload'));
-    await expect(store.tables.require('g1', 'Relaod')).rejects.toThrow(/no outcome table named \*\*Relaod\*\*.*Did you mean \*\*Reload\*\*/);
-    await expect(store.tables.require('g2', 'Reload')).rejects.toThrow(/See `\/table list`/);
+    expect(await told(store.tables.require('g1', 'Relaod'))).toMatch(/no outcome table named \*\*Relaod\*\*.*Did you mean \*\*Reload\*\*/);
+    expect(await told(store.tables.require('g2', 'Reload'))).toMatch(/See `\/table list`/);
   });
 
   it('holds at most 50 tables a server; the 51st is refused, a replace of one of the 50 is not', async () => {
     for (let i = 0; i < TABLE_LIMITS.tablesPerServer; i++) await store.tables.save('g1', table(`Table ${i}`));
-    await expect(store.tables.save('g1', table('One too many'))).rejects.toThrow('This server has 50 outcome tables, the most allowed. Delete one first. Nothing was changed.');
+    expect(await told(store.tables.save('g1', table('One too many')))).toMatch('This server has 50 outcome tables, the most allowed. Delete one first. Nothing was changed.');
     expect(await store.tables.find('g1', 'One too many')).toBeNull();
     expect(await store.tables.save('g1', table('Table 7', 'changed'))).toEqual({ replaced: true });
     expect(await store.tables.save('g2', table('One too many'))).toEqual({ replaced: false });

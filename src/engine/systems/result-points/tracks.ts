@@ -11,6 +11,7 @@
  *   easily undone". No other penalty: the seed names none.
  */
 import { UserError } from '../../../errors.js';
+import { Refused } from '../../refusals.js';
 import { nameKey, visibleName } from '../../names.js';
 import { SHEET_LIMITS, validName, type ConditionEntry, type OperatorSheet } from '../../sheet.js';
 import { effectivenessOf, EFFECTIVENESS, type Band } from './check.js';
@@ -98,12 +99,10 @@ export function actionPointsOf(sheet: Pick<OperatorSheet, 'attributes'>): number
 export function requireMayAct(sheet: Pick<OperatorSheet, 'name' | 'attributes' | 'conditions'>): void {
   const who = visibleName(sheet.name);
   if (isConceded(sheet)) {
-    throw new UserError(`${who} conceded this scene and may take no more actions until a Dispatcher ends it (\`/code scene-end\`). Nothing was rolled.`);
+    throw new Refused({ kind: 'conceded', who });
   }
   const out = tracksOf(sheet).find((track) => track.outOfAction);
   if (out) {
-    throw new UserError(
-      `${who} is out of action: ${out.name} ${out.points} (${OUT_OF_ACTION_AT} or more is Overwhelming). Lower the track (\`/code track\`) before ${who} acts again. Nothing was rolled.`,
-    );
+    throw new Refused({ kind: 'out-of-action', who, track: out.name, points: out.points, outAt: OUT_OF_ACTION_AT });
   }
 }

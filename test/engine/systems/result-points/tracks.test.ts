@@ -19,6 +19,7 @@ import {
   trackState,
   TRACK_MAX,
 } from '../../../../src/engine/systems/result-points/tracks.js';
+import { toldSync } from '../../../helpers/told.js';
 
 function sheet(attributes: Record<string, number>, conditions: string[] = []): Pick<OperatorSheet, 'name' | 'attributes' | 'conditions'> {
   return {
@@ -63,12 +64,12 @@ describe('condition tracks', () => {
 
 describe('who may act', () => {
   it('a character out of action on any track may not, naming the track', () => {
-    expect(() => requireMayAct(sheet({ 'Wounds track': 26 }))).toThrow(/Kat is out of action: Wounds 26/);
+    expect(toldSync(() => requireMayAct(sheet({ 'Wounds track': 26 })))).toMatch(/Kat is out of action: Wounds 26/);
     expect(() => requireMayAct(sheet({ 'Wounds track': 25, Health: 99 }))).not.toThrow();
   });
 
   it('a character who conceded may not (seed 002: "may take no more actions")', () => {
-    expect(() => requireMayAct(sheet({}, [CONCEDED]))).toThrow(/Kat conceded this scene and may take no more actions/);
+    expect(toldSync(() => requireMayAct(sheet({}, [CONCEDED])))).toMatch(/Kat conceded this scene and may take no more actions/);
     expect(isConceded(sheet({}, ['conceded']))).toBe(true);
     expect(isConceded(sheet({}, ['Wounded']))).toBe(false);
   });
