@@ -1,11 +1,9 @@
+import { z } from 'zod';
 import type { Rng } from './rng.js';
 
 /** A D100 read as 2D10 (RULES 1.1): a tens die and a ones die, both 0–9; [0][0] is 100. */
-export interface D100 {
-  tens: number;
-  ones: number;
-  value: number;
-}
+export const d100Schema = z.object({ tens: z.int(), ones: z.int(), value: z.int() });
+export type D100 = z.infer<typeof d100Schema>;
 
 export function rollD100(rng: Rng): D100 {
   const tens = rng.int(10);

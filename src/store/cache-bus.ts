@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { z } from 'zod';
 import type { Logger } from '../log.js';
 
 /** What a cache does with the announcements of other processes. */
@@ -63,12 +64,23 @@ const HEARTBEAT_TIMEOUT_MS = 5_000;
 /** An announcement the database did not take is tried this often in all before it is given up (and logged). */
 const ANNOUNCE_ATTEMPTS = 3;
 
-interface Announcement {
+const announcementSchema = z.object({
   /** The announcing store, so that a store skips its own (it already dropped those entries). */
-  from: string;
-  cache: string;
+  from: z.string(),
+  cache: z.string(),
   /** Absent: drop the whole cache. */
-  change?: unknown;
+  change: z.unknown().optional(),
+});
+type Announcement = z.infer<typeof announcementSchema>;
+
+/** A payload as another bot process sent it; null when it is not an announcement. */
+function readAnnouncement(payload: string | undefined): Announcement | null {
+  try {
+    const parsed = announcementSchema.safeParse(JSON.parse(payload ?? ''));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -171,10 +183,11 @@ export class PostgresCacheBus implements CacheBus {
   }
 
   private heard(payload: string | undefined): void {
-    let announcement: Announcement;
-    try {
-      announcement = JSON.parse(payload ?? '') as Announcement;
-    } catch {
+    const announcement = readAnnouncement(payload);
+    if (!announcement) {
+      // Another process's bug or version: which entries it changed is unknown, so every cache starts empty.
+      this.log?.warn({ payload }, 'heard an announcement that does not read: every cache starts empty');
+      for (const cache of this.caches.values()) cache.setCaching(true);
       return;
     }
     if (announcement.from === this.id) return;

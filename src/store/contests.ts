@@ -2,10 +2,11 @@
  * Contests in the database. Every change is a compare-and-set on `version`: a save that lost a race changes
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
-import { OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
+import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { isRowId, type Database } from './database.js';
 import { processLocalTurns, type Turns } from './locks.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
+import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
 const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
@@ -24,7 +25,7 @@ export interface StoredContest {
 }
 
 function fromRow(row: { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date }): StoredContest {
-  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: JSON.parse(row.state) as ContestState, expiresAt: row.expiresAt };
+  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }), expiresAt: row.expiresAt };
 }
 
 export class ContestStore {

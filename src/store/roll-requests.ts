@@ -1,7 +1,13 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
-import { normalizeRollRequest, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import { rollRequestStateSchema, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import { isRowId, type Database } from './database.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
+import { readStored } from './stored-json.js';
+
+/** A stored request's state; one stored before the conversation reads as the current shape (the schema's defaults). */
+function stateOf(row: { id: number; state: string }): RollRequestState {
+  return readStored(rollRequestStateSchema, row.state, { table: 'RollRequest', id: row.id, column: 'state' });
+}
 
 export interface StoredRollRequest {
   id: number;
@@ -36,7 +42,7 @@ export class RollRequestStore {
   async find(guildId: string, id: number): Promise<StoredRollRequest | null> {
     if (!isRowId(id)) return null;
     const row = await this.db.rollRequest.findUnique({ where: { id, guildId } });
-    return row ? { ...row, state: normalizeRollRequest(JSON.parse(row.state) as RollRequestState) } : null;
+    return row ? { ...row, state: stateOf(row) } : null;
   }
 
   /** How many intents this player has waiting for a Dispatcher. */
@@ -56,7 +62,7 @@ export class RollRequestStore {
       orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
       take: options.limit,
     });
-    return rows.map((row) => ({ id: row.id, declinedAt: row.updatedAt, state: normalizeRollRequest(JSON.parse(row.state) as RollRequestState) }));
+    return rows.map((row) => ({ id: row.id, declinedAt: row.updatedAt, state: stateOf(row) }));
   }
 
   /**

@@ -1,9 +1,14 @@
 /** Per-server settings. A server that never changed anything gets the defaults. */
+import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import type { Database } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { isIdClash } from './rolls.js';
+import { readStored } from './stored-json.js';
+
+/** The `playedSystems` column: system ids; one the bot no longer knows is left out when read. */
+const playedSystemsSchema = z.array(z.string());
 
 export interface ServerSettings {
   guildId: string;
@@ -91,16 +96,12 @@ export class ServerStore {
   }
 }
 
-/** The systems a server plays; every one when it never chose (null), or when the column holds nothing readable. */
-export function playedSystems(settings: Pick<ServerSettings, 'playedSystems'>): SystemId[] {
+/** The systems a server plays; every one when it never chose (null), or when none it chose is known any more. */
+export function playedSystems(settings: Pick<ServerSettings, 'guildId' | 'playedSystems'>): SystemId[] {
   if (settings.playedSystems === null) return [...SYSTEM_IDS];
-  try {
-    const parsed: unknown = JSON.parse(settings.playedSystems);
-    const ids = Array.isArray(parsed) ? SYSTEM_IDS.filter((id) => parsed.includes(id)) : [];
-    return ids.length > 0 ? ids : [...SYSTEM_IDS];
-  } catch {
-    return [...SYSTEM_IDS];
-  }
+  const chosen = readStored(playedSystemsSchema, settings.playedSystems, { table: 'Server', id: settings.guildId, column: 'playedSystems' });
+  const ids = SYSTEM_IDS.filter((id) => chosen.includes(id));
+  return ids.length > 0 ? ids : [...SYSTEM_IDS];
 }
 
 /** The column's value for a choice: null when it is every system, so a system the bot learns later is played too. */

@@ -1,6 +1,7 @@
 /**
  * Die codes (RULES 3, seed 002): `ND+P` rolls N six-sided dice and adds P pips. Pure: text in, numbers out.
  */
+import { z } from 'zod';
 import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 
@@ -11,12 +12,13 @@ export const HELPER_CODES_MAX = 6;
 /** All the dice one check may throw (the roller's, every helper's and the opponent's): keeps odds and embeds small. */
 export const CHECK_DICE_MAX = 60;
 
-export interface DieCode {
+export const dieCodeSchema = z.object({
   /** Six-sided dice, 1–30. */
-  dice: number;
+  dice: z.number(),
   /** Pips added to their sum, −30…+30 (the seed's table uses 0–2). */
-  pips: number;
-}
+  pips: z.number(),
+});
+export type DieCode = z.infer<typeof dieCodeSchema>;
 
 /** A die code as rolled: every die, the pips, and their sum. */
 export interface CodeRoll {

@@ -2,8 +2,9 @@
  * Tac Talk challenge rolls (RULES 1.2) and linked challenge rolls (RULES 1.3).
  * Pure: inputs and an Rng in, a plain result out.
  */
+import { z } from 'zod';
 import { UserError } from '../../../errors.js';
-import { rollD100, type D100 } from '../../dice.js';
+import { d100Schema, rollD100 } from '../../dice.js';
 import type { Rng } from '../../rng.js';
 
 export const CHALLENGE_LEVEL_MIN = 0;
@@ -14,54 +15,60 @@ export const SKILL_LEVEL_MAX = 100;
 export const SITUATIONAL_MODIFIER_LIMIT = 200;
 
 /** A named term of the sum: an archetype modifier or a condition. */
-export interface Modifier {
-  name: string;
-  value: number;
-}
+export const modifierSchema = z.object({ name: z.string(), value: z.number() });
+export type Modifier = z.infer<typeof modifierSchema>;
 
-export interface ChallengeInput {
+/** A skill as a roll uses it: its name and level (the aptitude). */
+export const skillAptitudeSchema = z.object({ name: z.string(), level: z.number() });
+
+export const challengeInputSchema = z.object({
   /** The skill tested and its level (the aptitude). */
-  skill: { name: string; level: number };
-  archetypeModifiers: Modifier[];
-  conditionModifiers: Modifier[];
-  situationalModifier: number;
-  challengeLevel: number;
+  skill: skillAptitudeSchema,
+  archetypeModifiers: z.array(modifierSchema),
+  conditionModifiers: z.array(modifierSchema),
+  situationalModifier: z.number(),
+  challengeLevel: z.number(),
   /** Roll even when the outcome is certain (a Dispatcher's choice, e.g. for NPCs). */
-  force: boolean;
+  force: z.boolean(),
   /** The player does not know the CL: certain outcomes are not announced, the roll is made (RULES 1.5). */
-  hidden: boolean;
-}
+  hidden: z.boolean(),
+});
+export type ChallengeInput = z.infer<typeof challengeInputSchema>;
 
-interface ChallengeCommon {
-  input: ChallengeInput;
+const challengeCommonSchema = z.object({
+  input: challengeInputSchema,
   /** S + ΣA + ΣC + M: everything but the die. */
-  base: number;
-  success: boolean;
+  base: z.number(),
+  success: z.boolean(),
   /** How many of the 100 faces of the D100 succeed: the exact chance of success, in percent. */
-  successFaces: number;
-}
+  successFaces: z.number(),
+});
 
-export interface RolledChallenge extends ChallengeCommon {
-  outcome: 'rolled';
-  d100: D100;
-  result: number;
+const rolledChallengeSchema = challengeCommonSchema.extend({
+  outcome: z.literal('rolled'),
+  d100: d100Schema,
+  result: z.number(),
   /** result − CL; ≥ 0 on success. */
-  margin: number;
-}
+  margin: z.number(),
+});
+export type RolledChallenge = z.infer<typeof rolledChallengeSchema>;
 
-export interface GuaranteedChallenge extends ChallengeCommon {
-  outcome: 'guaranteed';
+const guaranteedChallengeSchema = challengeCommonSchema.extend({
+  outcome: z.literal('guaranteed'),
   /** The lowest result the D100 could give: base + 1. */
-  boundary: number;
-}
+  boundary: z.number(),
+});
+export type GuaranteedChallenge = z.infer<typeof guaranteedChallengeSchema>;
 
-export interface ImpossibleChallenge extends ChallengeCommon {
-  outcome: 'impossible';
+const impossibleChallengeSchema = challengeCommonSchema.extend({
+  outcome: z.literal('impossible'),
   /** The highest result the D100 could give: base + 100. */
-  boundary: number;
-}
+  boundary: z.number(),
+});
+export type ImpossibleChallenge = z.infer<typeof impossibleChallengeSchema>;
 
-export type ChallengeResult = RolledChallenge | GuaranteedChallenge | ImpossibleChallenge;
+export const challengeResultSchema = z.discriminatedUnion('outcome', [rolledChallengeSchema, guaranteedChallengeSchema, impossibleChallengeSchema]);
+export type ChallengeResult = z.infer<typeof challengeResultSchema>;
 
 export function challengeBase(input: ChallengeInput): number {
   const sum = (modifiers: Modifier[]) => modifiers.reduce((total, modifier) => total + modifier.value, 0);

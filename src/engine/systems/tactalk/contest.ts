@@ -3,19 +3,22 @@
  * round, and the exact odds of each outcome. The store persists the state; the command turns presses into
  * actions. Nothing here knows about Discord.
  */
+import { z } from 'zod';
 import { UserError } from '../../../errors.js';
-import { rollD100, type D100 } from '../../dice.js';
+import { d100Schema, rollD100 } from '../../dice.js';
 import { nameKey } from '../../names.js';
 import type { Rng } from '../../rng.js';
-import type { Modifier } from './challenge.js';
+import { modifierSchema, skillAptitudeSchema, type Modifier } from './challenge.js';
 
 export type ContestSideName = 'challenger' | 'opponent';
-export type ContestRole = 'attacker' | 'defender';
+const contestRoleSchema = z.enum(['attacker', 'defender']);
+export type ContestRole = z.infer<typeof contestRoleSchema>;
 /**
  * `draft`: stored, its opening message not yet known to be in the channel. Not open: a contest nobody may have seen
  * must not take a player's open-contest slot, and a crash before its message is posted leaves only a draft behind.
  */
-export type ContestPhase = 'draft' | 'proposed' | 'countered' | 'roles' | 'skills' | 'tied' | 'resolved' | 'ended' | 'expired';
+const contestPhaseSchema = z.enum(['draft', 'proposed', 'countered', 'roles', 'skills', 'tied', 'resolved', 'ended', 'expired']);
+export type ContestPhase = z.infer<typeof contestPhaseSchema>;
 
 export const CONTEST_LIMITS = {
   intentLength: 300,
@@ -32,71 +35,76 @@ export const OPEN_PHASES: readonly ContestPhase[] = ['proposed', 'countered', 'r
  * One skill of a side the Dispatcher made a Linked Challenge Roll (RULES 1.3 inside a contest): its own archetypes,
  * its conditions and its own modifier, added to the side's archetypes and situational modifier.
  */
-export interface ContestLinkedPart {
-  skill: { name: string; level: number };
-  archetypeModifiers: Modifier[];
-  conditionModifiers: Modifier[];
-  situationalModifier: number;
-}
+const contestLinkedPartSchema = z.object({
+  skill: skillAptitudeSchema,
+  archetypeModifiers: z.array(modifierSchema),
+  conditionModifiers: z.array(modifierSchema),
+  situationalModifier: z.number(),
+});
+export type ContestLinkedPart = z.infer<typeof contestLinkedPartSchema>;
 
 /** After a tie, what a player chose: both accept → the tie stands; both want another round → a new round. */
-export type TieChoice = 'accept' | 'another';
+const tieChoiceSchema = z.enum(['accept', 'another']);
+export type TieChoice = z.infer<typeof tieChoiceSchema>;
 
-export interface ContestSide {
-  userId: string;
+const contestSideSchema = z.object({
+  userId: z.string(),
   /** The Operator taking part: the challenger's at the start, the opponent's once they accept. */
-  operator: { id: number; name: string } | null;
+  operator: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** What happens to the other side if this side wins. */
-  stakes: string;
-  role: ContestRole | null;
-  skill: { name: string; level: number } | null;
+  stakes: z.string(),
+  role: contestRoleSchema.nullable(),
+  skill: skillAptitudeSchema.nullable(),
   /**
    * Set when the Dispatcher decided a Linked Challenge Roll should be made instead of this side's one skill: then
    * `skill` is null and the side rolls one D100 per part. Absent in contests stored before linked sides existed.
    */
-  linked?: ContestLinkedPart[] | null;
+  linked: z.array(contestLinkedPartSchema).nullable().optional(),
   /** Set when a Dispatcher replaced the skill this side picked (by another skill or by a linked roll). */
-  disputed: boolean;
-  archetypeModifiers: Modifier[];
-  conditionModifiers: Modifier[];
-  situationalModifier: number;
-  ready: boolean;
+  disputed: z.boolean(),
+  archetypeModifiers: z.array(modifierSchema),
+  conditionModifiers: z.array(modifierSchema),
+  situationalModifier: z.number(),
+  ready: z.boolean(),
   /** Skills rolled in earlier rounds of this contest: they cannot be chosen again. */
-  usedSkills: string[];
+  usedSkills: z.array(z.string()),
   /** After a tie: what this side chose, until both choose the same. */
-  tieChoice?: TieChoice | null;
+  tieChoice: tieChoiceSchema.nullable().optional(),
   /** This side changed its choice after a tie at least once (the message says so: a choice never changes silently). */
-  tieChoiceChanged?: boolean;
+  tieChoiceChanged: z.boolean().optional(),
   /** Contests stored before a tie needed both players' choice: true meant "another round". */
-  wantsAnotherRound?: boolean;
-}
+  wantsAnotherRound: z.boolean().optional(),
+});
+export type ContestSide = z.infer<typeof contestSideSchema>;
 
 /** One D100 of a side: a side with one skill rolls one, a linked side one per skill. */
-export interface ContestPartRoll {
-  skill: { name: string; level: number };
+const contestPartRollSchema = z.object({
+  skill: skillAptitudeSchema,
   /** The sum's terms (for the result embed): own skill (house rule only), archetypes, conditions, situational. */
-  terms: Modifier[];
+  terms: z.array(modifierSchema),
   /** The other side's aptitude (its highest, when the other side is linked). */
-  challengeLevel: number;
-  d100: D100;
-  result: number;
-  success: boolean;
-}
+  challengeLevel: z.number(),
+  d100: d100Schema,
+  result: z.number(),
+  success: z.boolean(),
+});
+export type ContestPartRoll = z.infer<typeof contestPartRollSchema>;
 
-export interface ContestSingleRoll extends ContestPartRoll {
-  role: ContestRole;
-}
+const contestSingleRollSchema = contestPartRollSchema.extend({ role: contestRoleSchema });
+export type ContestSingleRoll = z.infer<typeof contestSingleRollSchema>;
 
 /** A linked side's roll: every part resolved on its own, in order; the side succeeds only if every part does. */
-export interface ContestLinkedRoll {
-  role: ContestRole;
-  challengeLevel: number;
-  linked: ContestPartRoll[];
-  succeeded: number;
-  success: boolean;
-}
+const contestLinkedRollSchema = z.object({
+  role: contestRoleSchema,
+  challengeLevel: z.number(),
+  linked: z.array(contestPartRollSchema),
+  succeeded: z.number(),
+  success: z.boolean(),
+});
+export type ContestLinkedRoll = z.infer<typeof contestLinkedRollSchema>;
 
-export type ContestSideRoll = ContestSingleRoll | ContestLinkedRoll;
+const contestSideRollSchema = z.union([contestLinkedRollSchema, contestSingleRollSchema]);
+export type ContestSideRoll = z.infer<typeof contestSideRollSchema>;
 
 export function isLinkedRoll(side: ContestSideRoll): side is ContestLinkedRoll {
   return 'linked' in side && Array.isArray(side.linked);
@@ -107,39 +115,42 @@ export function partsOf(side: ContestSideRoll): ContestPartRoll[] {
   return isLinkedRoll(side) ? side.linked : [side];
 }
 
-export interface ContestRound {
-  number: number;
-  rollId: string | null;
+const contestRoundSchema = z.object({
+  number: z.number(),
+  rollId: z.string().nullable(),
   /** The message the round's result was posted as (the contest message links to it); absent until it is posted. */
-  resultMessageId?: string | null;
-  challenger: ContestSideRoll;
-  opponent: ContestSideRoll;
-  winner: ContestSideName | 'tie';
-}
+  resultMessageId: z.string().nullable().optional(),
+  challenger: contestSideRollSchema,
+  opponent: contestSideRollSchema,
+  winner: z.enum(['challenger', 'opponent', 'tie']),
+});
+export type ContestRound = z.infer<typeof contestRoundSchema>;
 
-export interface ContestState {
-  phase: ContestPhase;
-  intent: string;
-  challenger: ContestSide;
-  opponent: ContestSide;
+/** A contest as the store keeps it: every shape stored since contests began reads. */
+export const contestStateSchema = z.object({
+  phase: contestPhaseSchema,
+  intent: z.string(),
+  challenger: contestSideSchema,
+  opponent: contestSideSchema,
   /** House rule `contest_adds_own_skill`: each side also adds its own aptitude to its roll. */
-  addsOwnSkill: boolean;
-  rounds: ContestRound[];
+  addsOwnSkill: z.boolean(),
+  rounds: z.array(contestRoundSchema),
   /** Why the contest ended without a winner (declined, withdrawn, both defenders, cancelled, tie accepted). */
-  endReason: string | null;
+  endReason: z.string().nullable(),
   /** What a Dispatcher changed, in order, shown on the message. */
-  changes: string[];
+  changes: z.array(z.string()),
   /** The step an expired contest was at, so its message can show that step's buttons, disabled. */
-  expiredAt?: ContestPhase;
+  expiredAt: contestPhaseSchema.optional(),
   /**
    * The roles are chosen privately (the challenger's with `/contest start`, the opponent's in the Accept form) and
    * shown only with the first roll, so neither choice can sway the other. Absent in contests stored before: those
    * chose roles openly on the message, which showed them once both had chosen.
    */
-  secretRoles?: boolean;
+  secretRoles: z.boolean().optional(),
   /** Why the players' confirmations were cleared, until they are given again: never cleared silently. */
-  notice?: string | null;
-}
+  notice: z.string().nullable().optional(),
+});
+export type ContestState = z.infer<typeof contestStateSchema>;
 
 /** What a player chooses in one go: their role, their skill (with its conditions) and the archetypes they add. */
 export interface ContestChoice {

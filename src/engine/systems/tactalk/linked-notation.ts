@@ -4,18 +4,15 @@
  * Each part: a skill name, then any number of `+Archetype` and `±N` terms, then `vs CL`.
  * The CL may be left out of a part when a common one is given for the whole roll.
  */
+import { z } from 'zod';
 import { UserError } from '../../../errors.js';
 import { cleanName } from '../../names.js';
 
 export const LINKED_ROLL_MAX_PARTS = 10;
 export const LINKED_ROLL_MAX_LENGTH = 1000;
 
-export interface LinkedRollPart {
-  skill: string;
-  archetypes: string[];
-  situationalModifier: number;
-  challengeLevel: number;
-}
+export const linkedRollPartSchema = z.object({ skill: z.string(), archetypes: z.array(z.string()), situationalModifier: z.number(), challengeLevel: z.number() });
+export type LinkedRollPart = z.infer<typeof linkedRollPartSchema>;
 
 const TERM = /^([+-])\s*(.+)$/;
 

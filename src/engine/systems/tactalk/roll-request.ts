@@ -7,16 +7,18 @@
  * once. Before rolling, the player may investigate a hidden CL of a single challenge once.
  * Pure: who may do what, and the new state.
  */
+import { z } from 'zod';
 import { UserError } from '../../../errors.js';
-import type { ChallengeResult } from './challenge.js';
-import type { LinkedRollPart } from './linked-notation.js';
+import { challengeResultSchema } from './challenge.js';
+import { linkedRollPartSchema, type LinkedRollPart } from './linked-notation.js';
 
 /**
  * `stated`: a player's intent, waiting for a Dispatcher. `open`: a roll called for, waiting for the player to take it
  * or decline. Then one of: `rolled`, `declined` (the player chose not to try), `cancelled` (by a Dispatcher),
  * `withdrawn` (the player took back their intent), `granted` (a Dispatcher let it happen with no roll).
  */
-export type RollRequestPhase = 'stated' | 'open' | 'rolled' | 'declined' | 'cancelled' | 'withdrawn' | 'granted';
+const rollRequestPhaseSchema = z.enum(['stated', 'open', 'rolled', 'declined', 'cancelled', 'withdrawn', 'granted']);
+export type RollRequestPhase = z.infer<typeof rollRequestPhaseSchema>;
 
 export const ROLL_REQUEST_LIMITS = {
   intentLength: 300,
@@ -24,38 +26,42 @@ export const ROLL_REQUEST_LIMITS = {
   consequenceLength: 300,
 } as const;
 
-export interface ConsequenceRoll {
-  rollId: string;
-  table: string;
-  result: number;
-  rowText: string;
-}
+const consequenceRollSchema = z.object({ rollId: z.string(), table: z.string(), result: z.number(), rowText: z.string() });
+export type ConsequenceRoll = z.infer<typeof consequenceRollSchema>;
 
-export interface RollRequestState {
-  kind: 'challenge' | 'linked';
+/**
+ * A request as the store keeps it. Requests of any age read as the current shape: those made before the
+ * conversation have no intent, and what they lack is filled in (the defaults below).
+ */
+export const rollRequestStateSchema = z.object({
+  kind: z.enum(['challenge', 'linked']),
   /** The Dispatcher who called for the roll; '' while a stated intent waits for one. */
-  dispatcherId: string;
-  playerId: string;
+  dispatcherId: z.string(),
+  playerId: z.string(),
   /** The Operator the player named the intent for (their active sheet then); null when a Dispatcher called directly. */
-  operatorName: string | null;
+  operatorName: z.string().nullable().default(null),
   /** What the Operator tries, and what happens if it works (null only on requests made before they were asked for). */
-  intent: string | null;
-  outcome: string | null;
+  intent: z.string().nullable().default(null),
+  outcome: z.string().nullable().default(null),
   /** What failing costs, in words; null when the Dispatcher named nothing beyond not getting it done. */
-  consequence: string | null;
+  consequence: z.string().nullable().default(null),
   /** The outcome table a failure is rolled on, if any. */
-  consequenceTable: string | null;
+  consequenceTable: z.string().nullable().default(null),
   /** One part for a challenge; two or more for a linked roll; none while only stated. */
-  parts: LinkedRollPart[];
-  hidden: boolean;
+  parts: z.array(linkedRollPartSchema).default([]),
+  hidden: z.boolean().default(false),
   /** The investigation table for a hidden challenge (named by the Dispatcher, or "Investigation: <skill>"). */
-  investigationTable: string | null;
-  phase: RollRequestPhase;
-  investigation: { rollId: string; rowText: string; revealed: string | null } | null;
-  result: { rollId: string | null; succeeded: number; total: number; operatorName: string; results: ChallengeResult[] } | null;
+  investigationTable: z.string().nullable().default(null),
+  phase: rollRequestPhaseSchema,
+  investigation: z.object({ rollId: z.string(), rowText: z.string(), revealed: z.string().nullable() }).nullable().default(null),
+  result: z
+    .object({ rollId: z.string().nullable(), succeeded: z.number(), total: z.number(), operatorName: z.string(), results: z.array(challengeResultSchema) })
+    .nullable()
+    .default(null),
   /** The Outcome Roll a failure led to, once made. */
-  consequenceRoll: ConsequenceRoll | null;
-}
+  consequenceRoll: consequenceRollSchema.nullable().default(null),
+});
+export type RollRequestState = z.infer<typeof rollRequestStateSchema>;
 
 export class RollRequestRefusal extends UserError {
   /** `dispatcherOnly`: refused because the member is no Dispatcher; the command adds who is one on the server. */
@@ -67,22 +73,9 @@ export class RollRequestRefusal extends UserError {
   }
 }
 
-/** A stored request of any age as the current shape: requests made before the conversation have no intent. */
-export function normalizeRollRequest(raw: Partial<RollRequestState> & Pick<RollRequestState, 'kind' | 'dispatcherId' | 'playerId' | 'phase'>): RollRequestState {
-  return {
-    operatorName: null,
-    intent: null,
-    outcome: null,
-    consequence: null,
-    consequenceTable: null,
-    parts: [],
-    hidden: false,
-    investigationTable: null,
-    investigation: null,
-    result: null,
-    consequenceRoll: null,
-    ...raw,
-  };
+/** A request of any age as the current shape: what it lacks takes the schema's defaults. */
+export function normalizeRollRequest(raw: z.input<typeof rollRequestStateSchema>): RollRequestState {
+  return rollRequestStateSchema.parse(raw);
 }
 
 /** The player's words (intent, outcome) or the Dispatcher's (consequence): trimmed, not empty, bounded. */

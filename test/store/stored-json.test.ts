@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { proposeContest } from '../../src/engine/systems/tactalk/contest.js';
+import { SYSTEM_IDS } from '../../src/engine/systems/index.js';
+import { UserError } from '../../src/errors.js';
+import { playedSystems } from '../../src/store/servers.js';
+import type { Store } from '../../src/store/index.js';
+import { freshStore } from '../helpers/database.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = await freshStore();
+});
+afterEach(async () => {
+  await store.close();
+});
+
+const GUILD = 'g';
+
+async function storedContest(): Promise<number> {
+  const state = proposeContest({ challengerId: 'sasha', opponentId: 'mike', challengerOperator: { id: 1, name: 'Kat' }, intent: 'Disarm Troy', stakes: 'Troy is disarmed', addsOwnSkill: false });
+  const contest = await store.contests.create({ guildId: GUILD, channelId: 'c', state, expiresAt: new Date('2031-03-14T20:15:00Z') });
+  return contest.id;
+}
+
+/** What reading a damaged row throws: our bug or a damaged database, so a plain Error (logged), never a UserError. */
+async function failure(read: () => Promise<unknown>): Promise<Error> {
+  const error = await read().then(
+    () => null,
+    (thrown: unknown) => thrown as Error,
+  );
+  expect(error).toBeInstanceOf(Error);
+  expect(error).not.toBeInstanceOf(UserError);
+  return error!;
+}
+
+describe('a damaged stored row', () => {
+  it('a contest whose state lost a field fails naming the table, the row and the path', async () => {
+    const id = await storedContest();
+    const row = await store.db.contest.findUniqueOrThrow({ where: { id } });
+    const state = JSON.parse(row.state) as { challenger: Record<string, unknown> };
+    delete state.challenger.usedSkills;
+    await store.db.contest.update({ where: { id }, data: { state: JSON.stringify(state) } });
+
+    const error = await failure(() => store.contests.find(GUILD, id));
+    expect(error.message).toMatch(new RegExp(`^Contest row ${id}: \`state\\.challenger\\.usedSkills\` does not read as stored: `));
+  });
+
+  it('a contest whose state is not JSON at all fails naming the row and the column', async () => {
+    const id = await storedContest();
+    await store.db.contest.update({ where: { id }, data: { state: '{"phase": "proposed",' } });
+    expect((await failure(() => store.contests.find(GUILD, id))).message).toMatch(new RegExp(`^Contest row ${id}: \`state\` is not JSON`));
+  });
+
+  it('a roll request whose phase is no phase fails naming the path', async () => {
+    const row = await store.db.rollRequest.create({
+      data: { guildId: GUILD, channelId: 'c', dispatcherId: 'dee', playerId: 'mike', phase: 'open', state: JSON.stringify({ kind: 'challenge', dispatcherId: 'dee', playerId: 'mike', phase: 'lost' }) },
+    });
+    expect((await failure(() => store.rollRequests.find(GUILD, row.id))).message).toMatch(new RegExp(`^RollRequest row ${row.id}: \`state\\.phase\` does not read as stored`));
+  });
+
+  it('a server whose played systems are not a list fails naming the server', () => {
+    expect(() => playedSystems({ guildId: GUILD, playedSystems: '{"tactalk": true}' })).toThrow(/^Server row g: `playedSystems` does not read as stored/);
+  });
+});
+
+describe('older stored shapes still read', () => {
+  it('a roll request stored before the conversation reads with no intent, no consequence and no Outcome Roll', async () => {
+    const old = { kind: 'challenge', dispatcherId: 'dee', playerId: 'mike', parts: [{ skill: 'Climbing', archetypes: [], situationalModifier: 0, challengeLevel: 120 }], hidden: false, investigationTable: null, phase: 'open', investigation: null, result: null };
+    const row = await store.db.rollRequest.create({ data: { guildId: GUILD, channelId: 'c', dispatcherId: 'dee', playerId: 'mike', phase: 'open', state: JSON.stringify(old) } });
+    const read = await store.rollRequests.find(GUILD, row.id);
+    expect(read?.state).toEqual({ ...old, operatorName: null, intent: null, outcome: null, consequence: null, consequenceTable: null, consequenceRoll: null });
+  });
+
+  it('a contest stored before linked sides, tie choices and secret roles reads as stored', async () => {
+    const id = await storedContest();
+    const stored = JSON.parse((await store.db.contest.findUniqueOrThrow({ where: { id } })).state) as Record<string, unknown>;
+    expect(stored).not.toHaveProperty('secretRoles');
+    expect((await store.contests.find(GUILD, id))?.state).toEqual(stored);
+  });
+
+  it('played systems naming a system the bot no longer knows read as the ones it knows; none known is every system', () => {
+    expect(playedSystems({ guildId: GUILD, playedSystems: '["d6-pool", "retired-system"]' })).toEqual(['d6-pool']);
+    expect(playedSystems({ guildId: GUILD, playedSystems: '["retired-system"]' })).toEqual([...SYSTEM_IDS]);
+  });
+});
