@@ -6,17 +6,19 @@
  * clock, no Discord. A change is a new state; a step that would need new dice (a d10 tracker's next phase) says so,
  * and the caller rolls them with the system's rule and hands the totals back (`beginRolledCycle`).
  */
+import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { Refused } from './refusals.js';
-import type { SystemId } from './systems/index.js';
-import type { DieCode } from './systems/result-points/die-code.js';
+import { systemIdSchema, type SystemId } from './systems/index.js';
+import { dieCodeSchema } from './systems/result-points/die-code.js';
 import { CHASE_RULE, DEBATE_RULE, MELEE_RULE } from './systems/result-points/initiative.js';
 import { D10_PHASE_RULE } from './systems/d10-pool/initiative.js';
 
 /** A tracker holds at most this many combatants (one embed line each, well inside Discord's limits). */
 export const COMBATANTS_MAX = 25;
 
-export type InitiativeRuleId = 'melee' | 'chase' | 'debate' | 'd10-phase' | 'manual';
+const initiativeRuleIdSchema = z.enum(['melee', 'chase', 'debate', 'd10-phase', 'manual']);
+export type InitiativeRuleId = z.infer<typeof initiativeRuleIdSchema>;
 
 /** How a system orders its scene: the facts the tracker needs, as each system's rule file states them. */
 export interface InitiativeRule {
@@ -47,56 +49,62 @@ export function ruleOf(state: Pick<TrackerState, 'rule' | 'system'>): Initiative
 }
 
 /** Where a combatant's initiative comes from, as it was given. */
-export type InitiativeSource =
+const initiativeSourceSchema = z.discriminatedUnion('kind', [
   /** A value given: melee's fixed ability value (typed as a die code, read 3·N + P, or as the value), a manual order value. */
-  | { kind: 'value'; value: number; code: DieCode | null }
+  z.object({ kind: z.literal('value'), value: z.number(), code: dieCodeSchema.nullable() }),
   /** A chase: the position, set by the Dispatcher (1 leads). */
-  | { kind: 'position'; position: number }
+  z.object({ kind: z.literal('position'), position: z.number() }),
   /** A debate: the ability check's die code, rolled on joining. */
-  | { kind: 'code'; code: DieCode }
+  z.object({ kind: z.literal('code'), code: dieCodeSchema }),
   /** Seed 004: the initiative pool (d10s) and what is added to it, rolled each phase. */
-  | { kind: 'pool'; dice: number; modifier: number };
+  z.object({ kind: z.literal('pool'), dice: z.number(), modifier: z.number() }),
+]);
+export type InitiativeSource = z.infer<typeof initiativeSourceSchema>;
 
 /** A combatant's initiative in one cycle (or, with cycle 0, in every cycle). */
-export interface InitiativeMark {
+const initiativeMarkSchema = z.object({
   /** The round or phase it holds for; 0 = every one (a fixed value, a debate check rolled once). */
-  cycle: number;
-  total: number;
+  cycle: z.number(),
+  total: z.number(),
   /** The faces rolled, for the embed; null when nothing was rolled. */
-  dice: number[][] | null;
+  dice: z.array(z.array(z.number())).nullable(),
   /** The roll in the roll log that made it. */
-  rollId: string | null;
-}
+  rollId: z.string().nullable(),
+});
+export type InitiativeMark = z.infer<typeof initiativeMarkSchema>;
 
-export interface Combatant {
+const combatantSchema = z.object({
   /** `player:<user id>` or `npc:<name key>`: the same person or NPC cannot be in twice. */
-  key: string;
-  name: string;
+  key: z.string(),
+  name: z.string(),
   /** The player whose sheet this is; null for an NPC (an NPC is never pinged). */
-  playerId: string | null;
-  sheetId: number | null;
-  source: InitiativeSource;
+  playerId: z.string().nullable(),
+  sheetId: z.number().nullable(),
+  source: initiativeSourceSchema,
   /** Who joined first wins a tie: a count kept by the tracker. */
-  joined: number;
+  joined: z.number(),
   /** The initiative per cycle: one mark for cycle 0, or (rolled each phase) the last two phases'. */
-  marks: InitiativeMark[];
-}
+  marks: z.array(initiativeMarkSchema),
+});
+export type Combatant = z.infer<typeof combatantSchema>;
 
-export interface TrackerState {
-  rule: InitiativeRuleId;
-  system: SystemId;
+/** A tracker as the store keeps it. */
+export const trackerStateSchema = z.object({
+  rule: initiativeRuleIdSchema,
+  system: systemIdSchema,
   /** Who started it. */
-  dispatcherId: string;
-  combatants: Combatant[];
+  dispatcherId: z.string(),
+  combatants: z.array(combatantSchema),
   /** The round or phase under way; 0 before the Dispatcher begins. */
-  cycle: number;
+  cycle: z.number(),
   /** Whose turn it is; null before the beginning, and once everyone in the cycle has acted (Next starts the next). */
-  turn: string | null;
+  turn: z.string().nullable(),
   /** Rolled each phase: the latest phase with rolled initiative (Previous may look one phase back, before it). */
-  rolledThrough: number;
+  rolledThrough: z.number(),
   /** The next `joined` number. */
-  joinCount: number;
-}
+  joinCount: z.number(),
+});
+export type TrackerState = z.infer<typeof trackerStateSchema>;
 
 export function newTracker(rule: InitiativeRule, dispatcherId: string): TrackerState {
   return { rule: rule.id, system: rule.system, dispatcherId, combatants: [], cycle: 0, turn: null, rolledThrough: 0, joinCount: 0 };
