@@ -51,6 +51,8 @@ export interface ContestFigures {
   rollsPerSecondSameInteractions: number;
   interactionsPerSecond: { contests: number; rolls: number };
   stepMs: number[];
+  /** Command → reply of each of those /roll challenge: a contest step's floor in the same run. */
+  rollMs: number[];
 }
 
 export async function contestThroughput(target: Target, contests: number): Promise<ContestFigures> {
@@ -59,8 +61,9 @@ export async function contestThroughput(target: Target, contests: number): Promi
   for (let i = 0; i < contests; i++) await oneContest(target, stepMs);
   const contestSeconds = (performance.now() - contestStart) / 1000;
   const interactions = contests * STEPS_PER_CONTEST;
+  const rollMs: number[] = [];
   const rollStart = performance.now();
-  for (let i = 0; i < interactions; i++) await step(target, ROLL, []);
+  for (let i = 0; i < interactions; i++) await step(target, ROLL, rollMs);
   const rollSeconds = (performance.now() - rollStart) / 1000;
   return {
     contests,
@@ -68,5 +71,6 @@ export async function contestThroughput(target: Target, contests: number): Promi
     rollsPerSecondSameInteractions: interactions / rollSeconds,
     interactionsPerSecond: { contests: interactions / contestSeconds, rolls: interactions / rollSeconds },
     stepMs,
+    rollMs,
   };
 }

@@ -9,6 +9,7 @@ import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake
 import { ChildBot } from '../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { PLAYERS, ROLL, startOurs, type Target } from './challenge-latency.js';
+import { npmStart } from './processes.js';
 
 export const NOT_INSTALLED = 'n/a (PostgreSQL not installed)';
 
@@ -76,7 +77,8 @@ export async function shardThroughput(postgres: BenchPostgres, shards: number, c
       },
       readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
       readyTimeoutMs: 120_000,
-      nodeArgs: ['--max-semi-space-size=2', '--optimize-for-size'],
+      ...npmStart(),
+      loopbackOnly: false,
     });
     const deadline = Date.now() + 60_000;
     while (servers.some((server) => fake.commands(server).length === 0)) {

@@ -1,12 +1,15 @@
 /**
- * Figures that need the bot in a process of its own, started the way `npm start` starts it (the same Node options,
- * test/helpers/child-bot.ts) against a fake Discord in this process: cold start, and resident memory after loading
- * many sheets.
+ * Figures that need the bot in a process of its own, started the way `npm start` starts it (its entry and Node
+ * options, read from package.json; test/helpers/child-bot.ts) against a fake Discord in this process: cold start,
+ * and resident memory after loading many sheets. The bare bot is bundled ahead of time the same way (esbuild, the
+ * packages left external), so neither pays for compiling TypeScript at start.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { REST } from 'discord.js';
+import { build } from 'esbuild';
 import { nameKey } from '../src/engine/names.js';
 import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord } from '../src/sandbox/fake-discord.js';
@@ -17,12 +20,36 @@ import { BARE_READY_LINE } from './bare-bot.js';
 
 export type BotKind = 'ours' | 'bare';
 
-/** Node's options in `npm start` (package.json), so the bot is measured as users run it. */
-function startOptions(): string[] {
+export interface StartCommand {
+  nodeArgs: string[];
+  entry: string;
+}
+
+/** `npm start`'s Node options and entry (package.json), so the bot is measured as users run it. */
+export function npmStart(): StartCommand {
   const { scripts } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const match = /^node (.*?)--import tsx src\/main\.ts$/.exec(scripts.start);
-  if (!match) throw new Error(`bench/processes.ts expects "start" to be "node <options> --import tsx src/main.ts", not "${scripts.start}"`);
-  return match[1]!.trim().split(/\s+/).filter(Boolean);
+  const match = /^node ((?:--\S+ )*)(\S+\.m?js)$/.exec(scripts.start);
+  if (!match) throw new Error(`bench/processes.ts expects "start" to be "node <options> <a JavaScript entry>", not "${scripts.start}"`);
+  return { nodeArgs: match[1]!.trim().split(/\s+/).filter(Boolean), entry: match[2]! };
+}
+
+const BARE_BUNDLE = 'bench/results/bare-bot.mjs';
+let bareBundled: Promise<unknown> | undefined;
+
+/** The bare bot as one file, its TypeScript compiled once here (as `npm start` bundles ours before it runs it). */
+function bundleBareBot(): Promise<unknown> {
+  bareBundled ??= build({
+    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+    entryPoints: ['bench/bare-bot.ts'],
+    outfile: BARE_BUNDLE,
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return bareBundled;
 }
 
 interface Launched {
@@ -48,13 +75,15 @@ async function launch(kind: BotKind, prepare?: (fake: FakeDiscord, databaseUrl: 
   try {
     await registerCommands(new REST({ api: fake.restApi }).setToken(fake.token), fake.applicationId, fake.guildId);
     await prepare?.(fake, databaseUrl);
+    if (kind === 'bare') await bundleBareBot();
     const spawnedAt = performance.now();
     const bot = await ChildBot.spawn({
       env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
-      ...(kind === 'bare' ? { entry: 'bench/bare-bot.ts', readyWhen: (line) => line.msg === BARE_READY_LINE } : {}),
-      readyTimeoutMs: 60_000,
       // The bare bot is plain discord.js with Node's defaults: the floor, untuned.
-      nodeArgs: kind === 'ours' ? startOptions() : [],
+      ...(kind === 'bare' ? { entry: BARE_BUNDLE, readyWhen: (line) => line.msg === BARE_READY_LINE } : npmStart()),
+      // JavaScript entries with nothing in front (the loopback guard is TypeScript): the fake's URL is the only API.
+      loopbackOnly: false,
+      readyTimeoutMs: 60_000,
     });
     return { fake, bot, readyMs: performance.now() - spawnedAt, spawnedAt, close: () => close(bot) };
   } catch (error) {

@@ -3,15 +3,16 @@
  * bot against a bare discord.js bot replying with a static embed, the engine against raw seeded draws — with the
  * goal and whether it was met. Prints the table (Markdown, as in docs/performance.md), writes every figure to
  * bench/results/latest.json, asserts nothing. BENCH_QUICK=1 runs smaller counts (for trying the script).
- * `npm run bench -- fair` runs only the fair-turns rows (another player's roll during a flood of imports) and writes
- * bench/results/fair-turns.json.
+ * `npm run bench -- --only cold,contest,fair` runs only those rows (cold start and RSS when ready; contest steps
+ * against /roll challenge; another player's roll during a flood of imports) and writes bench/results/only.json;
+ * `npm run bench -- fair` is `--only fair`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, crowdBurst, DEADLINE_MS, sequential, startBare, startOurs, type CrowdFigures, type Target } from './challenge-latency.js';
-import { contestThroughput, prepareContests, STEPS_PER_CONTEST } from './contest-throughput.js';
+import { contestThroughput, prepareContests, STEPS_PER_CONTEST, type ContestFigures } from './contest-throughput.js';
 import { engineThroughput } from './engine-throughput.js';
 import { fairTurns, fairTurnsDetails, fairTurnsRows, sheetFlood, summarizeFairTurns, tableFlood, type FairTurnsSummary } from './fair-turns.js';
 import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
@@ -19,7 +20,18 @@ import { NOT_INSTALLED, shardThroughput, startBenchPostgres, startOursOnPostgres
 import { median, round, roundSummary, summarize, type Summary } from './stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const ONLY_FAIR_TURNS = process.argv.slice(2).includes('fair');
+const PARTS = ['cold', 'contest', 'fair'] as const;
+type Part = (typeof PARTS)[number];
+/** The parts of `--only a,b` (or the older `fair`); null → the whole run. */
+function onlyParts(args: string[]): Part[] | null {
+  const at = args.indexOf('--only');
+  const named = at >= 0 ? (args[at + 1] ?? '').split(',').filter(Boolean) : args.includes('fair') ? ['fair'] : null;
+  if (named === null) return null;
+  const unknown = named.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0 || named.length === 0) throw new Error(`--only takes some of ${PARTS.join(', ')} (comma-separated), not "${named.join(',')}"`);
+  return named as Part[];
+}
+const ONLY = onlyParts(process.argv.slice(2));
 const SETTLE_MS = 2;
 const WARM_UP = QUICK ? 30 : 100;
 const BLOCKS = QUICK ? 2 : 16;
@@ -35,7 +47,7 @@ const ENGINE_MS = 1000;
 const FAIR_BLOCKS = QUICK ? 2 : 8;
 const FAIR_PER_BLOCK = QUICK ? 20 : 50;
 const FAIR_HEAVY_ALONE = QUICK ? 5 : 40;
-const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200 };
+const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200, coldStart: 1.5, contestStep: 2 };
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const thousands = (value: number): string => Math.round(value).toLocaleString('en-US').replace(/,/g, ' ');
@@ -76,6 +88,61 @@ async function measureFairTurns(ours: Target): Promise<FairTurnsSummary[]> {
   return summaries;
 }
 
+/**
+ * Cold starts of each bot as a new process, ABBA. One untimed start of each first: it bundles what changed since the
+ * last start (src/start.mjs, the bare bot's bundle) and leaves both in the disk cache, as on a machine that runs it.
+ */
+async function measureColdStarts(): Promise<Map<BotKind, ColdStart[]>> {
+  console.log(`cold start: ${COLD_STARTS} × each bot as a new process (as npm start runs it, both bundled ahead of time), ours on a new database it migrates; one untimed start each first`);
+  await coldStart('ours');
+  await coldStart('bare');
+  const starts = new Map<BotKind, ColdStart[]>([
+    ['ours', []],
+    ['bare', []],
+  ]);
+  for (let round = 0; round < COLD_STARTS; round++) {
+    for (const kind of (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) as BotKind[]) starts.get(kind)!.push(await coldStart(kind));
+  }
+  return starts;
+}
+
+function coldStartRows(starts: Map<BotKind, ColdStart[]>): string[][] {
+  const firstAnswer = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.firstAnswerMs));
+  const readyRss = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.rssKb ?? Number.NaN));
+  const ratio = firstAnswer('ours') / firstAnswer('bare');
+  return [
+    ['Cold start → first answer (ours: new database, migrations)', `${fixed(firstAnswer('ours'), 0)} ms`, `${fixed(firstAnswer('bare'), 0)} ms`, `${fixed(ratio)}×`, `≤ ${GOALS.coldStart}×`, met(ratio <= GOALS.coldStart)],
+    ['RSS when ready', mb(readyRss('ours')), mb(readyRss('bare')), `${fixed(readyRss('ours') / readyRss('bare'))}×`, '–', '–'],
+  ];
+}
+
+const coldStartJson = (starts: Map<BotKind, ColdStart[]>) =>
+  Object.fromEntries([...starts].map(([kind, runs]) => [kind, runs.map((run) => ({ readyMs: round(run.readyMs), firstAnswerMs: round(run.firstAnswerMs), rssKb: run.rssKb }))]));
+
+async function measureContests(ours: Target): Promise<ContestFigures> {
+  console.log(`contests: ${CONTESTS} whole contests (${STEPS_PER_CONTEST} interactions each), then as many /roll challenge`);
+  await prepareContests(ours);
+  return contestThroughput(ours, CONTESTS);
+}
+
+function contestRows(contests: ContestFigures): string[][] {
+  const steps = summarize(contests.stepMs);
+  const rolls = summarize(contests.rollMs);
+  const perContest = contests.interactionsPerSecond.rolls / STEPS_PER_CONTEST;
+  return [
+    [`Whole contests (${STEPS_PER_CONTEST} interactions each, one after another)`, `${fixed(contests.contestsPerSecond, 1)}/s`, `${fixed(perContest, 1)}/s as rolls`, `${fixed(contests.contestsPerSecond / perContest)}×`, '–', '–'],
+    ['Contest step, command → reply, p50 (floor: /roll challenge in the same run)', `${fixed(steps.median)} ms`, `${fixed(rolls.median)} ms`, `${fixed(steps.median / rolls.median)}×`, `≤ ${GOALS.contestStep}×`, met(steps.median / rolls.median <= GOALS.contestStep)],
+  ];
+}
+
+const contestJson = (contests: ContestFigures) => ({
+  count: contests.contests,
+  contestsPerSecond: round(contests.contestsPerSecond),
+  interactionsPerSecond: { contests: round(contests.interactionsPerSecond.contests), rolls: round(contests.interactionsPerSecond.rolls) },
+  stepMs: roundSummary(summarize(contests.stepMs)),
+  rollMs: roundSummary(summarize(contests.rollMs)),
+});
+
 const TABLE_HEADER = ['Figure', 'Tac Talk bot', 'Floor (bare bot / raw draws)', 'Ratio', 'Goal', 'Met'];
 
 function printTable(rows: string[][]): void {
@@ -104,25 +171,46 @@ const fairTurnsJson = (summaries: FairTurnsSummary[]) =>
     floodPerSecond: round(summary.floodPerSecond, 1),
   }));
 
-/** `npm run bench -- fair`: only the fair-turns rows, on our bot. */
-async function fairTurnsOnly(): Promise<void> {
+/** `npm run bench -- --only …`: only those parts' rows; our bot starts in this process for contests and fair turns. */
+async function onlySome(parts: Part[]): Promise<void> {
   const cpus = os.cpus();
   console.log(`Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${os.platform()} ${os.release()}${QUICK ? ' (BENCH_QUICK)' : ''}`);
-  console.log('starting our bot (a temporary SQLite file, 51 players with sheets), in this process…');
-  const ours = await startOurs(SETTLE_MS);
-  try {
-    console.log(`warm-up: ${WARM_UP} /roll challenge`);
-    await sequential(ours, WARM_UP);
-    ours.problems.length = 0;
-    const summaries = await measureFairTurns(ours);
-    printTable(summaries.flatMap(fairTurnsRows));
-    for (const summary of summaries) console.log(`details: ${fairTurnsDetails(summary)}`);
-    if (ours.problems.length > 0) console.log(`warning: ${ours.problems.length} interactions failed or were left out, first: ${ours.problems[0]}`);
-    if (ours.rateLimited > 0) console.log(`warning: @discordjs/rest rate-limited ${ours.rateLimited} requests`);
-    writeResults('fair-turns.json', { date: new Date().toISOString(), node: process.version, cpus: cpus.length, quick: QUICK, fairTurns: fairTurnsJson(summaries), problems: ours.problems.length });
-  } finally {
-    await ours.stop();
+  const rows: string[][] = [];
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: cpus.length, quick: QUICK, goals: GOALS };
+  if (parts.includes('cold')) {
+    const starts = await measureColdStarts();
+    rows.push(...coldStartRows(starts));
+    results.coldStart = coldStartJson(starts);
   }
+  const details: string[] = [];
+  if (parts.includes('contest') || parts.includes('fair')) {
+    console.log('starting our bot (a temporary SQLite file, 51 players with sheets), in this process…');
+    const ours = await startOurs(SETTLE_MS);
+    try {
+      console.log(`warm-up: ${WARM_UP} /roll challenge`);
+      await sequential(ours, WARM_UP);
+      ours.problems.length = 0;
+      if (parts.includes('contest')) {
+        const contests = await measureContests(ours);
+        rows.push(...contestRows(contests));
+        results.contests = contestJson(contests);
+      }
+      if (parts.includes('fair')) {
+        const summaries = await measureFairTurns(ours);
+        rows.push(...summaries.flatMap(fairTurnsRows));
+        details.push(...summaries.map(fairTurnsDetails));
+        results.fairTurns = fairTurnsJson(summaries);
+      }
+      if (ours.problems.length > 0) details.push(`warning: ${ours.problems.length} interactions failed or were left out, first: ${ours.problems[0]}`);
+      if (ours.rateLimited > 0) details.push(`warning: @discordjs/rest rate-limited ${ours.rateLimited} requests`);
+      results.problems = ours.problems.length;
+    } finally {
+      await ours.stop();
+    }
+  }
+  printTable(rows);
+  for (const line of details) console.log(line.startsWith('warning:') ? line : `details: ${line}`);
+  writeResults('only.json', results);
 }
 
 async function main(): Promise<void> {
@@ -177,9 +265,7 @@ async function main(): Promise<void> {
     const oursCrowd = crowdSummary(crowds.get(ours)!);
     const bareCrowd = crowdSummary(crowds.get(bare)!);
 
-    console.log(`contests: ${CONTESTS} whole contests (${STEPS_PER_CONTEST} interactions each), then as many /roll challenge`);
-    await prepareContests(ours);
-    const contests = await contestThroughput(ours, CONTESTS);
+    const contests = await measureContests(ours);
     const steps = summarize(contests.stepMs);
 
     const fair = await measureFairTurns(ours);
@@ -199,16 +285,7 @@ async function main(): Promise<void> {
     }
     const shardRate = (shards: number) => median(sharded.find((run) => run.shards === shards)!.perSecond);
 
-    console.log(`cold start: ${COLD_STARTS} × each bot as a new process (node --import tsx), ours on a new database it migrates`);
-    const starts = new Map<BotKind, ColdStart[]>([
-      ['ours', []],
-      ['bare', []],
-    ]);
-    for (let round = 0; round < COLD_STARTS; round++) {
-      for (const kind of (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) as BotKind[]) starts.get(kind)!.push(await coldStart(kind));
-    }
-    const firstAnswer = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.firstAnswerMs));
-    const readyRss = (kind: BotKind) => median(starts.get(kind)!.map((start) => start.rssKb ?? Number.NaN));
+    const starts = await measureColdStarts();
 
     console.log(`memory: ${thousands(SHEETS)} sheets, one /roll challenge from each owner, in a process of its own`);
     const memory = await memoryAfterSheets(SHEETS);
@@ -225,13 +302,12 @@ async function main(): Promise<void> {
       ['/roll challenge, command → reply, p50', `${fixed(oursLatency.median)} ms`, `${fixed(bareLatency.median)} ms`, `${fixed(ratio.p50)}×`, `≤ ${GOALS.p50}×`, met(ratio.p50 <= GOALS.p50)],
       ['/roll challenge, command → reply, p99', `${fixed(oursLatency.p99)} ms`, `${fixed(bareLatency.p99)} ms`, `${fixed(ratio.p99)}×`, `≤ ${GOALS.p99}×`, met(ratio.p99 <= GOALS.p99)],
       ['/roll challenge throughput (50 players, one in flight each)', `${fixed(oursThroughput, 0)}/s`, `${fixed(bareThroughput, 0)}/s`, `${fixed(ratio.throughput)}×`, `≥ ${GOALS.throughput}×`, met(ratio.throughput >= GOALS.throughput)],
-      [`Whole contests (${STEPS_PER_CONTEST} interactions each, one after another)`, `${fixed(contests.contestsPerSecond, 1)}/s`, `${fixed(contests.interactionsPerSecond.rolls / STEPS_PER_CONTEST, 1)}/s as rolls`, `${fixed(contests.contestsPerSecond / (contests.interactionsPerSecond.rolls / STEPS_PER_CONTEST))}×`, '–', '–'],
+      ...contestRows(contests),
       [`Burst of 1,000 from 50 players: answered`, `${oursCrowd.answered}/${oursCrowd.sent}`, `${bareCrowd.answered}/${bareCrowd.sent}`, '–', 'all', met(oursCrowd.answered === oursCrowd.sent)],
       [`Burst of 1,000: late (> ${DEADLINE_MS / 1000} s)`, `${oursCrowd.late}`, `${bareCrowd.late}`, '–', '0', met(oursCrowd.late === 0)],
       ['Burst of 1,000: p99 command → first answer', `${fixed(oursCrowd.reply.p99, 0)} ms`, `${fixed(bareCrowd.reply.p99, 0)} ms`, `${fixed(oursCrowd.reply.p99 / bareCrowd.reply.p99)}×`, '–', '–'],
       ['Burst of 1,000: p99 command → the roll shown', `${fixed(oursCrowd.final.p99, 0)} ms`, `${fixed(bareCrowd.final.p99, 0)} ms`, `${fixed(oursCrowd.final.p99 / bareCrowd.final.p99)}×`, '–', '–'],
-      ['Cold start → first answer (ours: new database, migrations)', `${fixed(firstAnswer('ours'), 0)} ms`, `${fixed(firstAnswer('bare'), 0)} ms`, `${fixed(firstAnswer('ours') / firstAnswer('bare'))}×`, '–', '–'],
-      ['RSS when ready', mb(readyRss('ours')), mb(readyRss('bare')), `${fixed(readyRss('ours') / readyRss('bare'))}×`, '–', '–'],
+      ...coldStartRows(starts),
       [`RSS after loading ${thousands(SHEETS)} sheets`, mb(memory.loadedRssKb), '–', '–', `< ${GOALS.rssMb} MB`, met(memory.loadedRssKb !== null && memory.loadedRssKb / 1024 < GOALS.rssMb)],
       ['Engine: challenge rolls (new seed each) vs raw seeded draws', `${thousands(engine.newSeedPerRoll)}/s`, `${thousands(engine.rawDraws)}/s`, `${fixed(engine.newSeedPerRoll / engine.rawDraws, 3)}×`, '–', '–'],
       ...fair.flatMap(fairTurnsRows),
@@ -290,13 +366,8 @@ async function main(): Promise<void> {
         ours: { ...oursCrowd, reply: roundSummary(oursCrowd.reply), final: roundSummary(oursCrowd.final), allAnsweredMs: round(oursCrowd.allAnsweredMs) },
         bare: { ...bareCrowd, reply: roundSummary(bareCrowd.reply), final: roundSummary(bareCrowd.final), allAnsweredMs: round(bareCrowd.allAnsweredMs) },
       },
-      contests: {
-        count: contests.contests,
-        contestsPerSecond: round(contests.contestsPerSecond),
-        interactionsPerSecond: { contests: round(contests.interactionsPerSecond.contests), rolls: round(contests.interactionsPerSecond.rolls) },
-        stepMs: roundSummary(steps),
-      },
-      coldStart: Object.fromEntries([...starts].map(([kind, runs]) => [kind, runs.map((run) => ({ readyMs: round(run.readyMs), firstAnswerMs: round(run.firstAnswerMs), rssKb: run.rssKb }))])),
+      contests: contestJson(contests),
+      coldStart: coldStartJson(starts),
       memory: { ...memory, rollsPerSecond: round(memory.rollsPerSecond, 1), problems: memory.problems.length },
       engine: Object.fromEntries(Object.entries(engine).map(([key, value]) => [key, Math.round(value)])),
       fairTurns: fairTurnsJson(fair),
@@ -321,7 +392,7 @@ async function main(): Promise<void> {
   }
 }
 
-(ONLY_FAIR_TURNS ? fairTurnsOnly() : main()).catch((error: unknown) => {
+(ONLY ? onlySome(ONLY) : main()).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
