@@ -3,6 +3,8 @@
 // them into Discord's own error shape (code 50035 "Invalid Form Body" with nested `_errors`), which discord.js
 // flattens into messages like `data.embeds[0].fields[BASE_TYPE_MAX_LENGTH]: Must be 25 or fewer in length.`
 
+import { ApplicationCommandOptionType, ApplicationCommandType, ButtonStyle, ComponentType, MessageFlags, RESTJSONErrorCodes, TextInputStyle } from 'discord-api-types/v10';
+
 export interface LimitIssue {
   path: (string | number)[];
   code: string;
@@ -16,16 +18,18 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 /** Discord counts characters, not UTF-16 code units. */
 const length = (value: unknown): number => (typeof value === 'string' ? [...value].length : 0);
 
-// Message flags a bot may set when sending (others are set by Discord itself).
-export const MessageFlag = {
-  SuppressEmbeds: 1 << 2,
-  Ephemeral: 1 << 6,
-  Loading: 1 << 7,
-  SuppressNotifications: 1 << 12,
-  IsComponentsV2: 1 << 15,
-} as const;
+const SELECT_TYPES = new Set<unknown>([
+  ComponentType.StringSelect,
+  ComponentType.UserSelect,
+  ComponentType.RoleSelect,
+  ComponentType.MentionableSelect,
+  ComponentType.ChannelSelect,
+]);
 
-const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
+/** Whether a component of this type is a select menu (of text, users, roles, both, or channels). */
+export function isSelectMenu(type: unknown): boolean {
+  return SELECT_TYPES.has(type);
+}
 
 class IssueList {
   readonly issues: LimitIssue[] = [];
@@ -80,7 +84,7 @@ export function invalidFormBody(issues: LimitIssue[]): { code: number; message: 
     list.push({ code: issue.code, message: issue.message });
     node._errors = list;
   }
-  return { code: 50035, message: 'Invalid Form Body', errors };
+  return { code: RESTJSONErrorCodes.InvalidFormBodyOrContentType, message: 'Invalid Form Body', errors };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -105,7 +109,7 @@ export function isEmptyMessage(body: Json, fileCount: number): boolean {
     asArray(body.sticker_ids).length === 0 &&
     body.poll === undefined &&
     fileCount === 0 &&
-    (flags & MessageFlag.IsComponentsV2) === 0
+    (flags & MessageFlags.IsComponentsV2) === 0
   );
 }
 
@@ -113,7 +117,7 @@ export function checkMessage(body: Json, options: MessageCheckOptions = {}): Lim
   const prefix = options.prefix ?? [];
   const list = new IssueList();
   const flags = typeof body.flags === 'number' ? body.flags : 0;
-  const v2 = (flags & MessageFlag.IsComponentsV2) !== 0;
+  const v2 = (flags & MessageFlags.IsComponentsV2) !== 0;
 
   if (body.content !== undefined && body.content !== null) {
     if (typeof body.content !== 'string') list.add([...prefix, 'content'], 'STRING_TYPE_CONVERT', 'Must be a string.');
@@ -194,7 +198,7 @@ function checkMessageComponents(list: IssueList, path: (string | number)[], comp
     const walk = (node: unknown, at: (string | number)[]): void => {
       if (!isObject(node)) return;
       count++;
-      if (node.type === 1) checkActionRow(list, at, node, seen);
+      if (node.type === ComponentType.ActionRow) checkActionRow(list, at, node, seen);
       else {
         if (node.custom_id !== undefined) seen(at, node.custom_id);
         asArray(node.components).forEach((child, i) => walk(child, [...at, 'components', i]));
@@ -208,7 +212,7 @@ function checkMessageComponents(list: IssueList, path: (string | number)[], comp
   list.maxItems(path, components, 5);
   components.forEach((row, i) => {
     const at = [...path, i];
-    if (!isObject(row) || row.type !== 1) {
+    if (!isObject(row) || row.type !== ComponentType.ActionRow) {
       list.add(at, 'COMPONENT_TYPE_INVALID', 'Top-level components must be action rows (type 1) without the IS_COMPONENTS_V2 flag.');
       return;
     }
@@ -227,8 +231,8 @@ function checkActionRow(
     list.add([...at, 'components'], 'BASE_TYPE_BAD_LENGTH', 'An action row must hold 1 to 5 components.');
     return;
   }
-  const buttons = children.filter((c) => isObject(c) && c.type === 2).length;
-  const selects = children.filter((c) => isObject(c) && SELECT_TYPES.has(c.type as number)).length;
+  const buttons = children.filter((c) => isObject(c) && c.type === ComponentType.Button).length;
+  const selects = children.filter((c) => isObject(c) && isSelectMenu(c.type)).length;
   if (buttons > 5) list.add([...at, 'components'], 'BASE_TYPE_MAX_LENGTH', `An action row holds at most 5 buttons (got ${buttons}).`);
   if (selects > 0 && children.length > 1) {
     list.add([...at, 'components'], 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'A select menu must be alone in its action row.');
@@ -236,8 +240,8 @@ function checkActionRow(
   children.forEach((child, j) => {
     const cat = [...at, 'components', j];
     if (!isObject(child)) return;
-    if (child.type === 2) checkButton(list, cat, child);
-    else if (SELECT_TYPES.has(child.type as number)) checkSelect(list, cat, child);
+    if (child.type === ComponentType.Button) checkButton(list, cat, child);
+    else if (isSelectMenu(child.type)) checkSelect(list, cat, child);
     else list.add([...cat, 'type'], 'COMPONENT_TYPE_INVALID', `Component type ${String(child.type)} is not allowed in a message action row.`);
     if (child.custom_id !== undefined) seen(cat, child.custom_id);
   });
@@ -245,18 +249,18 @@ function checkActionRow(
 
 function checkButton(list: IssueList, at: (string | number)[], button: Json): void {
   const style = button.style;
-  if (typeof style !== 'number' || style < 1 || style > 6) {
+  if (typeof style !== 'number' || style < ButtonStyle.Primary || style > ButtonStyle.Premium) {
     list.add([...at, 'style'], 'BASE_TYPE_CHOICES', 'Button style must be 1 to 6.');
     return;
   }
-  if (style === 5) {
+  if (style === ButtonStyle.Link) {
     if (typeof button.url !== 'string') list.add([...at, 'url'], 'BASE_TYPE_REQUIRED', 'A link button needs a url.');
     if (button.custom_id !== undefined) list.add([...at, 'custom_id'], 'BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED', 'A link button cannot have a custom_id.');
-  } else if (style !== 6) {
+  } else if (style !== ButtonStyle.Premium) {
     list.between([...at, 'custom_id'], button.custom_id, 1, 100);
   }
   list.maxLength([...at, 'label'], button.label, 80);
-  if (style !== 6 && !(typeof button.label === 'string' && button.label.length > 0) && !isObject(button.emoji)) {
+  if (style !== ButtonStyle.Premium && !(typeof button.label === 'string' && button.label.length > 0) && !isObject(button.emoji)) {
     list.add([...at, 'label'], 'BUTTON_COMPONENT_INVALID', 'A button needs a label or an emoji.');
   }
 }
@@ -268,7 +272,7 @@ function checkSelect(list: IssueList, at: (string | number)[], select: Json): vo
   const max = select.max_values;
   if (typeof min === 'number' && (min < 0 || min > 25)) list.add([...at, 'min_values'], 'NUMBER_TYPE_MAX', 'Must be between 0 and 25.');
   if (typeof max === 'number' && (max < 1 || max > 25)) list.add([...at, 'max_values'], 'NUMBER_TYPE_MAX', 'Must be between 1 and 25.');
-  if (select.type !== 3) return;
+  if (select.type !== ComponentType.StringSelect) return;
   const options = asArray(select.options);
   if (options.length < 1 || options.length > 25) {
     list.add([...at, 'options'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and 25 in length (got ${options.length}).`);
@@ -350,18 +354,18 @@ export function checkModal(data: unknown): LimitIssue[] {
     if (!isObject(row)) return;
     let input: Json | undefined;
     let inputAt: (string | number)[] = at;
-    if (row.type === 1) {
+    if (row.type === ComponentType.ActionRow) {
       const children = asArray(row.components);
       if (children.length !== 1) list.add([...at, 'components'], 'BASE_TYPE_BAD_LENGTH', 'A modal action row holds exactly one text input.');
       input = isObject(children[0]) ? children[0] : undefined;
       inputAt = [...at, 'components', 0];
       if (input) list.between([...inputAt, 'label'], input.label, 1, 45);
-    } else if (row.type === 18) {
+    } else if (row.type === ComponentType.Label) {
       list.between([...at, 'label'], row.label, 1, 45);
       list.maxLength([...at, 'description'], row.description, 100);
       input = isObject(row.component) ? row.component : undefined;
       inputAt = [...at, 'component'];
-    } else if (row.type === 10) {
+    } else if (row.type === ComponentType.TextDisplay) {
       return; // a text display: nothing to submit
     } else {
       list.add([...at, 'type'], 'COMPONENT_TYPE_INVALID', `Component type ${String(row.type)} is not allowed at the top of a modal.`);
@@ -376,16 +380,16 @@ export function checkModal(data: unknown): LimitIssue[] {
       if (ids.has(input.custom_id)) list.add([...inputAt, 'custom_id'], 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
       ids.add(input.custom_id);
     }
-    if (input.type === 4) {
-      if (input.style !== 1 && input.style !== 2) list.add([...inputAt, 'style'], 'BASE_TYPE_CHOICES', 'Text input style must be 1 (short) or 2 (paragraph).');
+    if (input.type === ComponentType.TextInput) {
+      if (input.style !== TextInputStyle.Short && input.style !== TextInputStyle.Paragraph) list.add([...inputAt, 'style'], 'BASE_TYPE_CHOICES', 'Text input style must be 1 (short) or 2 (paragraph).');
       const min = input.min_length;
       const max = input.max_length;
       if (typeof min === 'number' && (min < 0 || min > 4000)) list.add([...inputAt, 'min_length'], 'NUMBER_TYPE_MAX', 'Must be between 0 and 4000.');
       if (typeof max === 'number' && (max < 1 || max > 4000)) list.add([...inputAt, 'max_length'], 'NUMBER_TYPE_MAX', 'Must be between 1 and 4000.');
       list.maxLength([...inputAt, 'value'], input.value, 4000);
       list.maxLength([...inputAt, 'placeholder'], input.placeholder, 100);
-    } else if (SELECT_TYPES.has(input.type as number)) {
-      if (row.type !== 18) list.add([...inputAt, 'type'], 'COMPONENT_TYPE_INVALID', 'A select menu in a modal must sit in a label (type 18).');
+    } else if (isSelectMenu(input.type)) {
+      if (row.type !== ComponentType.Label) list.add([...inputAt, 'type'], 'COMPONENT_TYPE_INVALID', 'A select menu in a modal must sit in a label (type 18).');
       checkSelect(list, inputAt, input);
     } else {
       list.add([...inputAt, 'type'], 'COMPONENT_TYPE_INVALID', `Component type ${String(input.type)} is not allowed in a modal.`);
@@ -397,8 +401,13 @@ export function checkModal(data: unknown): LimitIssue[] {
 // ---------------------------------------------------------------------------------------------------------
 // Application commands
 
+/** A subcommand or a group of them: the words of a slash command's path, not an option the user fills. */
+export function isSubcommandOrGroup(option: { type?: unknown }): boolean {
+  return option.type === ApplicationCommandOptionType.Subcommand || option.type === ApplicationCommandOptionType.SubcommandGroup;
+}
+
 const NAME = /^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-const OPTION_TYPES_WITH_CHOICES = new Set([3, 4, 10]);
+const OPTION_TYPES_WITH_CHOICES = new Set<unknown>([ApplicationCommandOptionType.String, ApplicationCommandOptionType.Integer, ApplicationCommandOptionType.Number]);
 
 /** Checks one command definition (as PUT/POSTed) against Discord's rules. */
 export function checkCommand(command: unknown, prefix: (string | number)[] = []): LimitIssue[] {
@@ -407,11 +416,11 @@ export function checkCommand(command: unknown, prefix: (string | number)[] = [])
     list.add(prefix, 'DICT_TYPE_CONVERT', 'Must be an object.');
     return list.issues;
   }
-  const type = command.type ?? 1;
-  if (type === 1) {
+  const type = command.type ?? ApplicationCommandType.ChatInput;
+  if (type === ApplicationCommandType.ChatInput) {
     checkName(list, [...prefix, 'name'], command.name);
     list.between([...prefix, 'description'], command.description, 1, 100);
-  } else if (type === 2 || type === 3) {
+  } else if (type === ApplicationCommandType.User || type === ApplicationCommandType.Message) {
     list.between([...prefix, 'name'], command.name, 1, 32);
     if (command.description !== undefined && command.description !== '') {
       list.add([...prefix, 'description'], 'APPLICATION_COMMAND_INVALID_DESCRIPTION', 'Context menu commands cannot have a description.');
@@ -420,7 +429,7 @@ export function checkCommand(command: unknown, prefix: (string | number)[] = [])
       list.add([...prefix, 'options'], 'APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED', 'Context menu commands cannot have options.');
     }
     return list.issues;
-  } else if (type !== 4) {
+  } else if (type !== ApplicationCommandType.PrimaryEntryPoint) {
     list.add([...prefix, 'type'], 'BASE_TYPE_CHOICES', `Unknown command type ${String(type)}.`);
   }
   checkOptions(list, [...prefix, 'options'], command.options, 0);
@@ -440,14 +449,14 @@ export function checkCommandSet(commands: unknown): LimitIssue[] {
   commands.forEach((command, i) => {
     issues.push(...checkCommand(command, [i]));
     if (!isObject(command)) return;
-    const type = command.type ?? 1;
+    const type = command.type ?? ApplicationCommandType.ChatInput;
     const key = `${String(type)}:${String(command.name)}`;
     if (names.has(key)) issues.push({ path: [i, 'name'], code: 'APPLICATION_COMMANDS_DUPLICATE_NAME', message: `Application command names must be unique ("${String(command.name)}").` });
     names.add(key);
     counts.set(type, (counts.get(type) ?? 0) + 1);
   });
-  if ((counts.get(1) ?? 0) > 100) issues.push({ path: [], code: 'BASE_TYPE_MAX_LENGTH', message: 'At most 100 chat input commands.' });
-  if ((counts.get(2) ?? 0) > 15 || (counts.get(3) ?? 0) > 15) issues.push({ path: [], code: 'BASE_TYPE_MAX_LENGTH', message: 'At most 15 user and 15 message commands.' });
+  if ((counts.get(ApplicationCommandType.ChatInput) ?? 0) > 100) issues.push({ path: [], code: 'BASE_TYPE_MAX_LENGTH', message: 'At most 100 chat input commands.' });
+  if ((counts.get(ApplicationCommandType.User) ?? 0) > 15 || (counts.get(ApplicationCommandType.Message) ?? 0) > 15) issues.push({ path: [], code: 'BASE_TYPE_MAX_LENGTH', message: 'At most 15 user and 15 message commands.' });
   return issues;
 }
 
@@ -483,21 +492,21 @@ function checkOptions(list: IssueList, path: (string | number)[], options: unkno
       if (names.has(option.name)) list.add([...at, 'name'], 'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS', `Option name "${option.name}" is used twice.`);
       names.add(option.name);
     }
-    if (typeof type !== 'number' || type < 1 || type > 11) {
+    if (typeof type !== 'number' || type < ApplicationCommandOptionType.Subcommand || type > ApplicationCommandOptionType.Attachment) {
       list.add([...at, 'type'], 'BASE_TYPE_CHOICES', `Unknown option type ${String(type)}.`);
       return;
     }
-    if (type === 1 || type === 2) {
+    if (type === ApplicationCommandOptionType.Subcommand || type === ApplicationCommandOptionType.SubcommandGroup) {
       subcommands++;
-      if (type === 2 && depth > 0) list.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'A subcommand group can only sit at the top level.');
-      if (type === 1 && depth > 1) list.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Subcommands cannot be nested this deep.');
+      if (type === ApplicationCommandOptionType.SubcommandGroup && depth > 0) list.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'A subcommand group can only sit at the top level.');
+      if (type === ApplicationCommandOptionType.Subcommand && depth > 1) list.add([...at, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Subcommands cannot be nested this deep.');
       const children = asArray(option.options);
-      if (type === 2) {
+      if (type === ApplicationCommandOptionType.SubcommandGroup) {
         if (children.length === 0) list.add([...at, 'options'], 'BASE_TYPE_BAD_LENGTH', 'A subcommand group needs 1 to 25 subcommands.');
         children.forEach((child, j) => {
-          if (isObject(child) && child.type !== 1) list.add([...at, 'options', j, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'A subcommand group may only hold subcommands.');
+          if (isObject(child) && child.type !== ApplicationCommandOptionType.Subcommand) list.add([...at, 'options', j, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'A subcommand group may only hold subcommands.');
         });
-      } else if (children.some((child) => isObject(child) && (child.type === 1 || child.type === 2))) {
+      } else if (children.some((child) => isObject(child) && isSubcommandOrGroup(child))) {
         list.add([...at, 'options'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'A subcommand cannot hold subcommands or groups.');
       }
       checkOptions(list, [...at, 'options'], option.options, depth + 1);
@@ -516,8 +525,8 @@ function checkOptions(list: IssueList, path: (string | number)[], options: unkno
       asArray(choices).forEach((choice, k) => {
         if (!isObject(choice)) return;
         list.between([...at, 'choices', k, 'name'], choice.name, 1, 100);
-        if (type === 3) list.between([...at, 'choices', k, 'value'], choice.value, 1, 100);
-        else if (typeof choice.value !== 'number' || (type === 4 && !Number.isInteger(choice.value))) {
+        if (type === ApplicationCommandOptionType.String) list.between([...at, 'choices', k, 'value'], choice.value, 1, 100);
+        else if (typeof choice.value !== 'number' || (type === ApplicationCommandOptionType.Integer && !Number.isInteger(choice.value))) {
           list.add([...at, 'choices', k, 'value'], 'NUMBER_TYPE_COERCE', 'Choice value must match the option type.');
         }
       });

@@ -16,6 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
+import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { FakeState, Json } from './fake-state.js';
 
@@ -155,11 +156,11 @@ export class FakeGateway {
     ws.on('error', () => connection.close());
     const encoding = query.get('encoding') ?? 'json';
     if (encoding !== 'json') {
-      ws.close(4002, 'The fake gateway only speaks encoding=json.');
+      ws.close(GatewayCloseCodes.DecodeError, 'The fake gateway only speaks encoding=json.');
       return;
     }
     ws.on('message', (data, isBinary) => this.onMessage(connection, data as Buffer, isBinary));
-    connection.send({ op: 10, d: { heartbeat_interval: HEARTBEAT_INTERVAL, _trace: ['["fake-discord",{}]'] }, s: null, t: null });
+    connection.send({ op: GatewayOpcodes.Hello, d: { heartbeat_interval: HEARTBEAT_INTERVAL, _trace: ['["fake-discord",{}]'] }, s: null, t: null });
   }
 
   private onClose(connection: GatewayConnection, code: number): void {
@@ -186,28 +187,28 @@ export class FakeGateway {
     try {
       payload = JSON.parse(isBinary ? data.toString('utf8') : data.toString()) as typeof payload;
     } catch {
-      connection.ws.close(4002, 'Error while decoding payload.');
+      connection.ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
       return;
     }
     const d = payload.d ?? {};
     switch (payload.op) {
-      case 1: // heartbeat
-        connection.send({ op: 11, d: null, s: null, t: null });
+      case GatewayOpcodes.Heartbeat:
+        connection.send({ op: GatewayOpcodes.HeartbeatAck, d: null, s: null, t: null });
         return;
-      case 2:
+      case GatewayOpcodes.Identify:
         this.identify(connection, d);
         return;
-      case 6:
+      case GatewayOpcodes.Resume:
         this.resume(connection, d);
         return;
-      case 8:
+      case GatewayOpcodes.RequestGuildMembers:
         this.requestMembers(connection, d);
         return;
-      case 3: // presence update
-      case 4: // voice state update
+      case GatewayOpcodes.PresenceUpdate:
+      case GatewayOpcodes.VoiceStateUpdate:
         return;
       default:
-        connection.ws.close(4001, 'Unknown opcode.');
+        connection.ws.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode.');
     }
   }
 
@@ -220,7 +221,7 @@ export class FakeGateway {
     session.seq++;
     session.history.push({ s: session.seq, t, d });
     if (session.history.length > HISTORY_LIMIT) session.history.shift();
-    if (session.connection?.live) session.connection.send({ op: 0, t, s: session.seq, d });
+    if (session.connection?.live) session.connection.send({ op: GatewayOpcodes.Dispatch, t, s: session.seq, d });
   }
 
   private attach(connection: GatewayConnection, session: Session): void {
@@ -242,25 +243,25 @@ export class FakeGateway {
   private shardOfIdentify(d: Json): [number, number] | { code: number; reason: string } {
     const given = d.shard ?? undefined;
     if (given !== undefined && (!Array.isArray(given) || given.length !== 2 || !given.every((n) => Number.isInteger(n)))) {
-      return { code: 4010, reason: 'Invalid shard.' };
+      return { code: GatewayCloseCodes.InvalidShard, reason: 'Invalid shard.' };
     }
     const [id, count] = (given as [number, number] | undefined) ?? [0, 1];
-    if (count < 1 || id < 0 || id >= count) return { code: 4010, reason: 'Invalid shard.' };
-    if (count < this.shardCount) return { code: 4011, reason: 'Sharding required.' };
-    if (count !== this.shardCount) return { code: 4010, reason: 'Invalid shard.' };
+    if (count < 1 || id < 0 || id >= count) return { code: GatewayCloseCodes.InvalidShard, reason: 'Invalid shard.' };
+    if (count < this.shardCount) return { code: GatewayCloseCodes.ShardingRequired, reason: 'Sharding required.' };
+    if (count !== this.shardCount) return { code: GatewayCloseCodes.InvalidShard, reason: 'Invalid shard.' };
     const guilds = [...this.state.guilds.keys()].filter((g) => this.shardOf(g) === id).length;
-    if (guilds > MAX_GUILDS_PER_SHARD) return { code: 4011, reason: 'Sharding required.' };
+    if (guilds > MAX_GUILDS_PER_SHARD) return { code: GatewayCloseCodes.ShardingRequired, reason: 'Sharding required.' };
     return [id, count];
   }
 
   private identify(connection: GatewayConnection, d: Json): void {
     if (connection.identified) {
-      connection.ws.close(4005, 'Already authenticated.');
+      connection.ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated.');
       return;
     }
     if (!this.tokenOk(d.token)) {
       this.state.recordViolation('gateway IDENTIFY: invalid bot token (closed with 4004 Authentication failed)');
-      connection.ws.close(4004, 'Authentication failed.');
+      connection.ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
       return;
     }
     // Sessions whose client never came back within the window are gone on Discord too; forget their history.
@@ -310,13 +311,13 @@ export class FakeGateway {
     // Events the client missed that the history no longer holds cannot be replayed: Discord refuses such a RESUME.
     if (!this.tokenOk(d.token) || !session || !session.resumable || seq > session.seq || seq + 1 < oldest) {
       this.counts.invalidSessions++;
-      connection.send({ op: 9, d: false, s: null, t: null }); // invalid session: the client identifies anew
+      connection.send({ op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null }); // invalid session: the client identifies anew
       return;
     }
     this.attach(connection, session);
     this.counts.resumes++;
     const missed = session.history.filter((event) => event.s > seq);
-    for (const event of missed) connection.send({ op: 0, t: event.t, s: event.s, d: event.d });
+    for (const event of missed) connection.send({ op: GatewayOpcodes.Dispatch, t: event.t, s: event.s, d: event.d });
     this.counts.replayed += missed.length;
     this.dispatch(session, 'RESUMED', { _trace: ['["fake-discord",{}]'] });
     this.wake();

@@ -5,14 +5,13 @@
 // 404 and is logged as 'METHOD PATH: not implemented by the fake', so a test notices an unexpected call.
 // A request a fault rule picks (fake-faults.ts) is answered 5xx or 429 instead, and not carried out.
 import type { IncomingHttpHeaders } from 'node:http';
-import { RESTJSONErrorCodes } from 'discord-api-types/v10';
+import { ApplicationCommandType, ApplicationIntegrationType, InteractionResponseType, InteractionType, MessageFlags, MessageType, RESTJSONErrorCodes } from 'discord-api-types/v10';
 import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
 import { guessContentType, isEphemeral } from './fake-state.js';
 import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
 import type { SandboxResponse } from './types.js';
 import type { LimitIssue } from './discord-limits.js';
 import {
-  MessageFlag,
   checkAutocompleteChoices,
   checkCommand,
   checkCommandSet,
@@ -112,20 +111,36 @@ class RestError extends Error {
 /** Discord's daily limit of application command creates, per server and globally. */
 const DAILY_COMMAND_CREATES = 200;
 const MAX_FILE_BYTES = 10 * 1024 * 1024; // the upload limit of a server without boosts
+/** The names Discord's documentation gives them, for the fake's error messages. */
 const CALLBACK_NAMES: Record<number, string> = {
-  1: 'PONG',
-  4: 'CHANNEL_MESSAGE_WITH_SOURCE',
-  5: 'DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE',
-  6: 'DEFERRED_UPDATE_MESSAGE',
-  7: 'UPDATE_MESSAGE',
-  8: 'APPLICATION_COMMAND_AUTOCOMPLETE_RESULT',
-  9: 'MODAL',
+  [InteractionResponseType.Pong]: 'PONG',
+  [InteractionResponseType.ChannelMessageWithSource]: 'CHANNEL_MESSAGE_WITH_SOURCE',
+  [InteractionResponseType.DeferredChannelMessageWithSource]: 'DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE',
+  [InteractionResponseType.DeferredMessageUpdate]: 'DEFERRED_UPDATE_MESSAGE',
+  [InteractionResponseType.UpdateMessage]: 'UPDATE_MESSAGE',
+  [InteractionResponseType.ApplicationCommandAutocompleteResult]: 'APPLICATION_COMMAND_AUTOCOMPLETE_RESULT',
+  [InteractionResponseType.Modal]: 'MODAL',
 };
-const INTERACTION_NAMES: Record<number, string> = { 2: 'APPLICATION_COMMAND', 3: 'MESSAGE_COMPONENT', 4: 'APPLICATION_COMMAND_AUTOCOMPLETE', 5: 'MODAL_SUBMIT' };
+const INTERACTION_NAMES: Record<number, string> = {
+  [InteractionType.ApplicationCommand]: 'APPLICATION_COMMAND',
+  [InteractionType.MessageComponent]: 'MESSAGE_COMPONENT',
+  [InteractionType.ApplicationCommandAutocomplete]: 'APPLICATION_COMMAND_AUTOCOMPLETE',
+  [InteractionType.ModalSubmit]: 'MODAL_SUBMIT',
+};
+const Callback = InteractionResponseType;
 /** Which callback types Discord accepts for which interaction type. */
-const ALLOWED_CALLBACKS: Record<number, number[]> = { 2: [4, 5, 9], 3: [4, 5, 6, 7, 9], 4: [8], 5: [4, 5, 6, 7] };
+const ALLOWED_CALLBACKS: Record<number, InteractionResponseType[]> = {
+  [InteractionType.ApplicationCommand]: [Callback.ChannelMessageWithSource, Callback.DeferredChannelMessageWithSource, Callback.Modal],
+  [InteractionType.MessageComponent]: [Callback.ChannelMessageWithSource, Callback.DeferredChannelMessageWithSource, Callback.DeferredMessageUpdate, Callback.UpdateMessage, Callback.Modal],
+  [InteractionType.ApplicationCommandAutocomplete]: [Callback.ApplicationCommandAutocompleteResult],
+  [InteractionType.ModalSubmit]: [Callback.ChannelMessageWithSource, Callback.DeferredChannelMessageWithSource, Callback.DeferredMessageUpdate, Callback.UpdateMessage],
+};
 /** Flags a bot may set on a new message; others are Discord's to set. */
-const SETTABLE_FLAGS = MessageFlag.SuppressEmbeds | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2;
+const SETTABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
+
+/** A slash command's answers are "chat input command" messages, every other one a default message. */
+const messageTypeOf = (interaction: InteractionRecord): MessageType =>
+  interaction.type === InteractionType.ApplicationCommand ? MessageType.ChatInputCommand : MessageType.Default;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -285,7 +300,7 @@ export class FakeRest {
     } catch {
       // fall through
     }
-    throw this.fail(ctx, 400, 50109, 'The request body contains invalid JSON.');
+    throw this.fail(ctx, 400, RESTJSONErrorCodes.RequestBodyContainsInvalidJSON, 'The request body contains invalid JSON.');
   }
 
   private object(ctx: Context): Json {
@@ -333,7 +348,7 @@ export class FakeRest {
   private checkNewMessage(ctx: Context, body: Json, prefix: string[] = []): void {
     const issues = checkMessage(body, { prefix, fileCount: ctx.files.length });
     if (issues.length) throw this.invalid(ctx, issues);
-    if (isEmptyMessage(body, ctx.files.length)) throw this.fail(ctx, 400, 50006, 'Cannot send an empty message');
+    if (isEmptyMessage(body, ctx.files.length)) throw this.fail(ctx, 400, RESTJSONErrorCodes.CannotSendAnEmptyMessage, 'Cannot send an empty message');
   }
 
   private checkEdit(ctx: Context, body: Json, prefix: string[] = []): void {
@@ -370,8 +385,8 @@ export class FakeRest {
         user: this.state.apiUser(this.state.user(interaction.userId)),
         authorizing_integration_owners: { '0': interaction.guildId },
         ...(init.originalId ? { original_response_message_id: init.originalId } : {}),
-        ...(interaction.sourceMessageId && interaction.type === 3 ? { interacted_message_id: interaction.sourceMessageId } : {}),
-        ...(interaction.commandName && interaction.type === 2 ? { name: interaction.commandName } : {}),
+        ...(interaction.sourceMessageId && interaction.type === InteractionType.MessageComponent ? { interacted_message_id: interaction.sourceMessageId } : {}),
+        ...(interaction.commandName && interaction.type === InteractionType.ApplicationCommand ? { name: interaction.commandName } : {}),
       };
     }
     this.state.messages.set(message.id, message);
@@ -385,7 +400,7 @@ export class FakeRest {
     if ('components' in body) message.components = Array.isArray(body.components) ? structuredClone(body.components) : [];
     if ('allowed_mentions' in body) message.allowedMentions = structuredClone(body.allowed_mentions);
     if (typeof body.flags === 'number') {
-      message.flags = (message.flags & ~MessageFlag.SuppressEmbeds) | (body.flags & MessageFlag.SuppressEmbeds);
+      message.flags = (message.flags & ~MessageFlags.SuppressEmbeds) | (body.flags & MessageFlags.SuppressEmbeds);
     }
     // `attachments` lists the files to keep (by id) plus the new ones; without it the old files stay.
     const keep = Array.isArray(body.attachments)
@@ -393,8 +408,8 @@ export class FakeRest {
       : undefined;
     const kept = keep ? message.attachments.filter((file) => keep.has(file.id)) : message.attachments;
     message.attachments = [...kept, ...this.storeFiles(ctx, body)];
-    const wasLoading = (message.flags & MessageFlag.Loading) !== 0;
-    message.flags &= ~MessageFlag.Loading;
+    const wasLoading = (message.flags & MessageFlags.Loading) !== 0;
+    message.flags &= ~MessageFlags.Loading;
     if (!wasLoading) message.editedAt = new Date().toISOString();
     this.state.messageChanged('update', message);
   }
@@ -445,7 +460,7 @@ export class FakeRest {
     });
     this.route('GET', '/users/:user', 'bot', (ctx) => {
       const user = s.users.get(ctx.params.user!);
-      if (!user) throw this.fail(ctx, 404, 10013, 'Unknown User', false);
+      if (!user) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownUser, 'Unknown User', false);
       return { status: 200, body: s.apiUser(user) };
     });
     this.route('GET', '/applications/@me', 'bot', () => ({ status: 200, body: this.application() }));
@@ -502,7 +517,7 @@ export class FakeRest {
     });
     this.route('GET', '/guilds/:guild/members/:user', 'bot', (ctx) => {
       const guild = this.guild(ctx);
-      if (!guild.members.has(ctx.params.user!)) throw this.fail(ctx, 404, 10007, 'Unknown Member', false);
+      if (!guild.members.has(ctx.params.user!)) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownMember, 'Unknown Member', false);
       return { status: 200, body: guild.apiMember(ctx.params.user!) };
     });
   }
@@ -537,13 +552,13 @@ export class FakeRest {
   /** The guild whose channel the path names; 404 Unknown Channel for a channel no guild has. */
   private channel(ctx: Context): FakeGuild {
     const guild = this.state.guildOfChannel(ctx.params.channel!);
-    if (!guild) throw this.fail(ctx, 404, 10003, 'Unknown Channel');
+    if (!guild) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownChannel, 'Unknown Channel');
     return guild;
   }
 
   private guild(ctx: Context): FakeGuild {
     const guild = this.state.guilds.get(ctx.params.guild!);
-    if (!guild) throw this.fail(ctx, 404, 10004, 'Unknown Guild');
+    if (!guild) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownGuild, 'Unknown Guild');
     return guild;
   }
 
@@ -551,16 +566,16 @@ export class FakeRest {
 
   private defineCommandRoutes(base: string, guild: boolean): void {
     const scopeOf = (ctx: Context): string | undefined => {
-      if (ctx.params.app !== this.state.applicationId) throw this.fail(ctx, 404, 10002, `Unknown Application (${ctx.params.app} is not this bot's application id ${this.state.applicationId})`);
+      if (ctx.params.app !== this.state.applicationId) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownApplication, `Unknown Application (${ctx.params.app} is not this bot's application id ${this.state.applicationId})`);
       if (!guild) return undefined;
-      if (!this.state.guilds.has(ctx.params.guild!)) throw this.fail(ctx, 403, 50001, `Missing Access (the bot is not in guild ${ctx.params.guild})`);
+      if (!this.state.guilds.has(ctx.params.guild!)) throw this.fail(ctx, 403, RESTJSONErrorCodes.MissingAccess, `Missing Access (the bot is not in guild ${ctx.params.guild})`);
       return ctx.params.guild;
     };
     const list = (guildId: string | undefined): Json[] =>
       [...this.state.commands.values()].filter((c) => c.guildId === guildId).map((c) => this.apiCommand(c.definition, guildId));
     const find = (ctx: Context, guildId: string | undefined): string => {
       const key = [...this.state.commands.entries()].find(([, c]) => c.guildId === guildId && c.id === ctx.params.command)?.[0];
-      if (!key) throw this.fail(ctx, 404, 10063, 'Unknown application command');
+      if (!key) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownApplicationCommand, 'Unknown application command');
       return key;
     };
 
@@ -635,13 +650,13 @@ export class FakeRest {
     const today = this.state.commandCreates.get(scope);
     const count = (today?.day === day ? today.count : 0) + creates;
     if (count > DAILY_COMMAND_CREATES) {
-      throw this.fail(ctx, 400, 30034, `Max number of daily application command creates has been reached (${DAILY_COMMAND_CREATES})`);
+      throw this.fail(ctx, 400, RESTJSONErrorCodes.MaximumDailyApplicationCommandCreatesReached, `Max number of daily application command creates has been reached (${DAILY_COMMAND_CREATES})`);
     }
     this.state.commandCreates.set(scope, { day, count });
   }
 
   private commandKey(definition: Json, guildId: string | undefined): string {
-    return `${guildId ?? 'global'}:${String(definition.type ?? 1)}:${String(definition.name)}`;
+    return `${guildId ?? 'global'}:${String(definition.type ?? ApplicationCommandType.ChatInput)}:${String(definition.name)}`;
   }
 
   private storeCommand(definition: Json, guildId: string | undefined): void {
@@ -659,13 +674,13 @@ export class FakeRest {
   private apiCommand(definition: Json, guildId: string | undefined): Json {
     const record = this.state.commands.get(this.commandKey(definition, guildId))!;
     return {
-      type: 1,
+      type: ApplicationCommandType.ChatInput,
       name_localizations: null,
       description_localizations: null,
       default_member_permissions: null,
       dm_permission: true,
       nsfw: false,
-      integration_types: [0],
+      integration_types: [ApplicationIntegrationType.GuildInstall],
       contexts: null,
       ...definition,
       id: record.id,
@@ -680,37 +695,37 @@ export class FakeRest {
   private callback(ctx: Context): RestResult {
     const record = ctx.interaction;
     if (!record) {
-      throw this.fail(ctx, 404, 10062, 'Unknown interaction', true);
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownInteraction, 'Unknown interaction', true);
     }
     const body = this.object(ctx);
     const type = typeof body.type === 'number' ? body.type : -1;
     const typeName = CALLBACK_NAMES[type] ?? `type ${type}`;
     // PONG only answers Discord's PING in HTTP-interactions mode; over the gateway it means nothing: ignore it.
-    if (type === 1) return { status: 204 };
+    if (type === Callback.Pong) return { status: 204 };
     if (record.ack !== undefined) {
-      throw this.fail(ctx, 400, 40060, `Interaction has already been acknowledged. (second callback ${typeName} after ${CALLBACK_NAMES[record.ack]})`, true);
+      throw this.fail(ctx, 400, RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged, `Interaction has already been acknowledged. (second callback ${typeName} after ${CALLBACK_NAMES[record.ack]})`, true);
     }
     const elapsed = Date.now() - record.createdAt;
     if (elapsed > this.options.interactionDeadlineMs) {
-      throw this.fail(ctx, 404, 10062, `Unknown interaction (the callback came ${elapsed} ms after the interaction; Discord allows ${this.options.interactionDeadlineMs} ms)`, true);
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownInteraction, `Unknown interaction (the callback came ${elapsed} ms after the interaction; Discord allows ${this.options.interactionDeadlineMs} ms)`, true);
     }
-    if (!(ALLOWED_CALLBACKS[record.type] ?? []).includes(type) || ((type === 6 || type === 7) && !record.sourceMessageId)) {
+    if (!(ALLOWED_CALLBACKS[record.type] ?? []).includes(type) || ((type === Callback.DeferredMessageUpdate || type === Callback.UpdateMessage) && !record.sourceMessageId)) {
       throw this.invalid(ctx, [{ path: ['type'], code: 'INTERACTION_CALLBACK_TYPE_INVALID', message: `Callback ${typeName} is not valid for a ${INTERACTION_NAMES[record.type] ?? record.type} interaction${record.sourceMessageId ? '' : ' without a message'}.` }]);
     }
     const data = isObject(body.data) ? body.data : {};
     switch (type) {
-      case 4:
+      case Callback.ChannelMessageWithSource:
         this.checkNewMessage(ctx, data, ['data']);
         break;
-      case 7:
+      case Callback.UpdateMessage:
         this.checkEdit(ctx, data, ['data']);
         break;
-      case 8: {
+      case Callback.ApplicationCommandAutocompleteResult: {
         const issues = checkAutocompleteChoices(data);
         if (issues.length) throw this.invalid(ctx, issues);
         break;
       }
-      case 9: {
+      case Callback.Modal: {
         const issues = checkModal(data);
         if (issues.length) throw this.invalid(ctx, issues);
         break;
@@ -719,41 +734,41 @@ export class FakeRest {
     record.ack = type;
     record.firstResponseAt = ctx.request.receivedAt ?? performance.now();
     const s = this.state;
-    const messageType = record.type === 2 ? 20 : 0;
-    const ephemeralFlag = typeof data.flags === 'number' ? data.flags & MessageFlag.Ephemeral : 0;
+    const messageType = messageTypeOf(record);
+    const ephemeralFlag = typeof data.flags === 'number' ? data.flags & MessageFlags.Ephemeral : 0;
     let message: MessageRecord | undefined;
     switch (type) {
-      case 4: {
-        const flags = ((data.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlag.Ephemeral);
+      case Callback.ChannelMessageWithSource: {
+        const flags = ((data.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlags.Ephemeral);
         message = this.createMessage(ctx, data, { channelId: record.channelId, type: messageType, flags, interaction: record });
         record.originalMessageId = message.id;
         this.respond(ctx, this.messageResponse('reply', message, data));
         break;
       }
-      case 5: {
-        message = this.createMessage(ctx, {}, { channelId: record.channelId, type: messageType, flags: ephemeralFlag | MessageFlag.Loading, interaction: record });
+      case Callback.DeferredChannelMessageWithSource: {
+        message = this.createMessage(ctx, {}, { channelId: record.channelId, type: messageType, flags: ephemeralFlag | MessageFlags.Loading, interaction: record });
         record.originalMessageId = message.id;
         this.respond(ctx, { kind: 'deferred', ephemeral: ephemeralFlag !== 0, embeds: [], components: [], messageId: message.id });
         break;
       }
-      case 6: {
+      case Callback.DeferredMessageUpdate: {
         const source = s.messages.get(record.sourceMessageId!);
         record.originalMessageId = record.sourceMessageId;
         this.respond(ctx, { kind: 'deferred', ephemeral: source ? isEphemeral(source) : false, embeds: [], components: [], messageId: record.sourceMessageId });
         break;
       }
-      case 7: {
+      case Callback.UpdateMessage: {
         message = s.messages.get(record.sourceMessageId!);
-        if (!message) throw this.fail(ctx, 404, 10008, 'Unknown Message (the message this component sat on was deleted)');
+        if (!message) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownMessage, 'Unknown Message (the message this component sat on was deleted)');
         this.editMessage(ctx, message, data);
         record.originalMessageId = message.id;
         this.respond(ctx, this.messageResponse('update', message, data));
         break;
       }
-      case 8:
+      case Callback.ApplicationCommandAutocompleteResult:
         this.respond(ctx, { kind: 'autocomplete', ephemeral: false, embeds: [], components: [], choices: structuredClone(data.choices as unknown[]) });
         break;
-      case 9:
+      case Callback.Modal:
         record.modal = structuredClone(data);
         this.respond(ctx, { kind: 'modal', ephemeral: false, embeds: [], components: [], modal: structuredClone(data) });
         break;
@@ -765,9 +780,9 @@ export class FakeRest {
         interaction: {
           id: record.id,
           type: record.type,
-          ...(message ? { response_message_id: message.id, response_message_loading: type === 5, response_message_ephemeral: isEphemeral(message) } : {}),
+          ...(message ? { response_message_id: message.id, response_message_loading: type === Callback.DeferredChannelMessageWithSource, response_message_ephemeral: isEphemeral(message) } : {}),
         },
-        resource: { type, ...(message && (type === 4 || type === 7) ? { message: s.apiMessage(message) } : {}) },
+        resource: { type, ...(message && (type === Callback.ChannelMessageWithSource || type === Callback.UpdateMessage) ? { message: s.apiMessage(message) } : {}) },
       },
     };
   }
@@ -778,13 +793,13 @@ export class FakeRest {
   private webhookInteraction(ctx: Context): InteractionRecord {
     const record = ctx.interaction;
     if (ctx.params.app !== this.state.applicationId || !record) {
-      throw this.fail(ctx, 404, 10015, 'Unknown Webhook (not an interaction token the fake issued)');
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownWebhook, 'Unknown Webhook (not an interaction token the fake issued)');
     }
     if (Date.now() - record.createdAt > this.options.interactionTokenTtlMs) {
-      throw this.fail(ctx, 401, 50027, 'Invalid Webhook Token (the interaction token expired)');
+      throw this.fail(ctx, 401, RESTJSONErrorCodes.InvalidWebhookToken, 'Invalid Webhook Token (the interaction token expired)');
     }
-    if (record.ack === undefined || record.ack === 8) {
-      throw this.fail(ctx, 404, 10015, `Unknown Webhook (the interaction was ${record.ack === 8 ? 'answered with autocomplete choices, which allow no messages' : 'not acknowledged yet: reply or defer first'})`);
+    if (record.ack === undefined || record.ack === Callback.ApplicationCommandAutocompleteResult) {
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownWebhook, `Unknown Webhook (the interaction was ${record.ack === Callback.ApplicationCommandAutocompleteResult ? 'answered with autocomplete choices, which allow no messages' : 'not acknowledged yet: reply or defer first'})`);
     }
     return record;
   }
@@ -793,10 +808,10 @@ export class FakeRest {
     const record = this.webhookInteraction(ctx);
     const body = this.object(ctx);
     this.checkNewMessage(ctx, body);
-    const flags = ((body.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlag.Ephemeral);
+    const flags = ((body.flags as number | undefined) ?? 0) & (SETTABLE_FLAGS | MessageFlags.Ephemeral);
     const message = this.createMessage(ctx, body, {
       channelId: record.channelId,
-      type: record.type === 2 ? 20 : 0,
+      type: messageTypeOf(record),
       flags,
       interaction: record,
       originalId: record.originalMessageId,
@@ -813,7 +828,7 @@ export class FakeRest {
     const write = ctx.request.method !== 'GET';
     if (!message || !belongs) {
       const why = !id ? 'the interaction has no original response message' : !message ? `message ${id} does not exist` : `message ${id} is not a response to this interaction`;
-      throw this.fail(ctx, 404, 10008, `Unknown Message (${why})`, write);
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownMessage, `Unknown Message (${why})`, write);
     }
     if (ctx.request.method === 'GET') return { status: 200, body: this.state.apiMessage(message) };
     if (ctx.request.method === 'DELETE') {
@@ -836,10 +851,10 @@ export class FakeRest {
     const message = this.state.messages.get(ctx.params.message!);
     // Ephemeral messages exist only for their user; the channel endpoints cannot see them.
     if (!message || message.channelId !== ctx.params.channel || isEphemeral(message)) {
-      throw this.fail(ctx, 404, 10008, 'Unknown Message', write);
+      throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownMessage, 'Unknown Message', write);
     }
     if (write && message.authorId !== this.state.botUser.id && ctx.request.method === 'PATCH') {
-      throw this.fail(ctx, 403, 50005, 'Cannot edit a message authored by another user');
+      throw this.fail(ctx, 403, RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser, 'Cannot edit a message authored by another user');
     }
     return message;
   }

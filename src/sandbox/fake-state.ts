@@ -2,9 +2,10 @@
 // Discord), messages, uploaded files, registered commands and the violations log, plus the API payloads (users,
 // members, guilds, channels, messages) built from it. Payloads are full and realistic on purpose: discord.js silently drops events whose payloads
 // miss fields it needs (see /work/shared/FAKE-DISCORD-NOTES.md).
+import { ApplicationCommandType, ChannelType, MessageFlags } from 'discord-api-types/v10';
 import type { FakeMessage, FakeRole, FakeUser, SandboxAttachment } from './types.js';
 import { SnowflakeGenerator, isSnowflake, stableSnowflake } from './snowflake.js';
-import { MessageFlag } from './discord-limits.js';
+import { isSubcommandOrGroup } from './discord-limits.js';
 
 export type Json = Record<string, unknown>;
 
@@ -195,7 +196,7 @@ export class FakeState {
    * a moment ago can be used before the bot's registration there lands.
    */
   offeredCommands(guild: FakeGuild): CommandRecord[] {
-    const all = [...this.commands.values()].filter((c) => (c.definition.type ?? 1) === 1);
+    const all = [...this.commands.values()].filter((c) => (c.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
     const own = all.filter((c) => c.guildId === guild.id);
     const local = own.length > 0 || this.hasRegistered(guild.id) ? own : all.filter((c) => c.guildId === this.guildId);
     return [...all.filter((c) => !c.guildId), ...local];
@@ -580,7 +581,7 @@ export class FakeGuild {
     const last = [...this.state.messages.values()].reverse().find((m) => m.channelId === this.channelId && !isEphemeral(m));
     return {
       id: this.channelId,
-      type: 0,
+      type: ChannelType.GuildText,
       guild_id: this.id,
       name: this.channelName,
       position: 0,
@@ -660,7 +661,7 @@ function hasSubcommandPath(definition: Json, path: readonly string[]): boolean {
   let level: Json = definition;
   for (const word of path) {
     const options = Array.isArray(level.options) ? (level.options as Json[]) : [];
-    const next = options.find((o) => (o.type === 1 || o.type === 2) && o.name === word.toLowerCase());
+    const next = options.find((o) => isSubcommandOrGroup(o) && o.name === word.toLowerCase());
     if (!next) return false;
     level = next;
   }
@@ -668,7 +669,7 @@ function hasSubcommandPath(definition: Json, path: readonly string[]): boolean {
 }
 
 export function isEphemeral(message: { flags: number }): boolean {
-  return (message.flags & MessageFlag.Ephemeral) !== 0;
+  return (message.flags & MessageFlags.Ephemeral) !== 0;
 }
 
 export function guessContentType(filename: string): string {

@@ -6,6 +6,8 @@
 // An interaction happens in one guild: for a component, and a modal opened from a message, the message's guild;
 // otherwise the request's `guild`, or without one the guild the modal was opened in, or the default guild. Roles,
 // members, channels and permissions resolve there.
+import { ApplicationCommandOptionType, ApplicationCommandType, ComponentType, InteractionType } from 'discord-api-types/v10';
+import { isSelectMenu, isSubcommandOrGroup } from './discord-limits.js';
 import type { FakeGuild, FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
 import { EVERYONE_PERMISSIONS, PERMISSION_NAMES, permissionBits } from './fake-state.js';
 import type { OpenedModal } from './interaction-tracker.js';
@@ -121,15 +123,15 @@ function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxIntera
   const path: OptionDef[] = [];
   let level: Json = definition;
   for (const word of words.slice(1)) {
-    const next = optionsOf(level).find((o) => (o.type === 1 || o.type === 2) && o.name === word.toLowerCase());
+    const next = optionsOf(level).find((o) => isSubcommandOrGroup(o) && o.name === word.toLowerCase());
     if (!next) {
-      const subs = optionsOf(level).filter((o) => o.type === 1 || o.type === 2).map((o) => o.name);
+      const subs = optionsOf(level).filter(isSubcommandOrGroup).map((o) => o.name);
       throw new SandboxRequestError(`"/${[name, ...path.map((p) => p.name)].join(' ')}" has no subcommand "${word}"${subs.length ? ` (choose: ${subs.join(', ')})` : ''}`);
     }
     path.push(next);
     level = next;
   }
-  const pending = optionsOf(level).filter((o) => o.type === 1 || o.type === 2);
+  const pending = optionsOf(level).filter(isSubcommandOrGroup);
   if (pending.length > 0) {
     throw new SandboxRequestError(`"/${[name, ...path.map((p) => p.name)].join(' ')}" needs a subcommand: ${pending.map((o) => o.name).join(', ')}`);
   }
@@ -173,18 +175,18 @@ function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxIntera
 
   let nested: Json[] = options;
   for (const step of [...path].reverse()) {
-    nested = [{ name: step.name, type: step.type, ...(nested.length || step.type === 2 ? { options: nested } : {}) }];
+    nested = [{ name: step.name, type: step.type, ...(nested.length || step.type === ApplicationCommandOptionType.SubcommandGroup ? { options: nested } : {}) }];
   }
   const data: Json = {
     id: record.id,
     name: String(definition.name),
-    type: 1,
+    type: ApplicationCommandType.ChatInput,
     // A guild command is the interaction's guild's own, wherever the sandbox registered it.
     ...(record.guildId ? { guild_id: guild.id } : {}),
     ...(nested.length ? { options: nested } : {}),
     ...(Object.keys(resolved).length ? { resolved } : {}),
   };
-  return { type: autocomplete ? 4 : 2, data, commandName: fullName };
+  return { type: autocomplete ? InteractionType.ApplicationCommandAutocomplete : InteractionType.ApplicationCommand, data, commandName: fullName };
 }
 
 function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: unknown, where: string, resolved: Record<string, Json>): unknown {
@@ -203,7 +205,7 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
     throw new SandboxRequestError(`${label} must be one of: ${choices.map((c) => String(c.value)).join(', ')}`);
   };
   switch (def.type) {
-    case 3: {
+    case ApplicationCommandOptionType.String: {
       if (typeof raw === 'object') throw new SandboxRequestError(`${label} takes text`);
       const value = pickChoice(String(raw));
       const n = [...String(value)].length;
@@ -211,22 +213,22 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
       if (typeof def.max_length === 'number' && n > def.max_length) throw new SandboxRequestError(`${label} takes at most ${def.max_length} characters`);
       return value;
     }
-    case 4:
-    case 10: {
+    case ApplicationCommandOptionType.Integer:
+    case ApplicationCommandOptionType.Number: {
       const number = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      if (def.type === 4 && !Number.isSafeInteger(number)) throw new SandboxRequestError(`${label} takes a whole number, not ${JSON.stringify(raw)}`);
+      if (def.type === ApplicationCommandOptionType.Integer && !Number.isSafeInteger(number)) throw new SandboxRequestError(`${label} takes a whole number, not ${JSON.stringify(raw)}`);
       if (!Number.isFinite(number)) throw new SandboxRequestError(`${label} takes a number, not ${JSON.stringify(raw)}`);
       const value = pickChoice(number);
       if (typeof def.min_value === 'number' && number < def.min_value) throw new SandboxRequestError(`${label} must be at least ${def.min_value}`);
       if (typeof def.max_value === 'number' && number > def.max_value) throw new SandboxRequestError(`${label} must be at most ${def.max_value}`);
       return value;
     }
-    case 5: {
+    case ApplicationCommandOptionType.Boolean: {
       if (raw === true || raw === 'true') return true;
       if (raw === false || raw === 'false') return false;
       throw new SandboxRequestError(`${label} takes true or false`);
     }
-    case 6: {
+    case ApplicationCommandOptionType.User: {
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user name or id`);
       const user = state.user(raw);
       guild.member(user.id);
@@ -234,19 +236,19 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
       add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
       return user.id;
     }
-    case 7: {
+    case ApplicationCommandOptionType.Channel: {
       const key = String(raw).replace(/^#/, '').toLowerCase();
       if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`${label}: unknown channel "${String(raw)}"`);
       add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
       return guild.channelId;
     }
-    case 8: {
+    case ApplicationCommandOptionType.Role: {
       if (typeof raw !== 'string') throw new SandboxRequestError(`${label} takes a role name`);
       const found = role(guild, raw);
       add('roles', found.id, state.apiRole(found));
       return found.id;
     }
-    case 9: {
+    case ApplicationCommandOptionType.Mentionable: {
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user or role name`);
       const found = guild.findRole(raw);
       if (found) {
@@ -258,7 +260,7 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
       add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
       return user.id;
     }
-    case 11: {
+    case ApplicationCommandOptionType.Attachment: {
       if (!isObject(raw) || typeof raw.filename !== 'string') {
         throw new SandboxRequestError(`${label} takes a file: { "filename": "…", "content": "text" } or { "filename": "…", "base64": "…" }`);
       }
@@ -309,9 +311,9 @@ function buildComponent(
   const type = component.type as number;
   const data: Json = { custom_id: customId, component_type: type };
   if (isButton) {
-    if (type !== 2) throw new SandboxRequestError(`component "${customId}" is not a button (type ${type})`);
+    if (type !== ComponentType.Button) throw new SandboxRequestError(`component "${customId}" is not a button (type ${type})`);
   } else {
-    if (![3, 5, 6, 7, 8].includes(type)) throw new SandboxRequestError(`component "${customId}" is not a select menu (type ${type})`);
+    if (!isSelectMenu(type)) throw new SandboxRequestError(`component "${customId}" is not a select menu (type ${type})`);
     if (!Array.isArray(request.values) || request.values.some((v) => typeof v !== 'string')) {
       throw new SandboxRequestError('a select needs "values": a list of strings');
     }
@@ -324,7 +326,7 @@ function buildComponent(
     data.values = selectValues(state, guild, component, request.values, resolved);
     if (Object.keys(resolved).length) data.resolved = resolved;
   }
-  return { type: 3, data, channelId: message.channelId, sourceMessage: message };
+  return { type: InteractionType.MessageComponent, data, channelId: message.channelId, sourceMessage: message };
 }
 
 function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: string[], resolved: Record<string, Json>): string[] {
@@ -334,7 +336,7 @@ function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: 
   };
   const customId = String(select.custom_id);
   switch (select.type) {
-    case 3: {
+    case ComponentType.StringSelect: {
       const options = Array.isArray(select.options) ? select.options.filter(isObject) : [];
       return values.map((value) => {
         const option = options.find((o) => o.value === value) ?? options.find((o) => String(o.label).toLowerCase() === value.toLowerCase());
@@ -342,22 +344,22 @@ function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: 
         return String(option.value);
       });
     }
-    case 6:
+    case ComponentType.RoleSelect:
       return values.map((value) => {
         const found = role(guild, value);
         add('roles', found.id, state.apiRole(found));
         return found.id;
       });
-    case 8:
+    case ComponentType.ChannelSelect:
       return values.map((value) => {
         const key = value.replace(/^#/, '').toLowerCase();
         if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`unknown channel "${value}"`);
         add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
         return guild.channelId;
       });
-    default: // 5 user select, 7 mentionable select
+    default: // a user select, a mentionable select
       return values.map((value) => {
-        const found = select.type === 7 ? guild.findRole(value) : undefined;
+        const found = select.type === ComponentType.MentionableSelect ? guild.findRole(value) : undefined;
         if (found) {
           add('roles', found.id, state.apiRole(found));
           return found.id;
@@ -387,13 +389,13 @@ function buildModalSubmit(
     components = shapeModalSubmit(modal, fields as Record<string, string>);
   } else {
     // The bot never opened this modal in this process (e.g. the sandbox restarted): submit plain text inputs.
-    components = Object.entries(fields).map(([id, value]) => ({ type: 1, components: [{ type: 4, custom_id: id, value }] }));
+    components = Object.entries(fields).map(([id, value]) => ({ type: ComponentType.ActionRow, components: [{ type: ComponentType.TextInput, custom_id: id, value }] }));
   }
   const data: Json = { custom_id: customId, components };
-  return { type: 5, data, sourceMessage: message };
+  return { type: InteractionType.ModalSubmit, data, sourceMessage: message };
 }
 
-/** Mirrors the modal the bot showed: action rows of text inputs, or labels (type 18) around inputs. */
+/** Mirrors the modal the bot showed: action rows of text inputs, or labels around inputs. */
 function shapeModalSubmit(modal: Json, fields: Record<string, string>): Json[] {
   const known = new Set<string>();
   const out: Json[] = [];
@@ -402,25 +404,25 @@ function shapeModalSubmit(modal: Json, fields: Record<string, string>): Json[] {
     known.add(id);
     const value = fields[id];
     const label = typeof input.label === 'string' ? ` ("${input.label}")` : '';
-    if (input.type === 4) {
+    if (input.type === ComponentType.TextInput) {
       const text = value ?? '';
       const required = input.required !== false;
       if (required && text === '') throw new SandboxRequestError(`modal field "${id}"${label} is required`);
       const n = [...text].length;
       if (text !== '' && typeof input.min_length === 'number' && n < input.min_length) throw new SandboxRequestError(`modal field "${id}" needs at least ${input.min_length} characters`);
       if (typeof input.max_length === 'number' && n > input.max_length) throw new SandboxRequestError(`modal field "${id}" takes at most ${input.max_length} characters`);
-      return { type: 4, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, value: text };
+      return { type: ComponentType.TextInput, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, value: text };
     }
     // A select inside a label: the field's text is one value, or several separated by commas.
     const values = value === undefined || value === '' ? [] : value.split(',').map((v) => v.trim());
     return { type: input.type, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, values };
   };
   for (const row of Array.isArray(modal.components) ? modal.components.filter(isObject) : []) {
-    if (row.type === 1) {
+    if (row.type === ComponentType.ActionRow) {
       const inputs = Array.isArray(row.components) ? row.components.filter(isObject) : [];
-      out.push({ type: 1, ...(row.id !== undefined ? { id: row.id } : {}), components: inputs.map(fill) });
-    } else if (row.type === 18 && isObject(row.component)) {
-      out.push({ type: 18, ...(row.id !== undefined ? { id: row.id } : {}), component: fill(row.component) });
+      out.push({ type: ComponentType.ActionRow, ...(row.id !== undefined ? { id: row.id } : {}), components: inputs.map(fill) });
+    } else if (row.type === ComponentType.Label && isObject(row.component)) {
+      out.push({ type: ComponentType.Label, ...(row.id !== undefined ? { id: row.id } : {}), component: fill(row.component) });
     }
   }
   const unknown = Object.keys(fields).filter((id) => !known.has(id));
