@@ -27,3 +27,11 @@ export function readStored<S extends z.ZodType>(schema: S, text: string, at: Sto
   const { path, message } = firstProblem(parsed.error);
   throw new Error(`${where}: \`${pathText([at.column, ...path])}\` does not read as stored: ${message}`, { cause: parsed.error });
 }
+
+/** JSON whose reader checks its shape itself: a roll's inputs, dice and result, by kind (src/engine/replay-kind.ts). */
+export function readStoredJson(text: string, at: StoredAt): unknown {
+  return readStored(z.unknown(), text, at);
+}
+
+/** Name keys kept as a JSON list in one column: the skills a condition applies to. */
+export const storedNameKeysSchema = z.array(z.string());
