@@ -15,8 +15,9 @@ import { SqliteDirectWrites } from './sqlite-direct-writes.js';
 import { acquireGuard, databaseFile } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, SQLITE_BUSY_TIMEOUT_MS, whileLocked } from './sqlite-locks.js';
 
-// Used by the bot's start-up and error handling (bot.ts, discord/errors.ts) and the copy command; they load no
-// driver from their own files.
+// For the files that still import these from here (bot.ts, discord/errors.ts, copy.ts, some tests). Their homes,
+// sqlite-file-guard.ts and sqlite-locks.ts, load no driver: importing from there keeps better-sqlite3 out of a bot
+// on PostgreSQL.
 export { databaseFile, watchDatabaseFile } from './sqlite-file-guard.js';
 export { isDatabaseBusyError } from './sqlite-locks.js';
 
