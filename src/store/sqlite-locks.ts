@@ -68,7 +68,8 @@ export class TransactionTurns {
 
   /** Waits for the turn; call the returned function once the transaction is over. */
   async take(deadline: number, started: number): Promise<() => void> {
-    const giveUp = AbortSignal.timeout(Math.max(0, Math.ceil(deadline - performance.now())));
+    // Only a transaction that finds others in line waits, until its deadline (a timer is not worth it otherwise).
+    const giveUp = this.queue.remaining > 0 ? AbortSignal.timeout(Math.max(0, Math.ceil(deadline - performance.now()))) : undefined;
     try {
       await this.queue.wait({ signal: giveUp });
     } catch {
