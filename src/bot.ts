@@ -7,9 +7,8 @@ import { Router } from './discord/router.js';
 import { SlashList } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
-import { dialectOf, migrateDatabase } from './store/database.js';
-import { databaseFile, watchDatabaseFile } from './store/sqlite.js';
-import { openStore, type Store } from './store/index.js';
+import type { Store } from './store/index.js';
+import { databaseFile, watchDatabaseFile } from './store/sqlite-file-guard.js';
 
 export interface BotOptions {
   token: string;
@@ -54,8 +53,20 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export async function startBot(options: BotOptions): Promise<RunningBot> {
+/** The bot's side that needs no Discord: the database migrated and open, the router and the slash lists over it. */
+interface OpenedStore {
+  store: Store;
+  services: BotServices;
+  router: Router;
+  slashList: SlashList;
+  unwatchFile: () => void;
+}
+
+async function openBotStore(options: BotOptions, client: Client, served: readonly BotCommand[]): Promise<OpenedStore> {
   const { log } = options;
+  // Loaded here, not with this file: the database's modules (Prisma's client, its query compiler, the driver) then
+  // load while the gateway handshake waits for Discord.
+  const [{ dialectOf, migrateDatabase }, { openStore }] = await Promise.all([import('./store/database.js'), import('./store/index.js')]);
   if (options.migrate ?? true) {
     await migrateDatabase(options.databaseUrl);
     log.info('database migrations applied');
@@ -72,13 +83,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     // One process with every server, or a shard process with its shards' servers only.
     ownsServer: options.shards ? (guildId) => shardsOwn(options.shards!, guildId) : () => true,
   };
-  // The commands the router serves are the ones each server's slash list offers (tests add their own).
-  const served = [...commands, ...(options.extraCommands ?? [])];
   const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
-  const client = createClient(options.restApi, options.shards);
-  client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
-  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
-  client.on(Events.Warn, (message) => log.warn(message));
   const slashList = new SlashList({
     rest: client.rest,
     applicationId: () => client.application?.id ?? client.user?.id ?? '',
@@ -88,10 +93,38 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',
   });
   services.slashList = slashList;
+  return { store, services, router, slashList, unwatchFile };
+}
+
+export async function startBot(options: BotOptions): Promise<RunningBot> {
+  const { log } = options;
+  // The commands the router serves are the ones each server's slash list offers (tests add their own).
+  const served = [...commands, ...(options.extraCommands ?? [])];
+  const client = createClient(options.restApi, options.shards);
+  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  client.on(Events.Warn, (message) => log.warn(message));
+  // The gateway handshake is mostly waiting for Discord: it runs while the database is migrated and opened (a cold
+  // start's CPU goes on, docs/performance.md). Whatever arrives before the store is open waits for it.
+  const loggedIn = loginAndWaitUntilReady(client, options.token);
+  loggedIn.catch(() => undefined); // awaited below, once the store is open
+  const opening = openBotStore(options, client, served);
+  client.on(Events.InteractionCreate, (interaction) => void opening.then(({ router }) => router.handle(interaction), () => undefined));
   // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.
-  client.on(Events.GuildCreate, (guild) => void slashList.update(guild.id).catch((error: unknown) => log.error({ err: error, guildId: guild.id }, 'the slash list could not be checked')));
+  client.on(Events.GuildCreate, (guild) =>
+    void opening
+      .then(({ slashList }) => slashList.update(guild.id))
+      .catch((error: unknown) => log.error({ err: error, guildId: guild.id }, 'the slash list could not be checked')),
+  );
+  let opened: OpenedStore;
   try {
-    await loginAndWaitUntilReady(client, options.token);
+    opened = await opening;
+  } catch (error) {
+    await client.destroy();
+    throw error;
+  }
+  const { store, services, slashList, unwatchFile } = opened;
+  try {
+    await loggedIn;
   } catch (error) {
     await client.destroy();
     unwatchFile();

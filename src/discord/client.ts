@@ -39,6 +39,8 @@ export function createClient(restApi?: string, shards?: ShardSet): Client {
 export async function loginAndWaitUntilReady(client: Client, token: string, timeoutMs = 30_000): Promise<void> {
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Discord did not report ready within ${timeoutMs / 1000} s`)), timeoutMs);
+    // Not what keeps the process alive (the gateway's socket is): a client destroyed mid-login leaves nothing waiting.
+    timer.unref();
     client.once(Events.ClientReady, () => {
       clearTimeout(timer);
       resolve();
