@@ -28,6 +28,21 @@ export function isRowId(id: number): boolean {
 }
 
 /**
+ * Whether `error` says a row's id (or another unique key) is taken, in every shape that reaches the store on either
+ * database: Prisma's P2002 from a model query, P2010 with the adapter's unique violation from raw SQL, and the
+ * driver's own code from DirectWrites (SQLite's SQLITE_CONSTRAINT_PRIMARYKEY, PostgreSQL's unique_violation 23505).
+ */
+export function isIdClash(error: unknown): boolean {
+  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
+  return (
+    code === 'P2002' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505' ||
+    (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
+  );
+}
+
+/**
  * The store's own connection for the one write on the path of every roll: a statement prepared once, since Prisma's
  * query pipeline is most of what a roll costs (rolls.ts). Single statements only, never inside a transaction.
  */
