@@ -103,8 +103,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const client = createClient(options.restApi, options.shards);
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn(message));
-  // The gateway handshake is mostly waiting for Discord: it runs while the database is migrated and opened (a cold
-  // start's CPU goes on, docs/performance.md). Whatever arrives before the store is open waits for it.
+  // The gateway handshake is mostly waiting for Discord, opening the database mostly CPU (docs/performance.md): the
+  // two run at once. Whatever arrives before the store is open waits for it.
   const loggedIn = loginAndWaitUntilReady(client, options.token);
   loggedIn.catch(() => undefined); // awaited below, once the store is open
   const opening = openBotStore(options, client, served);
