@@ -4,9 +4,10 @@
  * same moment move the turn once, and a roll the new state shows lands with it in one transaction.
  */
 import { Refused } from '../engine/refusals.js';
-import type { TrackerState } from '../engine/initiative.js';
+import { trackerStateSchema, type TrackerState } from '../engine/initiative.js';
 import { isRowId, transaction, type Database } from './database.js';
 import { compareAndSet, type RollEntry } from './rolls.js';
+import { readStored } from './stored-json.js';
 
 /** Open trackers on one server: one per channel, and a bound on channels a Dispatcher could fill. */
 export const OPEN_TRACKERS_PER_SERVER_MAX = 50;
@@ -23,7 +24,7 @@ export interface StoredTracker {
 type Row = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string };
 
 function fromRow(row: Row): StoredTracker {
-  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: JSON.parse(row.state) as TrackerState };
+  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(trackerStateSchema, row.state, { table: 'InitiativeTracker', id: row.id, column: 'state' }) };
 }
 
 export class InitiativeStore {

@@ -12,6 +12,7 @@ import { isRowId, transaction, type Database } from './database.js';
 import { isIdClash, writeRollEntry, type RollEntry } from './rolls.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';
+import { readStored, storedNameKeysSchema } from './stored-json.js';
 
 /**
  * The sheet a change is made to: its id and the server it belongs to. A change names the server so that a sheet id
@@ -59,7 +60,7 @@ function toSheet(row: OperatorRow): OperatorSheet {
       (condition): ConditionEntry => ({
         name: condition.name,
         modifier: condition.modifier,
-        skills: condition.skillKeys === null ? null : (JSON.parse(condition.skillKeys) as string[]),
+        skills: condition.skillKeys === null ? null : readStored(storedNameKeysSchema, condition.skillKeys, { table: 'Condition', id: condition.id, column: 'skillKeys' }),
         expiresAt: condition.expiresAt,
       }),
     ),

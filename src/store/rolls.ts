@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { transaction, type Database, type DirectWrites } from './database.js';
+import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
   guildId: string;
@@ -267,13 +268,13 @@ export class RollLog {
 
 /** A stored row (the same columns as a RollEntry) as the roll it records. */
 function fromRow(row: RollEntry): StoredRoll {
-  const inputs = JSON.parse(row.inputs) as unknown;
+  const inputs = readStoredJson(row.inputs, { table: 'Roll', id: row.id, column: 'inputs' });
   const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
   return {
     ...row,
     inputs,
-    dice: JSON.parse(row.dice) as unknown,
-    result: JSON.parse(row.result) as unknown,
+    dice: readStoredJson(row.dice, { table: 'Roll', id: row.id, column: 'dice' }),
+    result: readStoredJson(row.result, { table: 'Roll', id: row.id, column: 'result' }),
     secret: facts.secret === true,
     npc: typeof facts.npc === 'string' ? facts.npc : null,
     hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),

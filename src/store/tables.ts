@@ -1,11 +1,12 @@
 /** A server's outcome tables (RULES 1.4). Rows are stored as one JSON list, written only after a full check. */
 import { Refused } from '../engine/refusals.js';
 import { closestNames, nameKey } from '../engine/names.js';
-import { TABLE_LIMITS, type OutcomeTable, type TableRow } from '../engine/tables.js';
+import { TABLE_LIMITS, tableRowsSchema, type OutcomeTable } from '../engine/tables.js';
 import { transaction, type Database } from './database.js';
+import { readStored } from './stored-json.js';
 
-function fromRow(row: { name: string; die: string; asks: string; skill: string | null; rows: string }): OutcomeTable {
-  return { name: row.name, die: row.die, asks: row.asks, skill: row.skill, rows: JSON.parse(row.rows) as TableRow[] };
+function fromRow(row: { id: number; name: string; die: string; asks: string; skill: string | null; rows: string }): OutcomeTable {
+  return { name: row.name, die: row.die, asks: row.asks, skill: row.skill, rows: readStored(tableRowsSchema, row.rows, { table: 'OutcomeTable', id: row.id, column: 'rows' }) };
 }
 
 export class TableStore {

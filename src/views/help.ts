@@ -62,7 +62,7 @@ const START_BY_SYSTEM: Record<SystemId, { sheet: StartStep[]; roll: string }> = 
 };
 
 /** The first steps in the server's default system when it plays it, else in the first system it plays. */
-export function startSteps(settings: Pick<ServerSettings, 'playedSystems' | 'defaultSystem'>): StartSteps {
+export function startSteps(settings: Pick<ServerSettings, 'guildId' | 'playedSystems' | 'defaultSystem'>): StartSteps {
   const played = playedSystems(settings);
   const system = played.find((id) => id === settings.defaultSystem) ?? played[0] ?? 'tactalk';
   const start = START_BY_SYSTEM[system];
