@@ -55,7 +55,8 @@ import {
   formatTrack,
   sceneEndReply,
   trackChange,
-  SPEND_PREFIX,
+  codeIds,
+  type SpendPress,
   statusReply,
   type CodeCheckFacts,
   type SceneEndLine,
@@ -419,9 +420,9 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  if (!interaction.isButton() || !interaction.customId.startsWith(SPEND_PREFIX)) throw new UserError('This button is not one the bot made.');
-  return spend(interaction, context, interaction.customId.slice(SPEND_PREFIX.length));
+async function component(interaction: ComponentInteraction, press: SpendPress, context: HandlerContext): Promise<void> {
+  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+  return spend(interaction, context, press.rollId);
 }
 
 /** The tracks of the sheet an autocomplete's options name: the target's for `roll`, the character's for `track`. */
@@ -460,4 +461,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   return interaction.respond([]);
 }
 
-export const codeCommand: BotCommand = { data, systems: ['result-points'], execute, autocomplete, component };
+export const codeCommand: BotCommand<SpendPress> = { data, systems: ['result-points'], execute, autocomplete, ids: codeIds, component };

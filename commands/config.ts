@@ -9,7 +9,7 @@ import { UserError } from '../src/errors.js';
 import { isSystemId, SYSTEMS, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../src/engine/systems/index.js';
 import type { DispatcherRule, ServerSettings } from '../src/store/servers.js';
 import { playedSystems, playedSystemsColumn } from '../src/store/servers.js';
-import { configReply, dispatcherRuleLine, playedSystemsLine, playerChallengeRollsText, systemsMenuReply, systemsSavedText, SYSTEMS_MENU_ID } from '../src/views/config.js';
+import { configIds, configReply, dispatcherRuleLine, playedSystemsLine, playerChallengeRollsText, systemsMenuReply, systemsSavedText } from '../src/views/config.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { manageServerOnlyText } from '../src/views/permissions.js';
@@ -206,8 +206,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 }
 
 /** The systems menu's choice: only a member who manages the server (the menu is private, but roles change). */
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  if (!interaction.isStringSelectMenu() || interaction.customId !== SYSTEMS_MENU_ID) throw new UserError('This control belongs to an older version of /config; run `/config systems` again.');
+async function component(interaction: ComponentInteraction, _menu: 'systems', context: HandlerContext): Promise<void> {
+  if (!interaction.isStringSelectMenu()) throw new UserError('This control belongs to an older version of /config; run `/config systems` again.');
   if (!managesServer(interaction)) throw new UserError(manageServerOnlyText('choose the systems this server plays'));
   const chosen = interaction.values.filter(isSystemId);
   if (chosen.length === 0) throw new UserError(`Pick at least one system: ${SYSTEMS.map((system) => system.name).join(', ')}.`);
@@ -215,4 +215,4 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   await context.answer.update({ content: text, components: [] });
 }
 
-export const configCommand: BotCommand = { data, execute, component };
+export const configCommand: BotCommand<'systems'> = { data, execute, ids: configIds, component };

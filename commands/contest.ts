@@ -54,8 +54,10 @@ import {
   contestOpening,
   contestPrompt,
   contestResultMessage,
+  contestIds,
   messageLink,
   skillSearchModal,
+  type ContestControl,
   type ContestView,
 } from '../src/views/contest.js';
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
@@ -274,9 +276,9 @@ async function openForm(interaction: ComponentInteraction, answer: Responder, mo
 }
 
 /** What a press means; null when it only opens a form (the form's submit is the action). */
-async function actionsFor(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest, verb: string, arg: string | undefined, actor: ContestActor): Promise<ContestAction[] | null> {
+async function actionsFor(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest, control: ContestControl, actor: ContestActor): Promise<ContestAction[] | null> {
   const { state } = contest;
-  switch (verb) {
+  switch (control.action) {
     case 'accept': {
       // A dry run with the engine's own checks, so only the challenged player, and only now, gets the form.
       applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
@@ -312,21 +314,20 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'accepttie':
       return [{ type: 'acceptTie' }];
     case 'role':
-      if (arg !== 'attacker' && arg !== 'defender') break;
-      return [{ type: 'chooseRole', role: arg }];
+      return [{ type: 'chooseRole', role: control.role }];
     case 'skill':
     case 'searchform': {
-      if (arg !== 'challenger' && arg !== 'opponent') break;
-      if (sideOf(state, context.userId) !== arg) {
-        throw new ContestRefusal('notYours', `This menu is for ${state[arg].operator?.name ?? 'the other player'}’s player only.`);
+      const { side } = control;
+      if (sideOf(state, context.userId) !== side) {
+        throw new ContestRefusal('notYours', `This menu is for ${state[side].operator?.name ?? 'the other player'}’s player only.`);
       }
       const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
       if (typed === SKILL_SEARCH_VALUE) {
         // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
         applyContestAction(state, { type: 'chooseSkill', skill: { name: '', level: 0 }, conditionModifiers: [] }, actor, seededRng('dry-run'));
-        return openForm(interaction, context.answer, skillSearchModal(contest.id, arg));
+        return openForm(interaction, context.answer, skillSearchModal(contest.id, side));
       }
-      const choice = await skillChoice(context, state, arg, typed);
+      const choice = await skillChoice(context, state, side, typed);
       return [{ type: 'chooseSkill', ...choice }];
     }
     case 'adjust': {
@@ -341,7 +342,6 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return adjustActions(interaction, context, state);
     }
   }
-  throw new UserError('This button is not one the bot made.');
 }
 
 /** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
@@ -432,9 +432,8 @@ async function inProcessTurn<T>(contestId: number, work: () => Promise<T>): Prom
   }
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, , idText = ''] = interaction.customId.split(':');
-  await inTurn(context.store, Number(idText), () => press(interaction, context));
+async function component(interaction: ComponentInteraction, control: ContestControl, context: HandlerContext): Promise<void> {
+  await inTurn(context.store, control.contestId, () => press(interaction, control, context));
 }
 
 /**
@@ -444,8 +443,8 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
  * reload and decide again.
  */
 async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
-  const ownControl = new RegExp(`^contest:[a-z]+:${contest.id}(:|$)`);
-  const messageId = interaction.message && controlsIn(shownRows(interaction)).some(({ customId }) => ownControl.test(customId ?? '')) ? interaction.message.id : null;
+  const ownControl = (customId = '') => contestIds.parse(customId)?.contestId === contest.id;
+  const messageId = interaction.message && controlsIn(shownRows(interaction)).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
   if (contest.state.phase === 'draft') {
     // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
     if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
@@ -455,13 +454,12 @@ async function shownOn(interaction: ComponentInteraction, context: HandlerContex
   return contest;
 }
 
-async function press(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, verb = '', idText = '', arg] = interaction.customId.split(':');
+async function press(interaction: ComponentInteraction, control: ContestControl, context: HandlerContext): Promise<void> {
   const { store } = context;
   const settings = await store.servers.settings(context.guildId);
   const isDispatcher = await context.isDispatcher();
   for (let attempt = 1; ; attempt++) {
-    const found = await store.contests.find(context.guildId, Number(idText));
+    const found = await store.contests.find(context.guildId, control.contestId);
     if (!found) throw new UserError('This contest no longer exists.');
     const contest = await shownOn(interaction, context, found);
     if (!contest) continue;
@@ -487,7 +485,7 @@ async function press(interaction: ComponentInteraction, context: HandlerContext)
     let seed: string;
     let actions: ContestAction[] | null;
     try {
-      actions = await actionsFor(interaction, context, contest, verb, arg, actor);
+      actions = await actionsFor(interaction, context, contest, control, actor);
       if (actions === null) return; // a form was opened
       if (actions.length === 0) {
         await refuse(interaction, context, settings, contest, 'Nothing to change: the form matches the contest as it is.');
@@ -691,7 +689,6 @@ export function sweepContestsNow(client: Client): Promise<void> {
 }
 
 /** The buttons that answer with a form: accept (the opponent's stakes), adjust, and the skill menu's search. */
-const FORM_VERBS = new Set(['accept', 'adjust', 'skill']);
-const mayOpenForm = (customId: string): boolean => FORM_VERBS.has(customId.split(':')[1] ?? '');
+const mayOpenForm = (control: ContestControl): boolean => control.action === 'accept' || control.action === 'adjust' || control.action === 'skill';
 
-export const contestCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, mayOpenForm, start: startSweeper };
+export const contestCommand: BotCommand<ContestControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: contestIds, component, mayOpenForm, start: startSweeper };

@@ -30,7 +30,7 @@ import {
   type PoolResult,
 } from '../src/engine/systems/d10-pool/pool.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
-import { basicRollName, cumulativeMessage, poolReply, type StoredStep } from '../src/views/d10-pool.js';
+import { basicRollName, cumulativeMessage, d10Ids, poolReply, type RollAgainPress, type StoredStep } from '../src/views/d10-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 
@@ -230,10 +230,9 @@ async function storedSteps(context: HandlerContext, first: StoredRoll): Promise<
 }
 
 /** `d10:again:<cumulative id>:<step>`: only the roller may press; each step is rolled once, even across restarts. */
-async function rollAgain(interaction: ButtonInteraction, context: HandlerContext, cumulativeId: string, stepText: string): Promise<void> {
-  const step = Number(stepText);
+async function rollAgain(interaction: ButtonInteraction, context: HandlerContext, { cumulativeId, step }: RollAgainPress): Promise<void> {
   const first = await context.store.rolls.find(context.guildId, cumulativeId);
-  if (!first || first.kind !== CUMULATIVE_KIND || !Number.isInteger(step) || step < 2) {
+  if (!first || first.kind !== CUMULATIVE_KIND || step < 2) {
     throw new UserError('That cumulative roll is not stored on this server, so it cannot go on.');
   }
   if (first.userId !== context.userId) {
@@ -261,10 +260,9 @@ async function rollAgain(interaction: ButtonInteraction, context: HandlerContext
   await context.answer.update(cumulativeMessage([...steps, { rollId, result }], interaction.user.displayName));
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, action, ...rest] = interaction.customId.split(':');
-  if (!interaction.isButton() || action !== 'again' || rest.length !== 2) throw new UserError('This button is not one the bot made.');
-  return rollAgain(interaction, context, rest[0]!, rest[1]!);
+async function component(interaction: ComponentInteraction, press: RollAgainPress, context: HandlerContext): Promise<void> {
+  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+  return rollAgain(interaction, context, press);
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -276,4 +274,4 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-export const d10Command: BotCommand = { data, systems: ['d10-pool'], execute, component };
+export const d10Command: BotCommand<RollAgainPress> = { data, systems: ['d10-pool'], execute, ids: d10Ids, component };

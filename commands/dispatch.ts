@@ -49,7 +49,7 @@ import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { privateNote } from '../src/views/messages.js';
-import { CALL_FIELDS, callModal, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening } from '../src/views/roll-request.js';
+import { CALL_FIELDS, callModal, dispatchIds, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening, type DispatchControl } from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
 
 /** A player may have this many intents waiting for a Dispatcher at once. */
@@ -398,9 +398,8 @@ async function answerWithRoll(interaction: ComponentInteraction, context: Handle
   }
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, verb = '', idText = ''] = interaction.customId.split(':');
-  const request = await context.store.rollRequests.find(context.guildId, Number(idText));
+async function component(interaction: ComponentInteraction, { action: verb, requestId }: DispatchControl, context: HandlerContext): Promise<void> {
+  const request = await context.store.rollRequests.find(context.guildId, requestId);
   if (!request) throw new UserError('This roll request no longer exists.');
   const view = (state: RollRequestState) => ({ id: request.id, state });
   try {
@@ -425,8 +424,7 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
     else if (verb === 'cancel') decided = { state: cancelRollRequest(request.state, await context.isDispatcher()) };
     else if (verb === 'withdraw') decided = { state: withdrawIntent(request.state, context.userId) };
     else if (verb === 'noroll') decided = { state: grantWithoutRoll(request.state, { userId: context.userId, isDispatcher: await context.isDispatcher() }) };
-    else if (verb === 'callform') decided = await answerWithRoll(interaction, context, request);
-    else throw new UserError('This button is not one the bot made.');
+    else decided = await answerWithRoll(interaction, context, request);
     const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
     if (!saved) {
       await context.answer.reply(privateNote('Another press got there first: this is already handled, nothing changed.'));
@@ -465,6 +463,6 @@ async function playerSheetChoices(interaction: AutocompleteInteraction, context:
 }
 
 /** Only *Call for a roll* answers with a form. */
-const mayOpenForm = (customId: string): boolean => customId.split(':')[1] === 'call';
+const mayOpenForm = (control: DispatchControl): boolean => control.action === 'call';
 
-export const dispatchCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, mayOpenForm };
+export const dispatchCommand: BotCommand<DispatchControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: dispatchIds, component, mayOpenForm };

@@ -42,7 +42,7 @@ import type { StoredTracker } from '../src/store/initiatives.js';
 import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
-import { endedMessage, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type TrackerView } from '../src/views/initiative.js';
+import { endedMessage, initiativeIds, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type InitiativeControl, type TrackerView } from '../src/views/initiative.js';
 import { privateNote } from '../src/views/messages.js';
 
 /** The rules /initiative start offers: seed 002's three scenes, seed 004's phases, and a manual order for the rest. */
@@ -423,7 +423,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 // ---- the buttons ----------------------------------------------------------------------------------------------------
 
 /** Next and Previous: the Dispatcher's, and the player's whose turn it is. Begin and End: the Dispatcher's. */
-async function checkMayPress(context: HandlerContext, state: TrackerState, verb: string): Promise<void> {
+async function checkMayPress(context: HandlerContext, state: TrackerState, verb: InitiativeControl['action']): Promise<void> {
   if (await context.isDispatcher()) return;
   const current = currentCombatant(state);
   if (verb === 'end') throw new UserError(`Only a Dispatcher can end the initiative. ${await context.dispatcherRequirement()}`);
@@ -433,18 +433,16 @@ async function checkMayPress(context: HandlerContext, state: TrackerState, verb:
   throw new UserError(`${whose}: only ${current?.playerId ? 'that player or ' : ''}a Dispatcher can move the initiative on.`);
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+async function component(interaction: ComponentInteraction, { action: verb, trackerId, version }: InitiativeControl, context: HandlerContext): Promise<void> {
   try {
     if (!interaction.isButton()) throw new UserError('This action comes from a button.');
-    const [, verb = '', idText = '', versionText = ''] = interaction.customId.split(':');
-    if (!['next', 'previous', 'end'].includes(verb)) throw new UserError('This button is not one the bot made.');
-    const tracker = await context.store.initiatives.find(context.guildId, Number(idText));
+    const tracker = await context.store.initiatives.find(context.guildId, trackerId);
     if (!tracker) throw new UserError('This initiative has ended (or is not one of this server’s).');
     if (tracker.messageId && interaction.message.id !== tracker.messageId) {
       throw new UserError(`This is an old copy of the initiative; use the one here: ${messageLink(tracker.guildId, tracker.channelId, tracker.messageId)}`);
     }
     await checkMayPress(context, tracker.state, verb);
-    if (Number(versionText) !== tracker.version) {
+    if (version !== tracker.version) {
       // Drawn before the last change (a double click, a join): shown as it stands, nothing moved.
       await context.answer.update(trackerMessage(viewOf(tracker)));
       await context.answer.followUp(privateNote('The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.'));
@@ -482,4 +480,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(tracker?.state.combatants.map((combatant) => combatant.name) ?? [], String(focused.value)));
 }
 
-export const initiativeCommand: BotCommand = { data, execute, autocomplete, component };
+export const initiativeCommand: BotCommand<InitiativeControl> = { data, execute, autocomplete, ids: initiativeIds, component };

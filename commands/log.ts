@@ -9,7 +9,7 @@ import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/di
 import { UserError } from '../src/errors.js';
 import type { DeclinedRequest } from '../src/store/roll-requests.js';
 import type { RollPage } from '../src/store/rolls.js';
-import { LOG_COUNT_MAX, LOG_DECLINES_MAX, logMessage, logPageLimit, parseLogCustomId, type LogPress, type LogQuery } from '../src/views/log.js';
+import { LOG_COUNT_MAX, LOG_DECLINES_MAX, logMessage, logIds, logPageLimit, type LogPress, type LogQuery } from '../src/views/log.js';
 import { privateNote } from '../src/views/messages.js';
 
 const data = new SlashCommandBuilder()
@@ -56,10 +56,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   await context.answer.reply({ ...(await logPage(context, query)), flags: MessageFlags.Ephemeral });
 }
 
-/** Previous / Next: `log:<newer|older>:<viewer>:<user|->:<count|->:<page>:<cursor ms>:<cursor id>`. */
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const press = parseLogCustomId(interaction.customId);
-  if (!press || !interaction.isButton()) throw new UserError('This button is not one the bot made.');
+/** Previous / Next (src/views/log.ts: logIds). */
+async function component(_interaction: ComponentInteraction, press: LogPress, context: HandlerContext): Promise<void> {
   if (press.query.viewerId !== context.userId) {
     await context.answer.reply(privateNote('Only the member who ran this `/log` can page it. Run `/log` to get your own.'));
     return;
@@ -67,4 +65,4 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
   await context.answer.update(await logPage(context, press.query, press));
 }
 
-export const logCommand: BotCommand = { data, execute, component };
+export const logCommand: BotCommand<LogPress> = { data, execute, ids: logIds, component };

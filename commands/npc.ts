@@ -12,7 +12,7 @@ import { npcOwner } from '../src/store/operators.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
-import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
+import { deleteConfirmReply, npcIds, sheetListReply, sheetReply, type DeletePromptControl } from '../src/views/sheet.js';
 import { systemName } from '../src/engine/systems/index.js';
 import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
 
@@ -111,12 +111,12 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
 }
 
 /** The confirm / keep buttons of /npc delete: `npc:delete:<id>`, `npc:keep:<id>`, for Dispatchers only. */
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
+async function component(_interaction: ComponentInteraction, control: DeletePromptControl, context: HandlerContext): Promise<void> {
   await context.requireDispatcher('delete NPCs');
-  await answerDeleteButton(interaction, context, npcOwner(context.guildId), {
+  await answerDeleteButton(control, context, npcOwner(context.guildId), {
     missing: 'That NPC was already deleted. Nothing was changed.',
     deleted: (sheet) => `Deleted the NPC **${escapeMarkdown(sheet.name)}**.`,
   });
 }
 
-export const npcCommand: BotCommand = { data, execute, autocomplete, component };
+export const npcCommand: BotCommand<DeletePromptControl> = { data, execute, autocomplete, ids: npcIds, component };

@@ -49,7 +49,7 @@ import { isConditionActive } from '../src/engine/sheet.js';
 import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { DISCORD_LIMITS, truncate } from '../src/views/limits.js';
-import { emptyPoolReply, poolMessage, type PoolMessageState } from '../src/views/d6-pool.js';
+import { emptyPoolReply, poolIds, poolMessage, type PoolMessageState, type PoolPress } from '../src/views/d6-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
 
@@ -373,17 +373,13 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
   await context.answer.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, action, rollId, ...rest] = interaction.customId.split(':');
-  if (rollId !== undefined && rest.length === 0) {
-    if (action === 'push' && interaction.isStringSelectMenu()) return push(interaction, context, rollId);
-    if (action === 'push' && interaction.isButton()) return pushButton(interaction, context, rollId);
-    if (action === 'oppose' && interaction.isButton()) return oppose(interaction, context, rollId);
-    if (action === 'condition' && interaction.isStringSelectMenu()) return pickCondition(interaction, context, rollId);
-  }
-  if (action === 'tiebreak' && rollId !== undefined && rest.length === 1 && /^\d{1,2}$/.test(rest[0]!) && interaction.isButton()) {
-    return breakTie(interaction, context, rollId, Number(rest[0]));
-  }
+async function component(interaction: ComponentInteraction, press: PoolPress, context: HandlerContext): Promise<void> {
+  const { action, rollId } = press;
+  if (action === 'push' && interaction.isStringSelectMenu()) return push(interaction, context, rollId);
+  if (action === 'push' && interaction.isButton()) return pushButton(interaction, context, rollId);
+  if (action === 'oppose' && interaction.isButton()) return oppose(interaction, context, rollId);
+  if (action === 'condition' && interaction.isStringSelectMenu()) return pickCondition(interaction, context, rollId);
+  if (action === 'tiebreak' && interaction.isButton()) return breakTie(interaction, context, rollId, press.round);
   throw new UserError('This button is not one the bot made.');
 }
 
@@ -412,4 +408,4 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(D6_SKILLS.map((skill) => skill.name), typed, (name) => `${name} (${attributeOf.get(name)})`));
 }
 
-export const poolCommand: BotCommand = { data, systems: ['d6-pool'], execute, autocomplete, component };
+export const poolCommand: BotCommand<PoolPress> = { data, systems: ['d6-pool'], execute, autocomplete, ids: poolIds, component };

@@ -17,7 +17,7 @@ import type { SheetOwner } from '../src/store/operators.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
-import { deleteConfirmReply, sheetListReply, sheetReply } from '../src/views/sheet.js';
+import { deleteConfirmReply, sheetIds, sheetListReply, sheetReply, type DeletePromptControl } from '../src/views/sheet.js';
 import { systemCommand, systemName } from '../src/engine/systems/index.js';
 import { sheetStartHint } from '../src/views/sheet.js';
 import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
@@ -217,8 +217,8 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
 }
 
 /** The confirm / keep buttons of /sheet delete: `sheet:delete:<id>`, `sheet:keep:<id>`. */
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  await answerDeleteButton(interaction, context, ownerOf(context), {
+async function component(_interaction: ComponentInteraction, control: DeletePromptControl, context: HandlerContext): Promise<void> {
+  await answerDeleteButton(control, context, ownerOf(context), {
     // The presser does not own it, or it is already gone: nothing changes either way.
     missing: 'That sheet is not yours, or it was already deleted. Nothing was changed.',
     deleted: (sheet) => `Deleted **${escapeMarkdown(sheet.name)}**.${sheet.active ? ' You have no active sheet now; pick one with `/sheet use`.' : ''}`,
@@ -227,4 +227,4 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 
 // A sheet file: up to the largest sheet the limits allow, fetched, checked and written in one transaction, or read and sent.
 const heavyWork = ['import', 'export'];
-export const sheetCommand: BotCommand = { data, execute, autocomplete, component, heavyWork };
+export const sheetCommand: BotCommand<DeletePromptControl> = { data, execute, autocomplete, ids: sheetIds, component, heavyWork };

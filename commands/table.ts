@@ -39,8 +39,10 @@ import {
   outcomeReply,
   tableDeleteConfirmReply,
   tableListReply,
+  tableIds,
   tableShowReply,
   type NextTable,
+  type TableControl,
 } from '../src/views/tables.js';
 
 const FORMAT_HINT = 'See `docs/tables.md`, or export a table with `/table export`, for the expected format.';
@@ -316,8 +318,7 @@ export async function rollOutcome(interaction: ChatInputCommandInteraction, cont
 }
 
 /** `table:next:<roll id>:<sheet id>`: only the roller may press; the next table is rolled once, with the same sheet. */
-async function rollNextTable(interaction: ComponentInteraction, context: HandlerContext, rollId: string, sheetIdText: string): Promise<void> {
-  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+async function rollNextTable(interaction: ComponentInteraction, context: HandlerContext, rollId: string, sheetId: number | null): Promise<void> {
   const parent: StoredRoll | null = await context.store.rolls.find(context.guildId, rollId);
   if (!parent || parent.kind !== 'outcome') throw new UserError('That roll is not stored on this server, so its next table cannot be rolled.');
   if (parent.userId !== context.userId) {
@@ -332,37 +333,32 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const table = await context.store.tables.require(context.guildId, nextName);
 
   // The same sheet as the first roll (reloaded, and only if it is still the presser's); none then → the active one.
-  const sheetId = Number(sheetIdText);
   const owner = { guildId: context.guildId, ownerId: context.userId };
-  let sheet = Number.isInteger(sheetId) && sheetId > 0 ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner, 'tactalk');
+  let sheet = sheetId !== null ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner, 'tactalk');
   if (sheet && sheet.ownerId !== context.userId) sheet = null;
-  if (!sheet && table.skill !== null && sheetId > 0) {
+  if (!sheet && table.skill !== null && sheetId !== null) {
     throw new UserError(`**${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill)}** aptitude, but the sheet of the first roll no longer exists. Roll it with \`/roll outcome\`.`);
   }
   const modifiers = outcomeModifiers(table, sheet, { skill: null, archetypes: [], situationalModifier: 0 });
   const rolled = await rollTable(context, table, modifiers, sheet, childId);
   if (!rolled) return void (await alreadyRolled());
   const { result, rollId: newRollId, next } = rolled;
-  await context.answer.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId: Number.isInteger(sheetId) && sheetId > 0 ? sheetId : null }), allowedMentions: NO_PINGS });
+  await context.answer.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId }), allowedMentions: NO_PINGS });
   await context.answer.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  const [, action, ...rest] = interaction.customId.split(':');
-  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
-  if (action === 'keep') {
+async function component(interaction: ComponentInteraction, control: TableControl, context: HandlerContext): Promise<void> {
+  if (control.action === 'keep') {
     await context.answer.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
     return;
   }
-  if (action === 'next' && rest.length === 2) return rollNextTable(interaction, context, rest[0]!, rest[1]!);
-  if (action !== 'delete' || rest.length < 2) throw new UserError('This button is not one the bot made.');
-  const [askerId, ...nameParts] = rest;
-  if (askerId !== context.userId) {
+  if (control.action === 'next') return rollNextTable(interaction, context, control.rollId, control.sheetId);
+  if (control.askerId !== context.userId) {
     await context.answer.reply(privateNote('Only the Dispatcher who asked for this delete can confirm it. Nothing was changed.'));
     return;
   }
   await requireDispatcher(context, 'delete outcome tables');
-  const name = nameParts.join(':');
+  const name = control.tableName;
   const deleted = await context.store.tables.delete(context.guildId, name);
   await context.answer.update({
     content: deleted ? `Deleted the outcome table **${escapeMarkdown(name)}**.` : `There is no table named **${escapeMarkdown(name)}** any more. Nothing was changed.`,
@@ -373,4 +369,4 @@ async function component(interaction: ComponentInteraction, context: HandlerCont
 
 // A table file: fetched, parsed (JSON or CSV) and written in one transaction, or read and sent.
 const heavyWork = ['import', 'export'];
-export const tableCommand: BotCommand = { data, systems: ['tactalk'], execute, autocomplete, component, heavyWork };
+export const tableCommand: BotCommand<TableControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: tableIds, component, heavyWork };

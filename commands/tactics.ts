@@ -49,7 +49,7 @@ import { noSheetChoice } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
-import { APPLY_PREFIX, appliedMessage, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
+import { appliedMessage, tacticsIds, type ApplyPress, attackReply, checkReply, damageReply, equipmentUnusableReply, moveReply, psiReply, reactionReply, socialReply } from '../src/views/tactics.js';
 import { npcNameChoices } from './npc.js';
 import { changeAttributeOnce } from './shared/roll-markers.js';
 import { npcNamed, rollerSheet, targetSheet, type SheetNeed } from './shared/roll-sheets.js';
@@ -372,9 +372,9 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   await context.answer.update(appliedMessage(result, rollId, line));
 }
 
-async function component(interaction: ComponentInteraction, context: HandlerContext): Promise<void> {
-  if (!interaction.isButton() || !interaction.customId.startsWith(APPLY_PREFIX)) throw new UserError('This button is not one the bot made.');
-  return applyDamage(interaction, context, interaction.customId.slice(APPLY_PREFIX.length));
+async function component(interaction: ComponentInteraction, press: ApplyPress, context: HandlerContext): Promise<void> {
+  if (!interaction.isButton()) throw new UserError('This button is not one the bot made.');
+  return applyDamage(interaction, context, press.rollId);
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
@@ -406,4 +406,4 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-export const tacticsCommand: BotCommand = { data, systems: ['d100-tactics'], execute, autocomplete, component };
+export const tacticsCommand: BotCommand<ApplyPress> = { data, systems: ['d100-tactics'], execute, autocomplete, ids: tacticsIds, component };

@@ -11,7 +11,7 @@ import {
   type SlashCommandSubcommandBuilder,
   type SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
-import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
+import type { HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { cleanName, nameKey } from '../../src/engine/names.js';
 import {
@@ -31,6 +31,7 @@ import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
 import { escapeMarkdown, signedCompact } from '../../src/views/format.js';
 import { NO_PINGS } from '../../src/views/limits.js';
 import { privateNote } from '../../src/views/messages.js';
+import type { DeletePromptControl } from '../../src/views/sheet.js';
 
 /** `create name [system]`, as /sheet and /npc define it (with their own words). */
 export function createSubcommand(description: string, nameDescription: string) {
@@ -233,16 +234,11 @@ export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: st
  * deletes a sheet inside `owner`'s scope; anything else (not theirs, already gone) changes nothing.
  */
 export async function answerDeleteButton(
-  interaction: ComponentInteraction,
+  { action, sheetId }: DeletePromptControl,
   context: HandlerContext,
   owner: SheetOwner,
   texts: { missing: string; deleted: (sheet: OperatorSheet) => string },
 ): Promise<void> {
-  const [, action, idText] = interaction.customId.split(':');
-  const sheetId = Number(idText);
-  if (!interaction.isButton() || !Number.isInteger(sheetId) || (action !== 'keep' && action !== 'delete')) {
-    throw new UserError('This button is not one the bot made.');
-  }
   if (action === 'keep') {
     await context.answer.update({ content: 'Kept. Nothing was deleted.', components: [], allowedMentions: NO_PINGS });
     return;

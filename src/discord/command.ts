@@ -12,6 +12,7 @@ import type {
 import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import type { ComponentIds } from '../views/component-id.js';
 import type { Responder } from './responder.js';
 
 /** Services shared by every handler. Time and seeds come from here so tests can fix them. */
@@ -62,7 +63,8 @@ export function fromMessage(interaction: BaseInteraction): interaction is Messag
   return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
 }
 
-export interface BotCommand {
+/** `Control`: what the command's component custom_ids stand for, parsed (src/views/component-id.ts). */
+export interface BotCommand<Control = unknown> {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
   /**
    * The rule systems the command belongs to: it is registered only in servers that play one of them
@@ -76,15 +78,17 @@ export interface BotCommand {
   everywhere?: { subcommands: readonly string[]; description: string };
   execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
-  /** Buttons, selects and modals whose custom_id starts with `<name>:` come here. */
-  component?(interaction: ComponentInteraction, context: HandlerContext): Promise<void>;
+  /** The custom_ids of the command's buttons, menus and forms: `<name>:…`, each family next to its view. */
+  ids?: ComponentIds<Control>;
+  /** Buttons, selects and modals of the command's `ids` come here, with what their custom_id stands for. */
+  component?(interaction: ComponentInteraction, control: Control, context: HandlerContext): Promise<void>;
   /**
    * The subcommands that run heavy work (`import`, `skill set`): a whole file read or written, the notation library.
    * A member runs one of them at a time (src/discord/heavy-work.ts, src/discord/turns.ts).
    */
   heavyWork?: readonly string[];
-  /** Whether a press with this custom_id may answer with a form (which must be its first answer, never deferred). */
-  mayOpenForm?(customId: string): boolean;
+  /** Whether this press may answer with a form (which must be its first answer, never deferred). */
+  mayOpenForm?(control: Control): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
 }

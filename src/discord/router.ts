@@ -1,6 +1,7 @@
 /**
  * Every interaction enters here: slash commands and autocomplete by command name, buttons / selects / modals
- * by the prefix of their custom_id (`sheet:delete:12` → the `sheet` command module). Failures go to one place.
+ * by the family of their custom_id (`sheet:delete:12` → the `sheet` command module, which parses it with its `ids`).
+ * Failures go to one place.
  */
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.js';
@@ -13,6 +14,7 @@ import { Responder } from './responder.js';
 import { requirePlayedHere } from './slash-list.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
+import { familyOf, outdatedControlText } from '../views/component-id.js';
 import { startSteps, welcomeMessage } from '../views/help.js';
 
 export interface RouterOptions {
@@ -68,17 +70,27 @@ export class Router {
 
   private commandFor(interaction: Interaction): BotCommand | undefined {
     if (interaction.isChatInputCommand() || interaction.isAutocomplete()) return this.commands.get(interaction.commandName);
-    if (interaction.isMessageComponent() || interaction.isModalSubmit()) return this.commands.get(interaction.customId.split(':')[0] ?? '');
+    if (interaction.isMessageComponent() || interaction.isModalSubmit()) return this.commands.get(familyOf(interaction.customId));
     return undefined;
+  }
+
+  /** What a component's custom_id stands for, parsed by its command's ids; a refusal when it is none of theirs. */
+  private controlOf(interaction: Interaction, command: BotCommand | undefined): unknown {
+    if (!interaction.isMessageComponent() && !interaction.isModalSubmit()) return undefined;
+    if (!command?.component) throw new UserError('This button belongs to a feature that no longer exists.');
+    if (!command.ids) throw new Error(`/${command.data.name} handles components but has no ids to read them with`);
+    const control = command.ids.parse(interaction.customId);
+    if (control === null) throw new UserError(outdatedControlText(command.data.name));
+    return control;
   }
 
   /**
    * Autocomplete cannot be deferred, and a press that opens a form cannot follow a deferral: both go ahead of the
    * queue (they only read) rather than wait in it.
    */
-  private skipsTheQueue(interaction: Interaction, command: BotCommand | undefined): boolean {
+  private skipsTheQueue(interaction: Interaction, command: BotCommand | undefined, control: unknown): boolean {
     if (interaction.isAutocomplete()) return true;
-    return (interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.mayOpenForm?.(interaction.customId) === true;
+    return control !== undefined && command?.mayOpenForm?.(control) === true;
   }
 
   /**
@@ -107,7 +119,8 @@ export class Router {
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
       const command = this.commandFor(interaction);
-      if (!this.skipsTheQueue(interaction, command)) {
+      const control = this.controlOf(interaction, command);
+      if (!this.skipsTheQueue(interaction, command, control)) {
         const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) };
         const waitMs = this.turns.expectedWaitMs(claim);
         if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) answer.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
@@ -120,9 +133,8 @@ export class Router {
       } else if (interaction.isAutocomplete()) {
         if (command?.autocomplete) await command.autocomplete(interaction, context);
         else await interaction.respond([]);
-      } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
-        if (!command?.component) throw new UserError('This button belongs to a feature that no longer exists.');
-        await command.component(interaction, context);
+      } else if ((interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.component) {
+        await command.component(interaction, control, context);
       }
     } catch (error) {
       await answerFailure(interaction, answer, error, context.log);

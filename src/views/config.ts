@@ -2,6 +2,7 @@
 import { ActionRowBuilder, EmbedBuilder, MessageFlags, StringSelectMenuBuilder } from 'discord.js';
 import { SYSTEMS, SYSTEM_IDS, systemName, type SystemId } from '../engine/systems/index.js';
 import type { DispatcherRule, ServerSettings } from '../store/servers.js';
+import { componentIds } from './component-id.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { dispatcherRuleText } from './permissions.js';
@@ -70,7 +71,11 @@ export function unplayedCommandText(command: string, systems: readonly SystemId[
   );
 }
 
-export const SYSTEMS_MENU_ID = 'config:systems';
+/** `config:systems`: the menu of the systems a server plays. */
+export const configIds = componentIds<'systems'>('config', {
+  write: (menu) => [menu],
+  read: (parts) => (parts.length === 1 && parts[0] === 'systems' ? 'systems' : null),
+});
 
 /**
  * `/config systems` without a choice: a menu of the systems, the played ones ticked. `commandsOf` names each
@@ -78,7 +83,7 @@ export const SYSTEMS_MENU_ID = 'config:systems';
  */
 export function systemsMenuReply(played: readonly SystemId[], commandsOf: (id: SystemId) => readonly string[], common: readonly string[]): ReplyPayload {
   const menu = new StringSelectMenuBuilder()
-    .setCustomId(SYSTEMS_MENU_ID)
+    .setCustomId(configIds.encode('systems'))
     .setPlaceholder('The systems this server plays')
     .setMinValues(1)
     .setMaxValues(SYSTEMS.length)

@@ -33,10 +33,12 @@ import {
   type ContestPartRoll,
   type ContestRound,
   type ContestSide,
+  type ContestRole,
   type ContestSideName,
   type ContestSideRoll,
   type ContestState,
 } from '../engine/systems/tactalk/contest.js';
+import { componentIds, oneOf, wholeNumber } from './component-id.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody } from './messages.js';
@@ -292,6 +294,32 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   return embed;
 }
 
+/** The presses on a contest's message and the submits of its forms (`-form`). */
+const CONTEST_PRESSES = ['accept', 'acceptform', 'decline', 'agree', 'withdraw', 'cancel', 'ready', 'again', 'accepttie', 'adjust', 'adjustform'] as const;
+export type ContestControl =
+  | { action: (typeof CONTEST_PRESSES)[number]; contestId: number }
+  | { action: 'role'; contestId: number; role: ContestRole }
+  | { action: 'skill' | 'searchform'; contestId: number; side: ContestSideName };
+
+/** `contest:<action>:<contest id>`, and the role or side after it for `role`, `skill` and `searchform`. */
+export const contestIds = componentIds<ContestControl>('contest', {
+  write: (control) => [control.action, control.contestId, ...('role' in control ? [control.role] : 'side' in control ? [control.side] : [])],
+  read: ([action, idText, arg, ...rest]) => {
+    const contestId = wholeNumber(idText);
+    if (contestId === null || rest.length > 0) return null;
+    if (action === 'role') {
+      const role = oneOf(arg, ['attacker', 'defender']);
+      return role && { action, contestId, role };
+    }
+    if (action === 'skill' || action === 'searchform') {
+      const side = oneOf(arg, ['challenger', 'opponent']);
+      return side && { action, contestId, side };
+    }
+    const press = oneOf(action, CONTEST_PRESSES);
+    return press && arg === undefined ? { action: press, contestId } : null;
+  },
+});
+
 function button(id: string, label: string, style: ButtonStyle, disabled: boolean): ButtonBuilder {
   return new ButtonBuilder().setCustomId(id).setLabel(label).setStyle(style).setDisabled(disabled);
 }
@@ -311,7 +339,7 @@ function skillMenu(view: ContestView, side: ContestSideName, disabled: boolean):
   if (searchable) options.push({ label: `🔎 Search all ${skills.length} skills by name…`, value: SKILL_SEARCH_VALUE, default: false });
   if (options.length === 0) return null;
   const menu = new StringSelectMenuBuilder()
-    .setCustomId(`contest:skill:${view.id}:${side}`)
+    .setCustomId(contestIds.encode({ action: 'skill', contestId: view.id, side }))
     .setPlaceholder(truncate(`${shortName(state, side)}: pick your skill`, 150))
     .setDisabled(disabled || own.disputed)
     .addOptions(options);
@@ -320,32 +348,33 @@ function skillMenu(view: ContestView, side: ContestSideName, disabled: boolean):
 
 /** The next step's buttons; `disabled` renders them greyed out (an expired contest). */
 export function contestComponents(view: ContestView, disabled = false) {
-  const { state, id } = view;
-  const cancel = button(`contest:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary, disabled);
+  const { state, id: contestId } = view;
+  const press = (action: (typeof CONTEST_PRESSES)[number]) => contestIds.encode({ action, contestId });
+  const cancel = button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary, disabled);
   // The challenger may withdraw at any step until the dice first roll; after a tie, ending takes both.
-  const withdraw = state.rounds.length === 0 ? [button(`contest:withdraw:${id}`, 'Withdraw', ButtonStyle.Danger, disabled)] : [];
-  const adjust = button(`contest:adjust:${id}`, 'Dispatcher: adjust', ButtonStyle.Secondary, disabled);
+  const withdraw = state.rounds.length === 0 ? [button(press('withdraw'), 'Withdraw', ButtonStyle.Danger, disabled)] : [];
+  const adjust = button(press('adjust'), 'Dispatcher: adjust', ButtonStyle.Secondary, disabled);
   const row = (...buttons: ButtonBuilder[]) => new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons).toJSON();
   const phase = state.phase === 'expired' ? (state.expiredAt ?? 'expired') : state.phase;
   const firstRound = state.secretRoles === true && state.rounds.length === 0;
   const confirmLabel = firstRound ? 'Confirm' : 'Ready';
   switch (phase) {
     case 'proposed':
-      return [row(button(`contest:accept:${id}`, 'Accept', ButtonStyle.Success, disabled), button(`contest:decline:${id}`, 'Decline', ButtonStyle.Danger, disabled), ...withdraw, cancel)];
+      return [row(button(press('accept'), 'Accept', ButtonStyle.Success, disabled), button(press('decline'), 'Decline', ButtonStyle.Danger, disabled), ...withdraw, cancel)];
     case 'countered': {
       const bothChosen = chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0;
-      const confirm = bothChosen && !state.opponent.ready ? [button(`contest:ready:${id}`, `Confirm (${truncate(shortName(state, 'opponent'), 40)})`, ButtonStyle.Primary, disabled)] : [];
-      return [row(button(`contest:agree:${id}`, 'Agree', ButtonStyle.Success, disabled), ...withdraw, ...confirm, ...(bothChosen ? [adjust] : []), cancel)];
+      const confirm = bothChosen && !state.opponent.ready ? [button(press('ready'), `Confirm (${truncate(shortName(state, 'opponent'), 40)})`, ButtonStyle.Primary, disabled)] : [];
+      return [row(button(press('agree'), 'Agree', ButtonStyle.Success, disabled), ...withdraw, ...confirm, ...(bothChosen ? [adjust] : []), cancel)];
     }
     case 'roles':
-      return [row(button(`contest:role:${id}:attacker`, 'Attacker', ButtonStyle.Primary, disabled), button(`contest:role:${id}:defender`, 'Defender', ButtonStyle.Primary, disabled), ...withdraw, cancel)];
+      return [row(button(contestIds.encode({ action: 'role', contestId, role: 'attacker' }), 'Attacker', ButtonStyle.Primary, disabled), button(contestIds.encode({ action: 'role', contestId, role: 'defender' }), 'Defender', ButtonStyle.Primary, disabled), ...withdraw, cancel)];
     case 'skills': {
       // The first round's skills were chosen with /contest start and in the Accept form; later rounds pick here.
       const menus = firstRound ? [] : (['challenger', 'opponent'] as const).map((side) => skillMenu(view, side, disabled)).filter((menu) => menu !== null).map((menu) => menu.toJSON());
-      return [...menus, row(button(`contest:ready:${id}`, confirmLabel, ButtonStyle.Success, disabled), adjust, ...withdraw, cancel)];
+      return [...menus, row(button(press('ready'), confirmLabel, ButtonStyle.Success, disabled), adjust, ...withdraw, cancel)];
     }
     case 'tied':
-      return [row(button(`contest:again:${id}`, 'Another round', ButtonStyle.Primary, disabled), button(`contest:accepttie:${id}`, 'Accept the tie', ButtonStyle.Secondary, disabled), cancel)];
+      return [row(button(press('again'), 'Another round', ButtonStyle.Primary, disabled), button(press('accepttie'), 'Accept the tie', ButtonStyle.Secondary, disabled), cancel)];
     default:
       return [];
   }
@@ -493,14 +522,14 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
       .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', 100)),
   );
   return new ModalBuilder()
-    .setCustomId(`contest:acceptform:${id}`)
+    .setCustomId(contestIds.encode({ action: 'acceptform', contestId: id }))
     .setTitle(truncate(`Accept contest #${id} as ${sheet.name}`, 45))
     .addLabelComponents(stakes, role, skill, archetypes);
 }
 
 export function skillSearchModal(id: number, side: ContestSideName) {
   return new ModalBuilder()
-    .setCustomId(`contest:searchform:${id}:${side}`)
+    .setCustomId(contestIds.encode({ action: 'searchform', contestId: id, side }))
     .setTitle('Pick a skill by name')
     .addComponents(
       new ActionRowBuilder<TextInputBuilder>().addComponents(
@@ -540,7 +569,7 @@ export function adjustModal(id: number, state: ContestState) {
   const skillHelp = 'One skill, or a linked roll: Handgun Handling +Acuity; Driving -10';
   const skillLength = 600;
   return new ModalBuilder()
-    .setCustomId(`contest:adjustform:${id}`)
+    .setCustomId(contestIds.encode({ action: 'adjustform', contestId: id }))
     .setTitle(`Dispatcher: contest #${id}`)
     .addComponents(
       input('challenger_skill', `${c}'s skill (dispute; a; b = linked)`, skills('challenger'), { placeholder: skillHelp, maxLength: skillLength }),

@@ -2,12 +2,13 @@
  * d10 pool rolls (RULES 5) as embeds: every die, the highest and its matches, every term, the TN and the verdict;
  * cumulative rolls as one message that grows a line per roll, with a *Roll again* button for the roller.
  */
-import { ButtonStyle, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord.js';
+import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord.js';
 import { reachedGoal, type CumulativeStepResult } from '../engine/systems/d10-pool/cumulative.js';
 import { fastdrawOutcome } from '../engine/systems/d10-pool/actions.js';
 import { partialAllowed, poolOdds, poolSize, type PoolInput, type PoolResult } from '../engine/systems/d10-pool/pool.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
+import { componentIds, rollIdIn, wholeNumber } from './component-id.js';
 import { escapeMarkdown, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -168,10 +169,21 @@ export interface StoredStep {
   result: CumulativeStepResult;
 }
 
-/** `d10:again:<cumulative roll id>:<the step it rolls>`. */
-export function rollAgainId(cumulativeId: string, step: number): string {
-  return `d10:again:${cumulativeId}:${step}`;
+export interface RollAgainPress {
+  cumulativeId: string;
+  /** The step it rolls: 2 for the first press. */
+  step: number;
 }
+
+/** `d10:again:<cumulative roll id>:<the step it rolls>`. */
+export const d10Ids = componentIds<RollAgainPress>('d10', {
+  write: ({ cumulativeId, step }) => ['again', cumulativeId, step],
+  read: ([action, idText, stepText, ...rest]) => {
+    const cumulativeId = rollIdIn(idText);
+    const step = wholeNumber(stepText);
+    return action === 'again' && cumulativeId && step !== null && rest.length === 0 ? { cumulativeId, step } : null;
+  },
+});
 
 function goalText(step: CumulativeStepResult): string {
   const { input, after } = step;
@@ -237,12 +249,12 @@ export function cumulativeMessage(steps: StoredStep[], who: string): MessageBody
     last.result.end === null
       ? [
           {
-            type: 1,
+            type: ComponentType.ActionRow,
             components: [
               {
-                type: 2,
+                type: ComponentType.Button,
                 style: ButtonStyle.Primary,
-                custom_id: rollAgainId(input.cumulativeId, input.step + 1),
+                custom_id: d10Ids.encode({ cumulativeId: input.cumulativeId, step: input.step + 1 }),
                 label: `Roll again (${input.step + 1} of ${input.maxRolls})`,
               },
             ],

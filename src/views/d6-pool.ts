@@ -34,6 +34,7 @@ import {
   type TieBreakResult,
 } from '../engine/systems/d6-pool/pool.js';
 import { rollFooter } from './challenge.js';
+import { componentIds, oneOf, rollIdIn, wholeNumber } from './component-id.js';
 import { escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -61,13 +62,26 @@ function counted(count: number, one: string, many: string): string {
 const dice = (count: number) => counted(count, 'die', 'dice');
 const successes = (count: number) => counted(count, 'success', 'successes');
 
-/** The Push select: choosing the condition is the push. */
-export const pushSelectId = (rollId: string) => `pool:push:${rollId}`;
-/** The condition of a push stored before a push took its condition at once (those rolls still pick it here). */
-export const conditionSelectId = (rollId: string) => `pool:condition:${rollId}`;
-export const opposeButtonId = (rollId: string) => `pool:oppose:${rollId}`;
-/** A Dispatcher re-rolls a tie; `round` counts from 1, so a second press of the same round rolls nothing. */
-export const tieBreakButtonId = (rollId: string, round: number) => `pool:tiebreak:${rollId}:${round}`;
+/**
+ * `pool:push:<roll id>`: the Push select (choosing the condition is the push; a Push button on older messages);
+ * `pool:condition:<roll id>`: the condition of a push stored before a push took its condition at once (those rolls
+ * still pick it here); `pool:oppose:<roll id>`; `pool:tiebreak:<roll id>:<round>`: a Dispatcher re-rolls a tie,
+ * `round` counting from 1, so a second press of the same round rolls nothing.
+ */
+export type PoolPress = { action: 'push' | 'condition' | 'oppose'; rollId: string } | { action: 'tiebreak'; rollId: string; round: number };
+export const poolIds = componentIds<PoolPress>('pool', {
+  write: (press) => [press.action, press.rollId, ...(press.action === 'tiebreak' ? [press.round] : [])],
+  read: ([actionText, rollText, roundText, ...rest]) => {
+    const rollId = rollIdIn(rollText);
+    if (!rollId || rest.length > 0) return null;
+    if (actionText === 'tiebreak') {
+      const round = roundText && roundText.length <= 2 ? wholeNumber(roundText) : null;
+      return round === null ? null : { action: actionText, rollId, round };
+    }
+    const action = oneOf(actionText, ['push', 'condition', 'oppose']);
+    return action && roundText === undefined ? { action, rollId } : null;
+  },
+});
 
 function sourceLabel(source: DieSource, attribute: string): string {
   return source === 'skill' ? 'Skill' : source === 'gear' ? 'Gear' : attribute;
@@ -159,13 +173,13 @@ function components(state: PoolMessageState): APIActionRowComponent<APIComponent
   const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
   const buttons: ButtonBuilder[] = [];
   if (result.input.opposed && !state.opposed) {
-    buttons.push(new ButtonBuilder().setCustomId(opposeButtonId(rollId)).setStyle(ButtonStyle.Primary).setLabel(`Roll ${result.input.opposed.skill} (opponent)`));
+    buttons.push(new ButtonBuilder().setCustomId(poolIds.encode({ action: 'oppose', rollId })).setStyle(ButtonStyle.Primary).setLabel(`Roll ${result.input.opposed.skill} (opponent)`));
   }
   const tieBreaks = state.tieBreaks?.length ?? 0;
   if (tieOpen(state)) {
     buttons.push(
       new ButtonBuilder()
-        .setCustomId(tieBreakButtonId(rollId, tieBreaks + 1))
+        .setCustomId(poolIds.encode({ action: 'tiebreak', rollId, round: tieBreaks + 1 }))
         .setStyle(ButtonStyle.Secondary)
         .setLabel(`Break the tie: re-roll both (Dispatcher)${tieBreaks > 0 ? ` · ${tieBreaks + 1}/${TIE_BREAKS_MAX}` : ''}`),
     );
@@ -175,7 +189,7 @@ function components(state: PoolMessageState): APIActionRowComponent<APIComponent
     const count = pushableCount(result);
     if (count > 0) {
       const menu = new StringSelectMenuBuilder()
-        .setCustomId(pushSelectId(rollId))
+        .setCustomId(poolIds.encode({ action: 'push', rollId }))
         .setPlaceholder(`Push: re-roll ${dice(count)} and suffer a condition: pick it to push`)
         .addOptions(costs.map((name) => ({ label: `Push, suffer ${name}`, value: name, description: costText(name) })));
       rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON());
@@ -183,7 +197,7 @@ function components(state: PoolMessageState): APIActionRowComponent<APIComponent
   } else if (state.push && state.condition === undefined && result.input.sheet !== null && costs.length > 0) {
     // A push stored before the push took its condition at once: its cost is still to be paid.
     const menu = new StringSelectMenuBuilder()
-      .setCustomId(conditionSelectId(rollId))
+      .setCustomId(poolIds.encode({ action: 'condition', rollId }))
       .setPlaceholder('This push has not taken its condition yet: pick it')
       .addOptions(costs.map((name) => ({ label: name, value: name, description: costText(name) })));
     rows.push(new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON());

@@ -17,6 +17,7 @@ import {
 import type { Rederived } from '../engine/replay.js';
 import { formatDieCode } from '../engine/systems/result-points/die-code.js';
 import { systemName } from '../engine/systems/index.js';
+import { componentIds, oneOf, wholeNumber } from './component-id.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody } from './messages.js';
@@ -140,16 +141,34 @@ function trackerEmbed(view: TrackerView, ended: boolean): EmbedBuilder {
     .setFooter({ text: truncate(footer, DISCORD_LIMITS.footer) });
 }
 
+export interface InitiativeControl {
+  action: 'previous' | 'next' | 'end';
+  trackerId: number;
+  /** The tracker's version the button was drawn for. */
+  version: number;
+}
+
+/** `initiative:<action>:<tracker id>:<version>`. */
+export const initiativeIds = componentIds<InitiativeControl>('initiative', {
+  write: ({ action, trackerId, version }) => [action, trackerId, version],
+  read: ([actionText, idText, versionText, ...rest]) => {
+    const action = oneOf(actionText, ['previous', 'next', 'end']);
+    const trackerId = wholeNumber(idText);
+    const version = wholeNumber(versionText);
+    return action && trackerId !== null && version !== null && rest.length === 0 ? { action, trackerId, version } : null;
+  },
+});
+
 /** The buttons carry the version they were drawn for: a press on an older drawing is caught, not applied twice. */
 export function trackerButtons(view: TrackerView) {
-  const suffix = `${view.id}:${view.version}`;
+  const press = (action: InitiativeControl['action']) => initiativeIds.encode({ action, trackerId: view.id, version: view.version });
   const begun = view.state.cycle > 0;
   return [
     new ActionRowBuilder<ButtonBuilder>()
       .addComponents(
-        new ButtonBuilder().setCustomId(`initiative:previous:${suffix}`).setLabel('Previous').setEmoji('◀️').setStyle(ButtonStyle.Secondary).setDisabled(!begun),
-        new ButtonBuilder().setCustomId(`initiative:next:${suffix}`).setLabel(begun ? 'Next' : 'Begin').setEmoji('▶️').setStyle(ButtonStyle.Primary),
-        new ButtonBuilder().setCustomId(`initiative:end:${suffix}`).setLabel('End (Dispatcher)').setStyle(ButtonStyle.Danger),
+        new ButtonBuilder().setCustomId(press('previous')).setLabel('Previous').setEmoji('◀️').setStyle(ButtonStyle.Secondary).setDisabled(!begun),
+        new ButtonBuilder().setCustomId(press('next')).setLabel(begun ? 'Next' : 'Begin').setEmoji('▶️').setStyle(ButtonStyle.Primary),
+        new ButtonBuilder().setCustomId(press('end')).setLabel('End (Dispatcher)').setStyle(ButtonStyle.Danger),
       )
       .toJSON(),
   ];

@@ -6,6 +6,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
 import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
+import { componentIds, oneOf, wholeNumber } from './component-id.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody } from './messages.js';
@@ -38,24 +39,21 @@ export interface LogPress {
   cursor: RollCursor;
 }
 
-export function logCustomId(press: LogPress): string {
-  const { query, direction, cursor } = press;
-  return ['log', direction, query.viewerId, query.userId ?? '-', query.count ?? '-', query.page, cursor.createdAt.getTime(), cursor.id].join(':');
-}
-
-/** The press a /log button's custom_id stands for; null when it is not one this view made. */
-export function parseLogCustomId(customId: string): LogPress | null {
-  const parts = customId.split(':');
-  if (parts.length !== 8 || parts[0] !== 'log') return null;
-  const [, direction, viewerId, userId, count, page, ms, id] = parts as [string, string, string, string, string, string, string, string];
-  const whole = (text: string) => (/^\d+$/.test(text) ? Number(text) : NaN);
-  const query: LogQuery = { viewerId, userId: userId === '-' ? null : userId, count: count === '-' ? null : whole(count), page: whole(page) };
-  const createdAt = new Date(whole(ms));
-  if (direction !== 'newer' && direction !== 'older') return null;
-  if (!/^\d+$/.test(viewerId) || (query.userId !== null && !/^\d+$/.test(query.userId)) || !id) return null;
-  if (Number.isNaN(query.count) || !Number.isInteger(query.page) || query.page < 1 || Number.isNaN(createdAt.getTime())) return null;
-  return { query, direction, cursor: { createdAt, id } };
-}
+/** `log:<direction>:<viewer>:<user or ->:<count or ->:<page>:<cursor time>:<cursor roll id>`. */
+export const logIds = componentIds<LogPress>('log', {
+  write: ({ query, direction, cursor }) => [direction, query.viewerId, query.userId ?? '-', query.count ?? '-', query.page, cursor.createdAt.getTime(), cursor.id],
+  read: (parts) => {
+    if (parts.length !== 7) return null;
+    const [directionText, viewerId, userId, countText, pageText, ms, id] = parts as [string, string, string, string, string, string, string];
+    const direction = oneOf(directionText, ['newer', 'older']);
+    const count = countText === '-' ? null : wholeNumber(countText);
+    const page = wholeNumber(pageText);
+    const createdAt = new Date(wholeNumber(ms) ?? NaN);
+    if (!direction || !/^\d+$/.test(viewerId) || (userId !== '-' && !/^\d+$/.test(userId)) || !id) return null;
+    if ((countText !== '-' && count === null) || page === null || page < 1 || Number.isNaN(createdAt.getTime())) return null;
+    return { query: { viewerId, userId: userId === '-' ? null : userId, count, page }, direction, cursor: { createdAt, id } };
+  },
+});
 
 /** How many rolls the query's page holds at most (the last page of a capped log may hold fewer). */
 export function logPageLimit(query: LogQuery): number {
@@ -204,12 +202,12 @@ export function logMessage(view: LogPageView): MessageBody {
   const epoch = { createdAt: new Date(0), id: '-' };
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
     new ButtonBuilder()
-      .setCustomId(logCustomId({ query: previousPage, direction: 'newer', cursor: first ?? epoch }))
+      .setCustomId(logIds.encode({ query: previousPage, direction: 'newer', cursor: first ?? epoch }))
       .setLabel('◀ Previous')
       .setStyle(ButtonStyle.Secondary)
       .setDisabled(!view.newer || !first),
     new ButtonBuilder()
-      .setCustomId(logCustomId({ query: nextPage, direction: 'older', cursor: last ?? epoch }))
+      .setCustomId(logIds.encode({ query: nextPage, direction: 'older', cursor: last ?? epoch }))
       .setLabel('Next ▶')
       .setStyle(ButtonStyle.Secondary)
       .setDisabled(!hasNext || !last),

@@ -3,7 +3,7 @@
  * points and the effect roll; the condition tracks of the roller and the target, the button that spends the points;
  * concessions, the end of a scene and action points.
  */
-import { ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
+import { ButtonStyle, ComponentType, EmbedBuilder, MessageFlags } from 'discord.js';
 import {
   describeOpposition,
   outcomesAbove,
@@ -16,6 +16,7 @@ import { sceneNumber, type SceneRecord } from '../engine/systems/result-points/s
 import { OUT_OF_ACTION_AT, trackState, type TrackState } from '../engine/systems/result-points/tracks.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
+import { rollActionIds } from './component-id.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -117,7 +118,9 @@ export interface CodeCheckMessageState {
   spent?: SpentPoints;
 }
 
-export const SPEND_PREFIX = 'code:spend:';
+/** `code:spend:<roll id>`: spend a check's points on its target's track. */
+export const codeIds = rollActionIds('code', ['spend']);
+export type SpendPress = NonNullable<ReturnType<typeof codeIds.parse>>;
 
 /** `Wounds 7 (Adequate)`, `Wounds 27 (Overwhelming): out of action`, `Wounds 0`. */
 export function formatTrack(track: TrackState): string {
@@ -166,7 +169,7 @@ export function codeCheckMessage(state: CodeCheckMessageState): MessageBody {
   return {
     embeds: [embed.toJSON()],
     components: offer
-      ? [{ type: 1, components: [{ type: 2, style: ButtonStyle.Danger, custom_id: `${SPEND_PREFIX}${state.rollId}`, label: truncate(label, DISCORD_LIMITS.buttonLabel) }] }]
+      ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Danger, custom_id: codeIds.encode({ action: 'spend', rollId: state.rollId! }), label: truncate(label, DISCORD_LIMITS.buttonLabel) }] }]
       : [],
     allowedMentions: NO_PINGS,
   };

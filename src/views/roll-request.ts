@@ -10,6 +10,7 @@ import { LINKED_ROLL_MAX_LENGTH } from '../engine/systems/tactalk/linked-notatio
 import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import type { TableDieRoll } from '../engine/tables.js';
 import { challengeLines, hiddenChallengeLines, rollFooter } from './challenge.js';
+import { actionIds } from './component-id.js';
 import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -143,28 +144,35 @@ export function requestEmbed(view: RollRequestView): EmbedBuilder {
   return embed;
 }
 
+/**
+ * `dispatch:<action>:<request id>`: the request's buttons, and `callform`, the submit of the Dispatcher's form.
+ * `roll` keeps its old name, so a request posted before the conversation still works.
+ */
+export const dispatchIds = actionIds('dispatch', ['call', 'callform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'], 'requestId');
+export type DispatchControl = NonNullable<ReturnType<typeof dispatchIds.parse>>;
+
 const button = (customId: string, label: string, style: ButtonStyle) => new ButtonBuilder().setCustomId(customId).setLabel(truncate(label, DISCORD_LIMITS.buttonLabel)).setStyle(style);
 
 export function requestComponents(view: RollRequestView) {
-  const { state, id } = view;
+  const { state, id: requestId } = view;
+  const press = (action: DispatchControl['action']) => dispatchIds.encode({ action, requestId });
   const buttons: ButtonBuilder[] = [];
   if (state.phase === 'stated') {
     buttons.push(
-      button(`dispatch:call:${id}`, 'Call for a roll (Dispatcher)', ButtonStyle.Primary),
-      button(`dispatch:noroll:${id}`, 'No roll needed (Dispatcher)', ButtonStyle.Success),
-      button(`dispatch:withdraw:${id}`, 'Withdraw', ButtonStyle.Secondary),
-      button(`dispatch:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary),
+      button(press('call'), 'Call for a roll (Dispatcher)', ButtonStyle.Primary),
+      button(press('noroll'), 'No roll needed (Dispatcher)', ButtonStyle.Success),
+      button(press('withdraw'), 'Withdraw', ButtonStyle.Secondary),
+      button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary),
     );
   }
   if (state.phase === 'open') {
-    // `roll` keeps its old verb, so a request posted before the conversation still works.
-    buttons.push(button(`dispatch:roll:${id}`, 'Take the roll', ButtonStyle.Success), button(`dispatch:decline:${id}`, 'Decline', ButtonStyle.Danger));
-    if (mayInvestigate(state) && state.investigationTable) buttons.push(button(`dispatch:investigate:${id}`, 'Investigate', ButtonStyle.Primary));
-    buttons.push(button(`dispatch:cancel:${id}`, 'Cancel (Dispatcher)', ButtonStyle.Secondary));
+    buttons.push(button(press('roll'), 'Take the roll', ButtonStyle.Success), button(press('decline'), 'Decline', ButtonStyle.Danger));
+    if (mayInvestigate(state) && state.investigationTable) buttons.push(button(press('investigate'), 'Investigate', ButtonStyle.Primary));
+    buttons.push(button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary));
   }
-  if (mayRollConsequence(state)) buttons.push(button(`dispatch:consequence:${id}`, `Outcome Roll: ${state.consequenceTable}`, ButtonStyle.Danger));
+  if (mayRollConsequence(state)) buttons.push(button(press('consequence'), `Outcome Roll: ${state.consequenceTable}`, ButtonStyle.Danger));
   if (state.hidden && (state.phase === 'open' || state.phase === 'rolled')) {
-    buttons.push(button(`dispatch:details:${id}`, 'Numbers (Dispatcher)', ButtonStyle.Secondary));
+    buttons.push(button(press('details'), 'Numbers (Dispatcher)', ButtonStyle.Secondary));
   }
   return buttons.length ? [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons).toJSON()] : [];
 }
@@ -240,7 +248,7 @@ export function callModal(id: number) {
   const input = (customId: string, label: string, style: TextInputStyle, required: boolean, max: number, placeholder: string) =>
     row(new TextInputBuilder().setCustomId(customId).setLabel(label).setStyle(style).setRequired(required).setMaxLength(max).setPlaceholder(placeholder));
   return new ModalBuilder()
-    .setCustomId(`dispatch:callform:${id}`)
+    .setCustomId(dispatchIds.encode({ action: 'callform', requestId: id }))
     .setTitle(truncate(`Call for a roll: intent #${id}`, 45))
     .addComponents(
       input(CALL_FIELDS.skill, 'Skill (or a linked roll, parts split by ;)', TextInputStyle.Short, true, Math.min(LINKED_ROLL_MAX_LENGTH, 4000), 'Climbing   or   Handgun Handling +Acuity vs 90; Driving vs 110'),

@@ -2,6 +2,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { isConditionActive, isNpc, misfitKey, misfits, type EntryKind, type OperatorSheet } from '../engine/sheet.js';
 import { sheetRulesOf, systemName } from '../engine/systems/index.js';
+import { actionIds } from './component-id.js';
 import { authorMarkdownWithin, escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -99,10 +100,16 @@ export function sheetListReply(sheets: OperatorSheet[], ownerLabel: string, npcs
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS };
 }
 
+/** `sheet:<delete|keep>:<sheet id>`, and `npc:…` for an NPC: the buttons of a delete prompt. */
+export const sheetIds = actionIds('sheet', ['delete', 'keep'], 'sheetId');
+export const npcIds = actionIds('npc', ['delete', 'keep'], 'sheetId');
+export type DeletePromptControl = NonNullable<ReturnType<typeof sheetIds.parse>>;
+
 export function deleteConfirmReply(sheet: OperatorSheet): ReplyPayload {
+  const ids = isNpc(sheet) ? npcIds : sheetIds;
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(`${commandOf(sheet).slice(1)}:delete:${sheet.id}`).setLabel(truncate(`Delete ${sheet.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId(`${commandOf(sheet).slice(1)}:keep:${sheet.id}`).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(ids.encode({ action: 'delete', sheetId: sheet.id })).setLabel(truncate(`Delete ${sheet.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(ids.encode({ action: 'keep', sheetId: sheet.id })).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
   );
   return {
     content: `Delete **${escapeMarkdown(sheet.name)}** with its ${plural(sheet.skills.length, 'skill')}, archetypes and conditions? This cannot be undone${isNpc(sheet) ? '.' : '; `/sheet export` first keeps a copy.'}`,

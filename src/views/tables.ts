@@ -2,6 +2,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import { TABLE_LIMITS, parseTableDie, type OutcomeRollResult, type OutcomeTable, type TableDieRoll, type TableRow } from '../engine/tables.js';
 import { rollFooter } from './challenge.js';
+import { componentIds, wholeNumber } from './component-id.js';
 import { authorMarkdown, escapeMarkdown, formatD100, formatTerms, plural } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
@@ -83,14 +84,38 @@ export function tableListReply(tables: OutcomeTable[]): ReplyPayload {
   return { embeds: [embed.toJSON()], flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS };
 }
 
-export function tableDeleteCustomId(askerId: string, tableName: string): string {
-  return truncate(`table:delete:${askerId}:${tableName}`, DISCORD_LIMITS.customId);
-}
+export type TableControl =
+  | { action: 'keep' }
+  | { action: 'delete'; askerId: string; tableName: string }
+  /** The row's next table, rolled from roll `rollId` with sheet `sheetId` (null: the presser's active sheet). */
+  | { action: 'next'; rollId: string; sheetId: number | null };
+
+/**
+ * `table:keep`, `table:delete:<asker id>:<table name>` (the name last: it may hold `:`; at most 64 characters, so it
+ * fits), `table:next:<roll id>:<sheet id, 0 for none>`.
+ */
+export const tableIds = componentIds<TableControl>('table', {
+  write: (control) => {
+    if (control.action === 'delete') return [control.action, control.askerId, control.tableName];
+    if (control.action === 'next') return [control.action, control.rollId, control.sheetId ?? 0];
+    return [control.action];
+  },
+  read: ([action, first, ...rest]) => {
+    if (action === 'keep') return first === undefined ? { action } : null;
+    if (action === 'delete') {
+      const tableName = rest.join(':');
+      return first && /^\d+$/.test(first) && tableName ? { action, askerId: first, tableName } : null;
+    }
+    const sheetId = wholeNumber(rest[0]);
+    if (action !== 'next' || !first || sheetId === null || rest.length !== 1) return null;
+    return { action, rollId: first, sheetId: sheetId > 0 ? sheetId : null };
+  },
+});
 
 export function tableDeleteConfirmReply(table: OutcomeTable, askerId: string): ReplyPayload {
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(tableDeleteCustomId(askerId, table.name)).setLabel(truncate(`Delete ${table.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId('table:keep').setLabel('Keep it').setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(tableIds.encode({ action: 'delete', askerId, tableName: table.name })).setLabel(truncate(`Delete ${table.name}`, DISCORD_LIMITS.buttonLabel)).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(tableIds.encode({ action: 'keep' })).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
   );
   return {
     content: `Delete the outcome table **${escapeMarkdown(table.name)}** with its ${plural(table.rows.length, 'row')}? This cannot be undone; \`/table export\` first keeps a copy. Rolls already made with it can still be replayed.`,
@@ -127,10 +152,6 @@ export function outcomeLines(result: OutcomeRollResult): string[] {
   return lines;
 }
 
-export function nextTableCustomId(rollId: string, sheetId: number | null): string {
-  return `table:next:${rollId}:${sheetId ?? 0}`;
-}
-
 /** What to show of the row's next table: a button when the table exists, a note when it does not (yet). */
 export type NextTable = { name: string; exists: boolean; sheetId: number | null } | null;
 
@@ -138,7 +159,7 @@ function nextButton(rollId: string, next: { name: string; sheetId: number | null
   return new ActionRowBuilder<ButtonBuilder>()
     .addComponents(
       new ButtonBuilder()
-        .setCustomId(nextTableCustomId(rollId, next.sheetId))
+        .setCustomId(tableIds.encode({ action: 'next', rollId, sheetId: next.sheetId }))
         .setLabel(truncate(done ? `Rolled ${next.name}` : `Roll ${next.name}`, DISCORD_LIMITS.buttonLabel))
         .setStyle(done ? ButtonStyle.Secondary : ButtonStyle.Primary)
         .setDisabled(done),

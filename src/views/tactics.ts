@@ -2,10 +2,11 @@
  * d100 roll-under checks and tactical attacks (RULES 2) as embeds: both dice of every d100, every term, the target,
  * the verdict and the exact chance; an attack step by step, with an *Apply damage* button on a hit.
  */
-import { ButtonStyle, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
+import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
 import { DASH_DODGE_BONUS, FLANKED_CRIT_BONUS, type AttackResult, type CheckInput, type CheckResult, type DamageRoll, type HitType, type PsiResult, type ReactionResult, type SocialResult } from '../engine/systems/d100-tactics/tactics.js';
 import { DASH_MULTIPLIER, runName, type MoveResult } from '../engine/systems/d100-tactics/movement.js';
 import { rollFooter } from './challenge.js';
+import { rollActionIds } from './component-id.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -151,7 +152,9 @@ function attackOptions(result: AttackResult): string {
   return `Weapon ${input.weaponBase} base, range ${input.weaponRange} · ${flags.filter(Boolean).join(' · ')}`;
 }
 
-export const APPLY_PREFIX = 'tactics:apply:';
+/** `tactics:apply:<roll id>`: apply an attack's damage to its target. */
+export const tacticsIds = rollActionIds('tactics', ['apply']);
+export type ApplyPress = NonNullable<ReturnType<typeof tacticsIds.parse>>;
 
 export function attackEmbed(result: AttackResult, rollId: string, applied: string | null): APIEmbed {
   const color = !result.damage ? COLOR.failure : result.hit === 'critical' ? COLOR.critical : result.hit === 'graze' ? COLOR.graze : COLOR.success;
@@ -169,7 +172,7 @@ export function attackEmbed(result: AttackResult, rollId: string, applied: strin
 export function attackReply(result: AttackResult, rollId: string): ReplyPayload {
   const components: APIActionRowComponent<APIComponentInMessageActionRow>[] =
     result.damage && result.input.target.sheetId !== null
-      ? [{ type: 1, components: [{ type: 2, style: ButtonStyle.Danger, custom_id: `${APPLY_PREFIX}${rollId}`, label: `Apply ${result.damage.final} damage` }] }]
+      ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Danger, custom_id: tacticsIds.encode({ action: 'apply', rollId }), label: `Apply ${result.damage.final} damage` }] }]
       : [];
   return { embeds: [attackEmbed(result, rollId, null)], components, allowedMentions: NO_PINGS };
 }

@@ -24,6 +24,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
+import { componentIds, oneOf, wholeNumber } from '../../src/views/component-id.js';
 import type { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 
 /** How many times each handler ran to its end, by what it did; tests check nothing ran twice. */
@@ -36,7 +37,7 @@ function count(what: string): void {
 const NO_PINGS = { parse: [] };
 
 function buttons(ms: number) {
-  const button = (verb: string, label: string) => new ButtonBuilder().setCustomId(`slow:${verb}:${ms}`).setLabel(label).setStyle(ButtonStyle.Secondary);
+  const button = (verb: SlowPress['verb'], label: string) => new ButtonBuilder().setCustomId(slowIds.encode({ verb, ms })).setLabel(label).setStyle(ButtonStyle.Secondary);
   return [
     new ActionRowBuilder<ButtonBuilder>()
       .addComponents(button('update', 'Update'), button('reply', 'Reply'), button('private', 'Private'), button('modal', 'Form'), button('fail', 'Fail')),
@@ -72,9 +73,21 @@ async function execute(interaction: ChatInputCommandInteraction, { answer }: Han
   throw new UserError(`slow refusal after ${ms} ms`);
 }
 
-async function component(interaction: ComponentInteraction, { answer }: HandlerContext): Promise<void> {
-  const [, verb = '', msText = '0'] = interaction.customId.split(':');
-  const ms = Number(msText);
+const VERBS = ['update', 'reply', 'private', 'modal', 'slowform', 'fail', 'form'] as const;
+interface SlowPress {
+  verb: (typeof VERBS)[number];
+  ms: number;
+}
+const slowIds = componentIds<SlowPress>('slow', {
+  write: ({ verb, ms }) => [verb, ms],
+  read: ([verbText, msText]) => {
+    const verb = oneOf(verbText, VERBS);
+    const ms = wholeNumber(msText);
+    return verb && ms !== null ? { verb, ms } : null;
+  },
+});
+
+async function component(interaction: ComponentInteraction, { verb, ms }: SlowPress, { answer }: HandlerContext): Promise<void> {
   if (verb !== 'slowform') await sleep(ms);
   count(`button ${verb}`);
   switch (verb) {
@@ -93,7 +106,7 @@ async function component(interaction: ComponentInteraction, { answer }: HandlerC
     case 'slowform': {
       if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
       const modal = new ModalBuilder()
-        .setCustomId(`slow:form:${verb === 'slowform' ? ms : 0}`)
+        .setCustomId(slowIds.encode({ verb: 'form', ms: verb === 'slowform' ? ms : 0 }))
         .setTitle('Slow form')
         .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(new TextInputBuilder().setCustomId('text').setLabel('Anything').setStyle(TextInputStyle.Short).setRequired(false)));
       await answer.showModal(modal);
@@ -132,9 +145,10 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('kind').setDescription('A UserError or a bug').addChoices({ name: 'user', value: 'user' }, { name: 'bug', value: 'bug' })),
   );
 
-export const slowCommand: BotCommand = {
+export const slowCommand: BotCommand<SlowPress> = {
   data,
   execute,
+  ids: slowIds,
   component,
 };
 
