@@ -1,6 +1,7 @@
 // The sandbox page: one Discord channel, live over GET /api/events, played as any user through
 // POST /api/interactions. Players are kept in localStorage; everything else comes from the sandbox.
 import { ApiError, get, interact, type Choice, type Command, type Component, type Message, type Modal, type Player, type SelectOption, type ServerInfo, type UploadedFile, type User } from './api.js';
+import { ApplicationCommandOptionType, ComponentType, InteractionType, TextInputStyle } from 'discord-api-types/payloads/v10';
 import { avatar, h } from './dom.js';
 import { markdown, type Names } from './markdown.js';
 import { renderMessage, type RenderContext } from './render.js';
@@ -149,10 +150,18 @@ const context: RenderContext = {
   failure: (id) => failures.get(id),
 };
 
+/** The select menu whose choices a user, channel, role or mentionable option offers as it is typed. */
+const SELECT_FOR_OPTION: Record<number, ComponentType> = {
+  [ApplicationCommandOptionType.User]: ComponentType.UserSelect,
+  [ApplicationCommandOptionType.Channel]: ComponentType.ChannelSelect,
+  [ApplicationCommandOptionType.Role]: ComponentType.RoleSelect,
+  [ApplicationCommandOptionType.Mentionable]: ComponentType.MentionableSelect,
+};
+
 function selectOptions(select: Component): SelectOption[] {
   const people = [...new Set([...players.map((p) => p.name), ...[...users.values()].filter((u) => !u.bot).map((u) => u.username)])];
   const roles = server.roles.map((r) => r.name);
-  const options = select.type === 5 ? people : select.type === 6 ? roles : select.type === 7 ? [...people, ...roles] : [server.channel.name];
+  const options = select.type === ComponentType.UserSelect ? people : select.type === ComponentType.RoleSelect ? roles : select.type === ComponentType.MentionableSelect ? [...people, ...roles] : [server.channel.name];
   return options.map((name) => ({ label: name, value: name }));
 }
 
@@ -162,7 +171,7 @@ function visible(): Message[] {
 
 function compact(previous: Message | undefined, message: Message): boolean {
   if (!previous || previous.authorId !== message.authorId || previous.ephemeral || message.ephemeral) return false;
-  if (message.interaction?.type === 2) return false;
+  if (message.interaction?.type === InteractionType.ApplicationCommand) return false;
   return Date.parse(message.createdAt) - Date.parse(previous.createdAt) < 7 * 60_000;
 }
 
@@ -305,13 +314,13 @@ function textField(input: Component, label: string | undefined, description: str
     minlength: input.min_length,
     required: input.required !== false,
   };
-  const control = input.style === 2 ? h('textarea', { ...attrs, rows: 4 }) : h('input', { ...attrs, type: 'text' });
+  const control = input.style === TextInputStyle.Paragraph ? h('textarea', { ...attrs, rows: 4 }) : h('input', { ...attrs, type: 'text' });
   control.value = input.value ?? '';
   const counter = input.max_length ? h('div', { class: 'counter' }) : null;
   const count = (): void => {
     if (!counter) return;
     const length = [...control.value].length;
-    counter.textContent = input.style === 2 || length > 0 ? `${length}/${input.max_length}` : '';
+    counter.textContent = input.style === TextInputStyle.Paragraph || length > 0 ? `${length}/${input.max_length}` : '';
   };
   control.addEventListener('input', count);
   count();
@@ -331,11 +340,11 @@ function selectField(select: Component, label: string | undefined): HTMLElement 
 function openModal(modal: Modal, messageId: string | undefined): void {
   const body = h('div', { class: 'modal-body' });
   for (const row of modal.components) {
-    if (row.type === 1) for (const c of row.components ?? []) if (c.type === 4) body.append(textField(c, c.label, undefined));
-    if (row.type === 18 && row.component) {
-      body.append(row.component.type === 4 ? textField(row.component, row.label, row.description) : selectField(row.component, row.label));
+    if (row.type === ComponentType.ActionRow) for (const c of row.components ?? []) if (c.type === ComponentType.TextInput) body.append(textField(c, c.label, undefined));
+    if (row.type === ComponentType.Label && row.component) {
+      body.append(row.component.type === ComponentType.TextInput ? textField(row.component, row.label, row.description) : selectField(row.component, row.label));
     }
-    if (row.type === 10 && row.content) body.append(h('div', { class: 'modal-text', html: markdown(row.content, names) }));
+    if (row.type === ComponentType.TextDisplay && row.content) body.append(h('div', { class: 'modal-text', html: markdown(row.content, names) }));
   }
   const error = h('div', { class: 'modal-error', hidden: true });
   const submit = h('button', { class: 'button primary', type: 'submit' }, 'Submit');
@@ -416,9 +425,9 @@ function valueSuggestions(ctx: Extract<CaretContext, { kind: 'value' }>): PopupC
     if (autocomplete.key !== key) requestAutocomplete(key, ctx);
     if (autocomplete.choices) items = autocomplete.choices.map((c) => value(c.name, c));
     else loading = true;
-  } else if (option.type === 5) items = matchingChoices(typed, [{ name: 'True', value: 'true' }, { name: 'False', value: 'false' }]).map((c) => value(c.name));
-  else if ([6, 7, 8, 9].includes(option.type)) items = matchingChoices(typed.replace(/^[@#]/, ''), selectOptions({ type: { 6: 5, 7: 8, 8: 6, 9: 7 }[option.type]! }).map((o) => ({ name: o.label, value: o.value }))).map((c) => value(c.name));
-  else if (option.type === 11) items = [{ label: files.get(option.name) ? `Replace ${files.get(option.name)!.filename}…` : 'Upload a file…', ...range, insert: '', option: option.name, file: true }];
+  } else if (option.type === ApplicationCommandOptionType.Boolean) items = matchingChoices(typed, [{ name: 'True', value: 'true' }, { name: 'False', value: 'false' }]).map((c) => value(c.name));
+  else if (option.type in SELECT_FOR_OPTION) items = matchingChoices(typed.replace(/^[@#]/, ''), selectOptions({ type: SELECT_FOR_OPTION[option.type]! }).map((o) => ({ name: o.label, value: o.value }))).map((c) => value(c.name));
+  else if (option.type === ApplicationCommandOptionType.Attachment) items = [{ label: files.get(option.name) ? `Replace ${files.get(option.name)!.filename}…` : 'Upload a file…', ...range, insert: '', option: option.name, file: true }];
   const exact = items.some((s) => s.label.toLowerCase() === typed.trim().toLowerCase());
   // A file option's "Upload a file…" is highlighted until a file is chosen: Enter opens the file picker, then sends.
   let auto = items.length > 0 && !exact && (!items[0]!.file || !files.has(option.name));

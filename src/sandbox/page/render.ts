@@ -1,11 +1,9 @@
 // Messages as Discord draws them: author line, markdown content, embeds, files, buttons and select menus,
 // ephemeral replies marked "Only you can see this".
+import { ButtonStyle, ComponentType, InteractionType, MessageFlags } from 'discord-api-types/payloads/v10';
 import type { Attachment, Component, Embed, EmbedField, Message, SelectOption } from './api.js';
 import { avatar, h, type Child } from './dom.js';
 import { markdown, type Names } from './markdown.js';
-
-const EPHEMERAL = 1 << 6;
-const LOADING = 1 << 7;
 
 export interface RenderContext {
   names: Names;
@@ -95,12 +93,20 @@ function renderAttachment(file: Attachment): HTMLElement {
   );
 }
 
-const BUTTON_STYLES: Record<number, string> = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'danger', 5: 'link', 6: 'premium' };
+const BUTTON_STYLES: Record<number, string> = {
+  [ButtonStyle.Primary]: 'primary',
+  [ButtonStyle.Secondary]: 'secondary',
+  [ButtonStyle.Success]: 'success',
+  [ButtonStyle.Danger]: 'danger',
+  [ButtonStyle.Link]: 'link',
+  [ButtonStyle.Premium]: 'premium',
+};
+const SELECT_MENUS: readonly number[] = [ComponentType.StringSelect, ComponentType.UserSelect, ComponentType.RoleSelect, ComponentType.MentionableSelect, ComponentType.ChannelSelect];
 
 function renderButton(message: Message, button: Component, ctx: RenderContext): HTMLElement {
-  const style = BUTTON_STYLES[button.style ?? 2] ?? 'secondary';
+  const style = BUTTON_STYLES[button.style ?? ButtonStyle.Secondary] ?? 'secondary';
   const inner: Child[] = [emoji(button.emoji) ? h('span', { class: 'emoji' }, emoji(button.emoji)) : null, button.label ?? ''];
-  if (button.style === 5) {
+  if (button.style === ButtonStyle.Link) {
     return h('a', { class: `button ${style}${button.disabled ? ' disabled' : ''}`, href: button.url, target: '_blank', rel: 'noreferrer' }, ...inner, h('span', { class: 'external' }, '↗'));
   }
   const element: HTMLButtonElement = h('button', { class: `button ${style}`, type: 'button', 'data-custom-id': button.custom_id, disabled: button.disabled === true }, ...inner);
@@ -109,7 +115,7 @@ function renderButton(message: Message, button: Component, ctx: RenderContext): 
 }
 
 function renderSelect(message: Message, select: Component, ctx: RenderContext): HTMLElement {
-  const options = select.type === 3 ? (select.options ?? []) : ctx.selectOptions(select);
+  const options = select.type === ComponentType.StringSelect ? (select.options ?? []) : ctx.selectOptions(select);
   const multi = (select.max_values ?? 1) > 1;
   const chosen = new Set(options.filter((o) => o.default).map((o) => o.value));
   const label = (): string => options.filter((o) => chosen.has(o.value)).map((o) => o.label).join(', ') || select.placeholder || 'Make a selection';
@@ -167,7 +173,7 @@ function renderComponents(message: Message, ctx: RenderContext): HTMLElement | n
   if (!message.components.length) return null;
   const rows = message.components.map((row) =>
     h('div', { class: 'action-row' },
-      ...(row.components ?? []).map((c) => (c.type === 2 ? renderButton(message, c, ctx) : [3, 5, 6, 7, 8].includes(c.type) ? renderSelect(message, c, ctx) : null))),
+      ...(row.components ?? []).map((c) => (c.type === ComponentType.Button ? renderButton(message, c, ctx) : SELECT_MENUS.includes(c.type) ? renderSelect(message, c, ctx) : null))),
   );
   return h('div', { class: 'components' }, ...rows);
 }
@@ -176,9 +182,9 @@ function renderComponents(message: Message, ctx: RenderContext): HTMLElement | n
 export function renderMessage(message: Message, ctx: RenderContext, compact: boolean): HTMLElement {
   const author = ctx.names.user(message.authorId);
   const bot = message.authorId === ctx.botId;
-  const command = message.interaction?.type === 2 ? message.interaction : undefined;
-  const loading = (message.flags & LOADING) !== 0;
-  const ephemeral = (message.flags & EPHEMERAL) !== 0;
+  const command = message.interaction?.type === InteractionType.ApplicationCommand ? message.interaction : undefined;
+  const loading = (message.flags & MessageFlags.Loading) !== 0;
+  const ephemeral = (message.flags & MessageFlags.Ephemeral) !== 0;
   const failure = ctx.failure(message.id);
   const showHeader = !compact || command !== undefined;
 

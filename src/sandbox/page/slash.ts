@@ -1,5 +1,6 @@
 // Slash commands typed as text, the way Discord's input reads them: `/roll challenge skill:Climbing cl:90`.
 // Pure functions (no DOM): the commands' leaves, parsing, what the caret is on, and the sandbox request.
+import { ApplicationCommandOptionType, ApplicationCommandType } from 'discord-api-types/payloads/v10';
 import type { Choice, Command, CommandOption, UploadedFile } from './api.js';
 
 /** A command as typed: "roll challenge" (a subcommand path) with its own options. */
@@ -35,7 +36,15 @@ export type CaretContext =
   | { kind: 'value'; leaf: Leaf; parsed: Parsed; token: OptionToken; typed: string; wordStart: number };
 
 const TYPE_NAMES: Record<number, string> = {
-  3: 'text', 4: 'whole number', 5: 'true or false', 6: 'user', 7: 'channel', 8: 'role', 9: 'user or role', 10: 'number', 11: 'file',
+  [ApplicationCommandOptionType.String]: 'text',
+  [ApplicationCommandOptionType.Integer]: 'whole number',
+  [ApplicationCommandOptionType.Boolean]: 'true or false',
+  [ApplicationCommandOptionType.User]: 'user',
+  [ApplicationCommandOptionType.Channel]: 'channel',
+  [ApplicationCommandOptionType.Role]: 'role',
+  [ApplicationCommandOptionType.Mentionable]: 'user or role',
+  [ApplicationCommandOptionType.Number]: 'number',
+  [ApplicationCommandOptionType.Attachment]: 'file',
 };
 
 export function typeName(type: number): string {
@@ -46,11 +55,11 @@ export function typeName(type: number): string {
 export function leafCommands(commands: Command[]): Leaf[] {
   const leaves: Leaf[] = [];
   const walk = (path: string, description: string, options: CommandOption[] = []): void => {
-    const subs = options.filter((o) => o.type === 1 || o.type === 2);
+    const subs = options.filter((o) => o.type === ApplicationCommandOptionType.Subcommand || o.type === ApplicationCommandOptionType.SubcommandGroup);
     if (!subs.length) leaves.push({ path, description, options });
     for (const sub of subs) walk(`${path} ${sub.name}`, sub.description, sub.options);
   };
-  for (const command of commands) if ((command.type ?? 1) === 1) walk(command.name, command.description, command.options);
+  for (const command of commands) if ((command.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput) walk(command.name, command.description, command.options);
   return leaves;
 }
 
@@ -144,7 +153,7 @@ export type BuiltRequest = { command: string; options: Record<string, unknown> }
 function convert(token: OptionToken, extras: Extras): { value: unknown } | { error: string } {
   const { option, value: raw } = token;
   const name = option.name;
-  if (option.type === 11) {
+  if (option.type === ApplicationCommandOptionType.Attachment) {
     const file = extras.files?.get(name);
     return file ? { value: file } : { error: `${name}: choose a file (pick “Upload a file…” in the list)` };
   }
@@ -156,24 +165,24 @@ function convert(token: OptionToken, extras: Extras): { value: unknown } | { err
     return choice ? { value: choice.value } : { error: `${name}: choose one of ${option.choices.map((c) => c.name).join(', ')}` };
   }
   switch (option.type) {
-    case 4:
-    case 10: {
+    case ApplicationCommandOptionType.Integer:
+    case ApplicationCommandOptionType.Number: {
       const number = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(number) || (option.type === 4 && !/^[-+]?\d+$/.test(raw))) return { error: `${name}: expected a ${typeName(option.type)}, got “${raw}”` };
+      if (raw.trim() === '' || !Number.isFinite(number) || (option.type === ApplicationCommandOptionType.Integer && !/^[-+]?\d+$/.test(raw))) return { error: `${name}: expected a ${typeName(option.type)}, got “${raw}”` };
       if (option.min_value !== undefined && number < option.min_value) return { error: `${name}: at least ${option.min_value}` };
       if (option.max_value !== undefined && number > option.max_value) return { error: `${name}: at most ${option.max_value}` };
       return { value: number };
     }
-    case 5: {
+    case ApplicationCommandOptionType.Boolean: {
       const yes = ['true', 'yes', 'on', '1'].includes(raw.toLowerCase());
       const no = ['false', 'no', 'off', '0'].includes(raw.toLowerCase());
       return yes || no ? { value: yes } : { error: `${name}: expected True or False, got “${raw}”` };
     }
-    case 6:
-    case 8:
-    case 9:
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Role:
+    case ApplicationCommandOptionType.Mentionable:
       return { value: raw.replace(/^@/, '') };
-    case 7:
+    case ApplicationCommandOptionType.Channel:
       return { value: raw.replace(/^#/, '') };
     default: {
       const length = [...raw].length;
@@ -212,7 +221,7 @@ export function buildRequest(text: string, leaves: Leaf[], extras: Extras = {}):
 export function autocompleteOptions(parsed: Parsed, focused: OptionToken, typed: string, extras: Extras = {}): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   for (const token of parsed.tokens) {
-    if (token === focused || token.option.type === 11) continue;
+    if (token === focused || token.option.type === ApplicationCommandOptionType.Attachment) continue;
     const converted = convert(token, extras);
     if ('value' in converted) options[token.option.name] = converted.value;
   }
