@@ -27,9 +27,7 @@ import {
   type InteractionUpdateOptions,
   type Interaction,
   type Message,
-  type ModalComponentData,
-  type JSONEncodable,
-  type APIModalInteractionResponseCallbackData,
+  type MessageComponentInteraction,
   type RepliableInteraction,
 } from 'discord.js';
 import { fromMessage } from './command.js';
@@ -43,7 +41,8 @@ export const DEFAULT_DEFER_AFTER_MS = 2000;
 export type AnswerPayload = Omit<InteractionReplyOptions, 'withResponse' | 'fetchReply' | 'ephemeral'>;
 /** The new state of the message a press came from. */
 export type UpdatePayload = Omit<InteractionUpdateOptions, 'withResponse' | 'fetchReply'>;
-export type FormPayload = JSONEncodable<APIModalInteractionResponseCallbackData> | ModalComponentData | APIModalInteractionResponseCallbackData;
+/** A form: a ModalBuilder or its data. */
+export type FormPayload = Parameters<MessageComponentInteraction['showModal']>[0];
 
 interface Deferral {
   kind: 'reply' | 'update';
