@@ -17,7 +17,7 @@ import { Prisma as SqlitePrisma } from '../generated/prisma/client.js';
 import { dialectOf, migrateDatabase, openDatabase, type Database } from './database.js';
 import { openStore } from './index.js';
 import { redacted } from './postgres.js';
-import { databaseFile } from './sqlite.js';
+import { databaseFile } from './sqlite-file-guard.js';
 
 /** Rows read and written at a time: a roll log of millions of rows is never in memory at once. */
 export const COPY_BATCH = 500;

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { transaction, type Database, type DirectWrites } from './database.js';
+import { isIdClash, transaction, type Database, type DirectWrites } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -131,20 +131,6 @@ export async function compareAndSet(db: Database, change: (writer: Writer) => Pr
     await writeRollEntry(tx, roll);
     return true;
   });
-}
-
-/**
- * A taken id: P2002 from a model query, P2010 with the driver's unique violation from a raw one, the driver's own
- * code from DirectWrites (SQLite's SQLITE_CONSTRAINT_PRIMARYKEY, PostgreSQL's unique_violation 23505).
- */
-export function isIdClash(error: unknown): boolean {
-  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  return (
-    code === 'P2002' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    code === '23505' ||
-    (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
-  );
 }
 
 export class RollLog {

@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
-import type { Database } from './database.js';
+import { isIdClash, type Database } from './database.js';
 import { ReadCache } from './read-cache.js';
-import { isIdClash } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** The `playedSystems` column: system ids; one the bot no longer knows is left out when read. */

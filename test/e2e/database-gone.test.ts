@@ -2,7 +2,7 @@
 // would vanish at the next start, and its log carries one clear error for whoever runs it.
 import fs from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
-import { databaseFile } from '../../src/store/sqlite.js';
+import { databaseFile } from '../../src/store/sqlite-file-guard.js';
 import { captureBotLog } from '../helpers/bot-log.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { REST } from 'discord.js';
 import { afterEach, expect, it, vi } from 'vitest';
 import { registerCommands } from '../../src/deploy.js';
-import { databaseFile } from '../../src/store/sqlite.js';
+import { databaseFile } from '../../src/store/sqlite-file-guard.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';
 import { freshDatabaseUrl } from '../helpers/database.js';

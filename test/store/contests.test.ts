@@ -3,7 +3,8 @@ import { applyContestAction, proposeContest, type ContestState } from '../../src
 import { seededRng } from '../../src/engine/rng.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { Store } from '../../src/store/index.js';
-import { isIdClash, type RollRecordInput } from '../../src/store/rolls.js';
+import { isIdClash } from '../../src/store/database.js';
+import type { RollRecordInput } from '../../src/store/rolls.js';
 import { freshStore } from '../helpers/database.js';
 
 let store: Store;
