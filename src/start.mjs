@@ -24,6 +24,7 @@ const roots = ['src', 'commands'];
 /** Besides the sources, what changes the bundle: compiler settings, and which packages are external. */
 const settings = ['tsconfig.json', 'package.json'];
 const skipped = path.join('src', 'sandbox', 'page');
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 function sources() {
   const files = [];
@@ -70,14 +71,21 @@ async function bundle(stamp) {
     logLevel: 'warning',
   });
   // Each file is written whole under a temporary name, then renamed: two starts bundling at once (a second
-  // terminal) never import a half-written file. Chunks of older bundles are left behind; their names never recur.
+  // terminal) never import a half-written file.
+  fs.mkdirSync(out, { recursive: true });
   for (const file of result.outputFiles) {
-    fs.mkdirSync(path.dirname(file.path), { recursive: true });
     const temporary = `${file.path}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, file.contents);
     fs.renameSync(temporary, file.path);
   }
   fs.writeFileSync(stampFile, `${stamp}\n`);
+  // Chunks are named by their content, so older bundles' chunks stay beside the new ones: a bot still running from
+  // one may load a chunk late (the dice worker on the first /roll dice). Those a day old go.
+  const written = new Set(result.outputFiles.map((file) => path.basename(file.path)));
+  for (const name of fs.readdirSync(out)) {
+    const file = path.join(out, name);
+    if (!written.has(name) && name !== path.basename(stampFile) && fs.statSync(file).mtimeMs < Date.now() - STALE_AFTER_MS) fs.rmSync(file, { force: true });
+  }
 }
 
 const stamp = stampOf(sources());
