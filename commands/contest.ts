@@ -43,7 +43,8 @@ import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js'
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { contestDice } from '../src/engine/replay.js';
 import type { StoredContest } from '../src/store/contests.js';
-import { isIdClash, newRollId, type RollEntry } from '../src/store/rolls.js';
+import { isIdClash } from '../src/store/database.js';
+import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import type { ServerSettings } from '../src/store/servers.js';
 import {
   SKILL_SEARCH_VALUE,
@@ -61,7 +62,7 @@ import {
   type ContestView,
 } from '../src/views/contest.js';
 import { listChoices, nameChoices } from '../src/views/autocomplete.js';
-import { privateNote } from '../src/views/messages.js';
+import { privateNote, userErrorText } from '../src/views/messages.js';
 
 const SWEEP_INTERVAL_MS = 30_000;
 /** How often the sweeper looks at the bot's clock: the delay between a step running out and its message greying. */
@@ -497,7 +498,7 @@ async function press(interaction: ComponentInteraction, control: ContestControl,
     } catch (error) {
       if (error instanceof UserError) {
         const dispatcherOnly = error instanceof ContestRefusal && error.reason === 'dispatcherOnly';
-        const message = dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message;
+        const message = dispatcherOnly ? `${userErrorText(error)} ${await context.dispatcherRequirement()}` : userErrorText(error);
         // A form refused for what was in it is shown back, so nothing typed is lost; a refusal of who or when is not.
         const shownBack = error instanceof ContestRefusal && error.reason !== 'invalid' ? '' : typedBack(interaction);
         await refuse(interaction, context, settings, contest, message + shownBack);

@@ -48,7 +48,7 @@ import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.j
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
-import { privateNote } from '../src/views/messages.js';
+import { privateNote, userErrorText } from '../src/views/messages.js';
 import { CALL_FIELDS, callModal, dispatchIds, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening, type DispatchControl } from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
 
@@ -392,7 +392,7 @@ async function answerWithRoll(interaction: ComponentInteraction, context: Handle
     return { state, followUp: { content: `<@${state.playerId}>, the Dispatcher answered with a roll: take it or decline.`, allowedMentions: { parse: [], users: [state.playerId] } } };
   } catch (error) {
     if (error instanceof UserError && !(error instanceof RollRequestRefusal)) {
-      throw new UserError(`${error.message}\nNothing was posted. What you typed, to press **Call for a roll** again with:\n${typedBack(interaction)}`);
+      throw new UserError(`${userErrorText(error)}\nNothing was posted. What you typed, to press **Call for a roll** again with:\n${typedBack(interaction)}`);
     }
     throw error;
   }
@@ -436,7 +436,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
   } catch (error) {
     if (error instanceof UserError) {
       // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.
-      const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${error.message} ${await context.dispatcherRequirement()}` : error.message;
+      const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${userErrorText(error)} ${await context.dispatcherRequirement()}` : userErrorText(error);
       await context.answer.reply(privateNote(text));
       return;
     }

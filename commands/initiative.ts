@@ -43,7 +43,7 @@ import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { endedMessage, initiativeIds, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type InitiativeControl, type TrackerView } from '../src/views/initiative.js';
-import { privateNote } from '../src/views/messages.js';
+import { privateNote, userErrorText } from '../src/views/messages.js';
 
 /** The rules /initiative start offers: seed 002's three scenes, seed 004's phases, and a manual order for the rest. */
 const MANUAL_SYSTEMS: readonly SystemId[] = ['tactalk', 'd100-tactics', 'd6-pool'];
@@ -467,7 +467,7 @@ async function component(interaction: ComponentInteraction, { action: verb, trac
     if (ping) await context.answer.followUp(ping);
   } catch (error) {
     if (error instanceof UserError && !interaction.replied && !interaction.deferred) {
-      await context.answer.reply(privateNote(error.message));
+      await context.answer.reply(privateNote(userErrorText(error)));
       return;
     }
     throw error;

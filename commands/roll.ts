@@ -17,6 +17,7 @@ import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.j
 import { isNoSheetChoice, listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
+import { userErrorText } from '../src/views/messages.js';
 import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
@@ -154,7 +155,7 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
       validateChallengeInput(input);
       return input;
     } catch (error) {
-      if (error instanceof UserError) throw new UserError(`Linked roll, part ${index + 1} (${cleanName(part.skill)}): ${error.message}`);
+      if (error instanceof UserError) throw new UserError(`Linked roll, part ${index + 1} (${cleanName(part.skill)}): ${userErrorText(error)}`);
       throw error;
     }
   });

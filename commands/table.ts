@@ -33,7 +33,7 @@ import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown, plural } from '../src/views/format.js';
 import { NO_PINGS } from '../src/views/limits.js';
-import { privateNote } from '../src/views/messages.js';
+import { privateNote, userErrorText } from '../src/views/messages.js';
 import {
   nextTableDoneComponents,
   outcomeReply,
@@ -250,7 +250,7 @@ function outcomeModifiers(table: OutcomeTable, sheet: OperatorSheet | null, ask:
         const skill = findSkill(sheet, skillName);
         modifiers.push({ name: skill.name, value: skill.level });
       } catch (error) {
-        if (byDefault && isUserError(error)) throw new UserError(`${because}${error.message} Name a skill with \`skill\`.`);
+        if (byDefault && isUserError(error)) throw new UserError(`${because}${userErrorText(error)} Name a skill with \`skill\`.`);
         throw error;
       }
     }

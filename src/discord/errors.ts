@@ -15,7 +15,7 @@ export async function answerFailure(interaction: Interaction, answer: Responder,
   // A database too busy or out of reach (PostgreSQL: a timeout, no free connection, a lost connection) is neither
   // the user's doing nor a bug: they are told to try again, the operator is warned.
   const trouble = isUserError(error) ? null : databaseTrouble(error);
-  const payload = isUserError(error) ? userErrorReply(error.message) : trouble ? databaseTroubleReply(trouble) : apologyReply(interaction.id);
+  const payload = isUserError(error) ? userErrorReply(error) : trouble ? databaseTroubleReply(trouble) : apologyReply(interaction.id);
   // A database held by another program past the bot's wait is the operator's business, not the user's doing.
   if (isDatabaseBusyError(error)) log.warn({ waitedMs: error.waitedMs }, 'database busy: gave up waiting for its lock');
   else if (trouble) log.warn({ err: error, interactionId: interaction.id, trouble }, trouble === 'busy' ? 'database busy: a wait for it ran out' : 'database unreachable: lost or could not get a connection');
