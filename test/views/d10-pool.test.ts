@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextStepInput, resolveCumulativeStep, type CumulativeStepInput } from '../../src/engine/systems/d10-pool/cumulative.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { cumulativeMessage, rollAgainId, type StoredStep } from '../../src/views/d10-pool.js';
+import { cumulativeMessage, d10Ids, type StoredStep } from '../../src/views/d10-pool.js';
 import { DISCORD_LIMITS } from '../../src/views/limits.js';
 
 describe('the cumulative roll message', () => {
@@ -23,6 +23,6 @@ describe('the cumulative roll message', () => {
     expect(embed.description).toContain('**24.**');
     const button = (message.components![0]!.components[0] as { custom_id: string }).custom_id;
     expect(button).toBe('d10:again:abcdefgh:25');
-    expect(rollAgainId('abcdefgh', 25).length).toBeLessThanOrEqual(DISCORD_LIMITS.customId);
+    expect(d10Ids.encode({ cumulativeId: 'abcdefgh', step: 25 }).length).toBeLessThanOrEqual(DISCORD_LIMITS.customId);
   });
 });

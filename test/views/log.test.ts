@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRoll } from '../../src/store/rolls.js';
-import { LOG_COUNT_MAX, describeRoll, logCustomId, logLine, logPageLimit, parseLogCustomId, type LogPress } from '../../src/views/log.js';
+import { LOG_COUNT_MAX, describeRoll, logIds, logLine, logPageLimit, type LogPress } from '../../src/views/log.js';
 
 const createdAt = new Date('2026-11-22T20:00:00.123Z');
 
@@ -35,19 +35,19 @@ describe('the /log buttons’ custom_id', () => {
   };
 
   it('carries the viewer, the filter, the count, the page and the cursor, and reads back the same', () => {
-    expect(parseLogCustomId(logCustomId(press))).toEqual(press);
+    expect(logIds.parse(logIds.encode(press))).toEqual(press);
     const everyone: LogPress = { query: { viewerId: '1', userId: null, count: null, page: 1 }, direction: 'newer', cursor: { createdAt, id: 'abcd2345' } };
-    expect(logCustomId(everyone)).toBe(`log:newer:1:-:-:1:${createdAt.getTime()}:abcd2345`);
-    expect(parseLogCustomId(logCustomId(everyone))).toEqual(everyone);
+    expect(logIds.encode(everyone)).toBe(`log:newer:1:-:-:1:${createdAt.getTime()}:abcd2345`);
+    expect(logIds.parse(logIds.encode(everyone))).toEqual(everyone);
   });
 
   it('stays within Discord’s 100 characters with the longest ids', () => {
-    expect(logCustomId({ ...press, query: { ...press.query, page: 99_999 } }).length).toBeLessThanOrEqual(100);
+    expect(logIds.encode({ ...press, query: { ...press.query, page: 99_999 } }).length).toBeLessThanOrEqual(100);
   });
 
   it('is refused when it is not one the view made', () => {
     for (const bad of ['log', 'log:sideways:1:-:-:1:0:x', 'log:older:me:-:-:1:0:x', 'log:older:1:-:-:0:0:x', 'log:older:1:-:ten:1:0:x', 'sheet:delete:1', 'log:older:1:-:-:1:0:']) {
-      expect(parseLogCustomId(bad), bad).toBeNull();
+      expect(logIds.parse(bad), bad).toBeNull();
     }
   });
 });
