@@ -3,6 +3,7 @@
  * buttons. Every press reloads the contest, lets the engine decide, and saves with a compare-and-set: a press
  * that lost a race, came late or came from the wrong person changes nothing and is answered privately.
  */
+import { AsyncQueue } from '@sapphire/async-queue';
 import {
   InteractionContextType,
   SlashCommandBuilder,
@@ -411,7 +412,7 @@ async function refuse(interaction: ComponentInteraction, context: HandlerContext
  * would be a step ahead of the buttons everyone sees (the compare-and-set keeps the stored state right across
  * processes; this keeps the message right). The expiry sweep takes its turn too.
  */
-const contestTurns = new Map<number, Promise<void>>();
+const contestTurns = new Map<number, AsyncQueue>();
 
 /** In this process's turn, then (PostgreSQL) the store's turn across processes: a shard moved mid-press meets itself. */
 function inTurn<T>(store: BotServices['store'], contestId: number, work: () => Promise<T>): Promise<T> {
@@ -419,17 +420,15 @@ function inTurn<T>(store: BotServices['store'], contestId: number, work: () => P
 }
 
 async function inProcessTurn<T>(contestId: number, work: () => Promise<T>): Promise<T> {
-  const before = contestTurns.get(contestId) ?? Promise.resolve();
-  let release!: () => void;
-  const done = new Promise<void>((resolve) => (release = resolve));
-  const queue = before.then(() => done);
-  contestTurns.set(contestId, queue);
-  await before;
+  let queue = contestTurns.get(contestId);
+  if (!queue) contestTurns.set(contestId, (queue = new AsyncQueue()));
+  await queue.wait();
   try {
     return await work();
   } finally {
-    release();
-    if (contestTurns.get(contestId) === queue) contestTurns.delete(contestId);
+    queue.shift();
+    // Nobody left in line: the next press starts a new queue.
+    if (queue.remaining === 0) contestTurns.delete(contestId);
   }
 }
 

@@ -20,8 +20,7 @@ import { archetypeModifiers, findSkill, splitNameList, type OperatorSheet } from
 import { SITUATIONAL_MODIFIER_LIMIT, type Modifier } from '../src/engine/systems/tactalk/challenge.js';
 import {
   TABLE_LIMITS,
-  parseTableCsv,
-  parseTableJson,
+  parseTableFile,
   resolveOutcomeRoll,
   tableToCsv,
   tableToJson,
@@ -135,17 +134,10 @@ async function importTable(interaction: ChatInputCommandInteraction, context: Ha
   if (given.skill !== null) defaults.skill = given.skill;
 
   const text = await readAttachmentText(attachment, TABLE_LIMITS.fileBytes, FORMAT_HINT);
-  const isJson = /\.json$/i.test(attachment.name) || (!/\.csv$/i.test(attachment.name) && text.replace(/^\uFEFF/, '').trimStart().startsWith('{'));
-  const table = isJson ? parseTableJson(text, defaults) : parseTableCsv(text, defaults);
+  const { table, fileSets } = parseTableFile(attachment.name, text, defaults);
 
   // A JSON file carries everything: an option only fills in what the file lacks. Say which ones were not used.
-  const kept: string[] = [];
-  if (isJson) {
-    const file = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
-    for (const field of ['name', 'die', 'asks', 'skill'] as const) {
-      if (given[field] !== null && file[field] !== undefined && file[field] !== null) kept.push(`\`${field}\``);
-    }
-  }
+  const kept = fileSets.filter((field) => given[field] !== null).map((field) => `\`${field}\``);
 
   const existing = await context.store.tables.find(context.guildId, table.name);
   if (existing && !(interaction.options.getBoolean('replace') ?? false)) {

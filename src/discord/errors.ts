@@ -6,7 +6,7 @@
 import type { Interaction } from 'discord.js';
 import { isUserError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { isDatabaseBusyError } from '../store/sqlite.js';
+import { isDatabaseBusyError } from '../store/sqlite-locks.js';
 import { databaseTrouble } from '../store/unavailable.js';
 import { apologyReply, databaseTroubleReply, userErrorReply } from '../views/messages.js';
 import type { Responder } from './responder.js';

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { databaseFile } from '../../src/store/sqlite.js';
+import { databaseFile } from '../../src/store/sqlite-file-guard.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
