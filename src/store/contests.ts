@@ -3,9 +3,9 @@
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
 import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
-import { isRowId, type Database } from './database.js';
+import { directOf, isRowId, storedDate, type Database, type DirectStatement, type DirectWrites } from './database.js';
 import { processLocalTurns, type Turns } from './locks.js';
-import { compareAndSet, type RollEntry } from './rolls.js';
+import { rollInsert, type RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
@@ -24,14 +24,41 @@ export interface StoredContest {
   expiresAt: Date;
 }
 
-function fromRow(row: { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date }): StoredContest {
+type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date };
+
+function fromRow(row: ContestRow): StoredContest {
   return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }), expiresAt: row.expiresAt };
+}
+
+/*
+ * A step's statements (its reload, its compare-and-set, the open-contest count, a new contest) run on the store's
+ * direct statements, prepared once, not through Prisma, which compiles each query anew (1–2 ms each, several a
+ * step; database.ts). They write what Prisma's `create`/`updateMany` would, `updatedAt` included. The rarer reads
+ * (the sweep, the limit's list) stay with Prisma.
+ */
+const CONTEST_COLUMNS = '"id", "guildId", "channelId", "messageId", "version", "state", "expiresAt"';
+const phaseList = (phases: readonly string[]): string => phases.map(() => '?').join(', ');
+
+/** The compare-and-set: the new state, only on the version it was decided from (and `phase`, when given). */
+function compareAndSetStatement(contest: StoredContest, state: ContestState, set: { expiresAt?: Date; messageId?: string | null }, phase?: ContestPhase): DirectStatement {
+  const columns = ['"state" = ?', '"phase" = ?', '"version" = "version" + 1', '"updatedAt" = ?'];
+  const values: unknown[] = [JSON.stringify(state), state.phase, new Date()];
+  for (const [column, value] of Object.entries(set)) {
+    if (value === undefined || value === null) continue;
+    columns.push(`"${column}" = ?`);
+    values.push(value);
+  }
+  return {
+    sql: `UPDATE "Contest" SET ${columns.join(', ')} WHERE "id" = ? AND "version" = ?${phase ? ' AND "phase" = ?' : ''}`,
+    values: [...values, contest.id, contest.version, ...(phase ? [phase] : [])],
+  };
 }
 
 export class ContestStore {
   constructor(
     private readonly db: Database,
     private readonly turns: Turns = processLocalTurns(),
+    private readonly direct: DirectWrites = directOf(db),
   ) {}
 
   /**
@@ -44,18 +71,12 @@ export class ContestStore {
   }
 
   async create(input: { guildId: string; channelId: string; state: ContestState; expiresAt: Date }): Promise<StoredContest> {
-    const row = await this.db.contest.create({
-      data: {
-        guildId: input.guildId,
-        channelId: input.channelId,
-        challengerId: input.state.challenger.userId,
-        opponentId: input.state.opponent.userId,
-        phase: input.state.phase,
-        state: JSON.stringify(input.state),
-        expiresAt: input.expiresAt,
-      },
+    const now = new Date();
+    const [row] = await this.direct.rows<{ id: number }>({
+      sql: 'INSERT INTO "Contest" ("guildId", "channelId", "challengerId", "opponentId", "phase", "version", "state", "expiresAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING "id"',
+      values: [input.guildId, input.channelId, input.state.challenger.userId, input.state.opponent.userId, input.state.phase, JSON.stringify(input.state), input.expiresAt, now, now],
     });
-    return fromRow(row);
+    return { id: row!.id, guildId: input.guildId, channelId: input.channelId, messageId: null, version: 0, state: input.state, expiresAt: input.expiresAt };
   }
 
   /**
@@ -64,11 +85,8 @@ export class ContestStore {
    */
   async post(draft: StoredContest, messageId: string | null): Promise<StoredContest | null> {
     const state = postContest(draft.state);
-    const { count } = await this.db.contest.updateMany({
-      where: { id: draft.id, version: draft.version, phase: 'draft' },
-      data: { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, ...(messageId ? { messageId } : {}) },
-    });
-    return count === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
+    const changed = await this.direct.run(compareAndSetStatement(draft, state, { messageId }, 'draft'));
+    return changed === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
   }
 
   /**
@@ -84,8 +102,8 @@ export class ContestStore {
   /** A contest of this server; one of another server is not found, exactly as an id never used. */
   async find(guildId: string, id: number): Promise<StoredContest | null> {
     if (!isRowId(id)) return null;
-    const row = await this.db.contest.findUnique({ where: { id, guildId } });
-    return row ? fromRow(row) : null;
+    const [row] = await this.direct.rows<ContestRow>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
+    return row ? fromRow({ ...row, expiresAt: storedDate(row.expiresAt) }) : null;
   }
 
   /**
@@ -96,17 +114,18 @@ export class ContestStore {
    * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
-    const where = { id: contest.id, version: contest.version };
-    const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, expiresAt };
-    const won = await compareAndSet(this.db, (writer) => writer.contest.updateMany({ where, data }), roll);
+    const change = compareAndSetStatement(contest, state, { expiresAt });
+    const won = roll ? await this.direct.changeAll([change, rollInsert(roll)]) : (await this.direct.run(change)) === 1;
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 
   /** How many contests a user takes part in that are still open, on this server. */
   async openCount(guildId: string, userId: string): Promise<number> {
-    return this.db.contest.count({
-      where: { guildId, phase: { in: [...OPEN_PHASES] }, OR: [{ challengerId: userId }, { opponentId: userId }] },
+    const [row] = await this.direct.rows<{ open: number | string }>({
+      sql: `SELECT CAST(COUNT(*) AS INTEGER) AS "open" FROM "Contest" WHERE "guildId" = ? AND "phase" IN (${phaseList(OPEN_PHASES)}) AND ("challengerId" = ? OR "opponentId" = ?)`,
+      values: [guildId, ...OPEN_PHASES, userId, userId],
     });
+    return Number(row!.open);
   }
 
   /** The open contests a user takes part in on this server, oldest first (the limit's refusal links to them). */

@@ -42,19 +42,56 @@ export function isIdClash(error: unknown): boolean {
   );
 }
 
+/** One statement for DirectWrites: SQL with `?` for each value, in order (each dialect numbers them as it must). */
+export interface DirectStatement {
+  sql: string;
+  values: readonly unknown[];
+}
+
 /**
- * The store's own connection for the one write on the path of every roll: a statement prepared once, since Prisma's
- * query pipeline is most of what a roll costs (rolls.ts). Single statements only, never inside a transaction.
+ * The store's own connection for the statements on the path of every roll and every contest step, each prepared
+ * once: Prisma 6 compiles every query anew (about 1–2 ms each), most of what a roll or a press costs otherwise
+ * (rolls.ts, contests.ts). Values go in as Prisma writes them (a Date, a boolean); errors are the driver's own
+ * (`isIdClash` knows them). On SQLite a statement meeting another writer's lock waits as Prisma's do (sqlite-locks.ts).
  */
 export interface DirectWrites {
-  /** Inserts one row; a Date and a boolean are stored as Prisma stores them. Errors are the driver's own. */
-  insert(table: string, columns: readonly string[], values: readonly unknown[]): Promise<void>;
+  /** Runs one statement; how many rows it changed. */
+  run(statement: DirectStatement): Promise<number>;
+  /** The rows one statement returns. A DateTime column comes as the driver gives it: read it with `storedDate`. */
+  rows<Row>(statement: DirectStatement): Promise<Row[]>;
+  /**
+   * Runs the statements in order in one transaction, as long as each changes a row: true when all did; when one
+   * changes none (a compare-and-set that lost), false and none of them stays.
+   */
+  changeAll(statements: readonly DirectStatement[]): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** The direct writes' statement: `INSERT INTO "Roll" ("id", …) VALUES (…)`, each value the dialect's `placeholder`. */
-export function insertStatement(table: string, columns: readonly string[], placeholder: (index: number) => string): string {
-  return `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((_, index) => placeholder(index)).join(', ')})`;
+/** `INSERT INTO "Roll" ("id", …) VALUES (?, …)`. */
+export function insertStatement(table: string, columns: readonly string[], values: readonly unknown[]): DirectStatement {
+  return { sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values };
+}
+
+/**
+ * A DateTime column as a direct read returns it: PostgreSQL's driver gives a Date (postgres-direct-writes.ts reads
+ * it as UTC); SQLite gives what was written: Prisma's ISO text, milliseconds from older files, or SQLite's own
+ * `YYYY-MM-DD HH:MM:SS` (UTC, no zone).
+ */
+export function storedDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
+  const text = String(value);
+  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+}
+
+/** The direct statements opened with each client (`openDatabase`), for the repositories built over it. */
+const directOfClient = new WeakMap<Database, DirectWrites>();
+
+/** The direct statements on the same database as `db`, which `openDatabase` opened. */
+export function directOf(db: Database): DirectWrites {
+  const direct = directOfClient.get(db);
+  if (!direct) throw new Error('no direct statements for this client: open it with openDatabase');
+  return direct;
 }
 
 export interface OpenDatabase {
@@ -73,6 +110,7 @@ export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
   if (dialectOf(databaseUrl) === 'postgresql') {
     const { openPostgres } = await import('./postgres.js');
     const { db, direct, pool } = await openPostgres(databaseUrl);
+    directOfClient.set(db, direct);
     return {
       db,
       dialect: 'postgresql',
@@ -87,6 +125,7 @@ export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
   }
   const { openSqlite } = await import('./sqlite.js');
   const { db, direct } = await openSqlite(databaseUrl);
+  directOfClient.set(db, direct);
   return {
     db,
     dialect: 'sqlite',

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, transaction, type Database, type DirectWrites } from './database.js';
+import { insertStatement, isIdClash, transaction, type Database, type DirectStatement, type DirectWrites } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -104,6 +104,11 @@ function rowValues(row: RollEntry): unknown[] {
   return ROLL_COLUMNS.map((column) => row[column]);
 }
 
+/** The roll's INSERT for the store's direct statements: on its own, or after a change in one transaction (contests.ts). */
+export function rollInsert(row: RollEntry): DirectStatement {
+  return insertStatement('Roll', ROLL_COLUMNS, rowValues(row));
+}
+
 /**
  * A roll written inside another change's transaction (`writer` is that transaction), e.g. a contest's round: raw
  * SQL, as the roll log's own statement is, since Prisma's `roll.create` compiles the query anew each time. The
@@ -176,7 +181,7 @@ export class RollLog {
    * change use `writeRollEntry` inside that change's transaction instead.
    */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    await this.direct.insert('Roll', ROLL_COLUMNS, rowValues(this.entry(id, roll)));
+    await this.direct.run(rollInsert(this.entry(id, roll)));
   }
 
   /**
