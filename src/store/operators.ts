@@ -91,6 +91,8 @@ interface NumberedTable {
 
 /** Enough for every sheet in use on a busy bot; a cached sheet takes a few kilobytes. */
 const CACHED_SHEETS = 20_000;
+/** A scope's whole list is up to ten sheets: fewer kept, enough for the players pressing a contest's Accept lately. */
+const CACHED_LISTS = 2_000;
 
 /** Cache keys: a scope's active sheet of a system, its current sheet, a sheet by name, a sheet by id. */
 const scopeKey = (owner: SheetOwner): string => `${owner.guildId}/${owner.ownerId}/`;
@@ -124,22 +126,32 @@ export class OperatorStore {
    * may exist after the next create. Every write below drops what it may have changed.
    */
   private readonly cache = new ReadCache<string, OperatorSheet | null>(CACHED_SHEETS);
+  /** Each scope's sheets as `list` last read them, under the scope's key; dropped with any of their sheets. */
+  private readonly lists = new ReadCache<string, OperatorSheet[]>(CACHED_LISTS);
 
   constructor(
     private readonly db: Database,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
-    bus.join('sheets', { forget: (change) => this.forget(change as SheetChange), setCaching: (on) => this.cache.setCaching(on) });
+    bus.join('sheets', {
+      forget: (change) => this.forget(change as SheetChange),
+      setCaching: (on) => {
+        this.cache.setCaching(on);
+        this.lists.setCaching(on);
+      },
+    });
   }
 
   private forget(change: SheetChange): void {
     if ('sheet' in change) {
       this.cache.invalidate((_key, sheet) => sheet !== null && sheet.id === change.sheet);
+      this.lists.invalidate((_key, sheets) => sheets.some((sheet) => sheet.id === change.sheet));
       return;
     }
     const [guildId, ownerId] = change.scope;
     const prefix = scopeKey({ guildId, ownerId });
     this.cache.invalidate((key, sheet) => key.startsWith(prefix) || (sheet !== null && sheet.guildId === guildId && sheet.ownerId === ownerId));
+    this.lists.invalidate((key) => key === prefix);
   }
 
   /** After a write (committed or not): forgets what it may have changed here, then tells the other processes. */
@@ -170,13 +182,17 @@ export class OperatorStore {
     return copy(await this.cache.read(key, load, (sheet) => sheet !== null || keepNone));
   }
 
+  /** All of a scope's sheets, by name. */
   async list(owner: SheetOwner): Promise<OperatorSheet[]> {
-    const rows = await this.db.operator.findMany({
-      where: { guildId: owner.guildId, ownerId: owner.ownerId },
-      include: withContents,
-      orderBy: { name: 'asc' },
+    const sheets = await this.lists.read(scopeKey(owner), async () => {
+      const rows = await this.db.operator.findMany({
+        where: { guildId: owner.guildId, ownerId: owner.ownerId },
+        include: withContents,
+        orderBy: { name: 'asc' },
+      });
+      return rows.map(toSheet);
     });
-    return rows.map(toSheet);
+    return sheets.map((sheet) => copy(sheet)!);
   }
 
   /** A sheet of this server by its id; one of another server is not found, exactly as an id never used. */
