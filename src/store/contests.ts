@@ -37,7 +37,6 @@ function fromRow(row: ContestRow): StoredContest {
  * (the sweep, the limit's list) stay with Prisma.
  */
 const CONTEST_COLUMNS = '"id", "guildId", "channelId", "messageId", "version", "state", "expiresAt"';
-const phaseList = (phases: readonly string[]): string => phases.map(() => '?').join(', ');
 
 /** The compare-and-set: the new state, only on the version it was decided from (and `phase`, when given). */
 function compareAndSetStatement(contest: StoredContest, state: ContestState, set: { expiresAt?: Date; messageId?: string | null }, phase?: ContestPhase): DirectStatement {
@@ -102,7 +101,7 @@ export class ContestStore {
   /** A contest of this server; one of another server is not found, exactly as an id never used. */
   async find(guildId: string, id: number): Promise<StoredContest | null> {
     if (!isRowId(id)) return null;
-    const [row] = await this.direct.rows<ContestRow>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
+    const [row] = await this.direct.rows<Omit<ContestRow, 'expiresAt'> & { expiresAt: unknown }>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
     return row ? fromRow({ ...row, expiresAt: storedDate(row.expiresAt) }) : null;
   }
 
@@ -121,11 +120,12 @@ export class ContestStore {
 
   /** How many contests a user takes part in that are still open, on this server. */
   async openCount(guildId: string, userId: string): Promise<number> {
-    const [row] = await this.direct.rows<{ open: number | string }>({
-      sql: `SELECT CAST(COUNT(*) AS INTEGER) AS "open" FROM "Contest" WHERE "guildId" = ? AND "phase" IN (${phaseList(OPEN_PHASES)}) AND ("challengerId" = ? OR "opponentId" = ?)`,
+    // Cast: PostgreSQL's COUNT is a bigint, which its driver gives as text.
+    const [row] = await this.direct.rows<{ open: number }>({
+      sql: `SELECT CAST(COUNT(*) AS INTEGER) AS "open" FROM "Contest" WHERE "guildId" = ? AND "phase" IN (${OPEN_PHASES.map(() => '?').join(', ')}) AND ("challengerId" = ? OR "opponentId" = ?)`,
       values: [guildId, ...OPEN_PHASES, userId, userId],
     });
-    return Number(row!.open);
+    return row!.open;
   }
 
   /** The open contests a user takes part in on this server, oldest first (the limit's refusal links to them). */
