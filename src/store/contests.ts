@@ -140,9 +140,10 @@ export class ContestStore {
 
   /**
    * Open contests whose step ran out before `now`, and drafts left as long, oldest first: up to `limit` of those on
-   * servers `owns` accepts (this process's shards; the others are swept by their own process).
+   * servers `owns` accepts (this process's shards; the others are swept by their own process). A row whose state no
+   * longer reads goes to `unreadable` and is passed over, so one damaged contest does not stop every other one expiring.
    */
-  async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true): Promise<StoredContest[]> {
+  async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true, unreadable: (id: number, error: unknown) => void = () => {}): Promise<StoredContest[]> {
     const found: StoredContest[] = [];
     for (let skip = 0; found.length < limit; skip += OVERDUE_PAGE) {
       const rows = await this.db.contest.findMany({
@@ -151,7 +152,14 @@ export class ContestStore {
         skip,
         take: OVERDUE_PAGE,
       });
-      for (const row of rows) if (found.length < limit && owns(row.guildId)) found.push(fromRow(row));
+      for (const row of rows) {
+        if (found.length >= limit || !owns(row.guildId)) continue;
+        try {
+          found.push(fromRow(row));
+        } catch (error) {
+          unreadable(row.id, error);
+        }
+      }
       if (rows.length < OVERDUE_PAGE) break;
     }
     return found;

@@ -49,6 +49,16 @@ describe('a damaged stored row', () => {
     expect(error.message).toMatch(new RegExp(`^Contest row ${id}: \`state\\.challenger\\.usedSkills\` does not read as stored: `));
   });
 
+  it('an overdue contest that no longer reads is passed over (and told), so the others still expire', async () => {
+    const damaged = await storedContest();
+    const sound = await storedContest();
+    await store.db.contest.update({ where: { id: damaged }, data: { state: '{"phase":' } });
+    const passedOver: Array<{ id: number; message: string }> = [];
+    const overdue = await store.contests.overdue(new Date('2031-03-15T00:00:00Z'), undefined, undefined, (id, error) => passedOver.push({ id, message: (error as Error).message }));
+    expect(overdue.map((contest) => contest.id)).toEqual([sound]);
+    expect(passedOver).toEqual([{ id: damaged, message: expect.stringMatching(new RegExp(`^Contest row ${damaged}: `)) }]);
+  });
+
   it('a contest whose state is not JSON at all fails naming the row and the column', async () => {
     const id = await storedContest();
     await store.db.contest.update({ where: { id }, data: { state: '{"phase": "proposed",' } });
