@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { adminQuery } from './postgres-server.js';
 
@@ -30,6 +30,18 @@ export async function freshPostgresUrl(): Promise<string> {
 /** A fresh store on the database this run tests: SQLite by default, PostgreSQL under TEST_DATABASE=postgresql. */
 export async function freshStore(): Promise<Store> {
   return openStore(onPostgres ? await freshPostgresUrl() : freshDatabaseUrl());
+}
+
+/** A fresh store for each test of the suite this is called in (see freshStore), closed after the test. */
+export function freshStoreEachTest(use: (store: Store) => void): void {
+  let store: Store | undefined;
+  beforeEach(async () => {
+    store = await freshStore();
+    use(store);
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
 }
 
 /** Two stores on one new PostgreSQL database, as two bot processes would open it (the scale suite). */

@@ -2,12 +2,12 @@
 // must read back through Prisma as Prisma's own writes do, and the other way round; two saves at once still move a
 // contest exactly once; on SQLite they wait for another program's lock as Prisma's statements do.
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyContestAction, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { databaseFile } from '../../src/store/sqlite-file-guard.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { freshDatabaseUrl, freshStore, onPostgres } from '../helpers/database.js';
+import { freshDatabaseUrl, onPostgres, freshStoreEachTest } from '../helpers/database.js';
 
 const GUILD = 'g';
 const NOW = new Date('2031-03-14T20:00:00.123Z');
@@ -27,12 +27,7 @@ function contestRoll(contestId: number) {
 
 describe('a contest step’s statements', () => {
   let store: Store;
-  beforeEach(async () => {
-    store = await freshStore();
-  });
-  afterEach(async () => {
-    await store.close();
-  });
+  freshStoreEachTest((opened) => (store = opened));
 
   it('write what Prisma writes, and read what Prisma wrote, to the millisecond', async () => {
     const before = Date.now();

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyContestAction, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { seededRng } from '../../src/engine/rng.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { Store } from '../../src/store/index.js';
 import { isIdClash } from '../../src/store/database.js';
 import type { RollRecordInput } from '../../src/store/rolls.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 const GUILD = 'g';
 const NOW = new Date('2031-03-14T20:00:00Z');

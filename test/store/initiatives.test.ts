@@ -1,21 +1,16 @@
 // Initiative trackers in the database: one open per channel, every change a compare-and-set on the version (a roll
 // saved with the state that shows it, or not at all), servers kept apart.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addCombatant, newTracker, nextTurn, type TrackerState } from '../../src/engine/initiative.js';
 import { MELEE_RULE } from '../../src/engine/systems/result-points/initiative.js';
 import { D10_PHASE_RULE } from '../../src/engine/systems/d10-pool/initiative.js';
 import type { Store } from '../../src/store/index.js';
 import { OPEN_TRACKERS_PER_SERVER_MAX, type StoredTracker } from '../../src/store/initiatives.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 const GUILD = 'g';
 

@@ -1,11 +1,11 @@
 // Server isolation (issue 11): every look-up by id takes the server the interaction came from, and an id of another
 // server is not found, exactly like an id never used — and nothing of that server changes.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { proposeContest } from '../../src/engine/systems/tactalk/contest.js';
 import { newRollRequest } from '../../src/engine/systems/tactalk/roll-request.js';
 import type { Store } from '../../src/store/index.js';
 import { npcOwner } from '../../src/store/operators.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 const HOME = 'guild-home';
@@ -13,12 +13,7 @@ const ELSEWHERE = 'guild-elsewhere';
 const mike = { guildId: HOME, ownerId: 'mike' };
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 async function homeRoll(secret = false): Promise<string> {
   return store.rolls.record({

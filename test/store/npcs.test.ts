@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NPC_OWNER_ID, SHEET_LIMITS, isNpc } from '../../src/engine/sheet.js';
 import type { Store } from '../../src/store/index.js';
 import { npcOwner } from '../../src/store/operators.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 const mike = { guildId: 'g', ownerId: '111' };
 

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSheetFile } from '../../src/engine/sheet-file.js';
 import type { Store } from '../../src/store/index.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 const mike = { guildId: 'guild-1', ownerId: 'mike' };
@@ -9,12 +9,7 @@ const sasha = { guildId: 'guild-1', ownerId: 'sasha' };
 const mikeElsewhere = { guildId: 'guild-2', ownerId: 'mike' };
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 describe('Operator sheets in SQLite', () => {
   it('keeps sheets per user per server, the newest one active', async () => {

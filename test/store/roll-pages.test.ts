@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 function roll(userId: string, guildId = 'g') {
   return {

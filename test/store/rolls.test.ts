@@ -1,16 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN } from '../../src/store/rolls.js';
-import { freshStore, onPostgres } from '../helpers/database.js';
+import { onPostgres, freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 function roll(total: number) {
   return {

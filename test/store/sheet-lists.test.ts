@@ -1,9 +1,9 @@
 // A player's list of sheets is kept in memory (a contest's Accept asks for it on every press): it must stay what the
 // database holds after every kind of change, in this process and, on PostgreSQL, in another one.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSheetFile } from '../../src/engine/sheet-file.js';
 import type { Store } from '../../src/store/index.js';
-import { freshStore, onPostgres, twoProcessStores } from '../helpers/database.js';
+import { onPostgres, twoProcessStores, freshStoreEachTest } from '../helpers/database.js';
 
 const mike = { guildId: 'guild-1', ownerId: 'mike' };
 const sasha = { guildId: 'guild-1', ownerId: 'sasha' };
@@ -12,12 +12,7 @@ const names = async (store: Store, owner = mike) => (await store.operators.list(
 
 describe('a player’s list of sheets', () => {
   let store: Store;
-  beforeEach(async () => {
-    store = await freshStore();
-  });
-  afterEach(async () => {
-    await store.close();
-  });
+  freshStoreEachTest((opened) => (store = opened));
 
   it('follows every change to the player’s sheets, and to no one else’s', async () => {
     expect(await names(store)).toEqual([]);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTracker } from '../../src/engine/initiative.js';
 import { MELEE_RULE } from '../../src/engine/systems/result-points/initiative.js';
 import { proposeContest } from '../../src/engine/systems/tactalk/contest.js';
@@ -6,15 +6,10 @@ import { SYSTEM_IDS } from '../../src/engine/systems/index.js';
 import { UserError } from '../../src/errors.js';
 import { playedSystems } from '../../src/store/servers.js';
 import type { Store } from '../../src/store/index.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 const GUILD = 'g';
 

@@ -1,18 +1,13 @@
 // A server's outcome tables on a real temporary SQLite file.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TABLE_LIMITS, parseTableCsv, parseTableJson, tableToCsv, tableToJson, type OutcomeTable } from '../../src/engine/tables.js';
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN, derivedRollId } from '../../src/store/rolls.js';
-import { freshStore } from '../helpers/database.js';
+import { freshStoreEachTest } from '../helpers/database.js';
 import { told } from '../helpers/told.js';
 
 let store: Store;
-beforeEach(async () => {
-  store = await freshStore();
-});
-afterEach(async () => {
-  await store.close();
-});
+freshStoreEachTest((opened) => (store = opened));
 
 function table(name: string, text = 'a'): OutcomeTable {
   return {
