@@ -1,7 +1,8 @@
 /**
  * PostgreSQL, for a bot run as several shard processes (docs/scaling.md): opens the Prisma client over a pg pool
- * through @prisma/adapter-pg, and the roll log's prepared INSERT on the same pool (postgres-direct-writes.ts). The
- * migrations are applied by the bot itself: postgres-migrations.ts.
+ * through @prisma/adapter-pg, and the store's prepared statements on the same pool (postgres-direct-writes.ts: the
+ * roll log's INSERT, a contest step's reload and compare-and-set). The migrations are applied by the bot itself:
+ * postgres-migrations.ts.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
