@@ -22,6 +22,6 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
-# The bot applies pending migrations (prisma migrate deploy) at start-up, then logs in.
+# The bot applies pending migrations itself at start-up (src/store/migrations.ts; no Prisma CLI), then logs in.
 # The same memory settings as `npm start` (docs/performance.md): a small young generation, heap growth kept modest.
 CMD ["node", "--max-semi-space-size=2", "--optimize-for-size", "dist/src/main.js"]

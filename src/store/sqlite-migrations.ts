@@ -1,65 +1,89 @@
 /**
- * SQLite's start-up migration step: `prisma migrate deploy` over the file, run only when the file lacks a migration.
- * PostgreSQL's counterpart is postgres-migrations.ts.
+ * SQLite's start-up migration step, applied by the bot itself (migrations.ts, shared with PostgreSQL's
+ * postgres-migrations.ts) from prisma/migrations, only when the file lacks a migration.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { projectFolder } from './project-folder.js';
+import { type AppliedMigration, applyMigrations, migrationNames, type MigrationTarget, projectMigrations, RECORD_MIGRATION } from './migrations.js';
 import { databaseFile } from './sqlite-file-guard.js';
+
+const COMMITTED_FOLDER = 'prisma/migrations';
+
+export function sqliteMigrationsFolder(): string {
+  return projectMigrations(COMMITTED_FOLDER);
+}
+
+/** Prisma's own definition of its bookkeeping table on SQLite, so `prisma migrate deploy` and `status` agree with us. */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`;
+
+/** A time as Prisma's SQLite adapter writes it: ISO 8601 with an explicit +00:00. */
+const stamp = (): string => new Date().toISOString().replace('Z', '+00:00');
+
+function appliedRows(db: BetterSqlite3.Database): AppliedMigration[] {
+  const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+  if (!table) return [];
+  return db.prepare('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"').all() as AppliedMigration[];
+}
 
 /**
  * The migrations (folder names under prisma/migrations) that the file at `file` has not applied yet; all of them
- * for a new file. Read directly, in a moment: most starts find nothing to do and need not pay for the CLI.
+ * for a new file. Reads the file only, writes nothing.
  */
-export function pendingMigrations(file: string): string[] {
-  const folder = path.join(projectFolder(), 'prisma', 'migrations');
-  const all = fs
-    .readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  if (!fs.existsSync(file)) return all;
+export function pendingMigrations(file: string, folder = sqliteMigrationsFolder()): string[] {
+  if (!fs.existsSync(file)) return migrationNames(folder);
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
-    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
-    if (!table) return all;
-    const applied = new Set(
-      (db.prepare('SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL').all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    return all.filter((name) => !applied.has(name));
+    const applied = new Set(appliedRows(db).filter((row) => row.finished_at && !row.rolled_back_at).map((row) => row.migration_name));
+    return migrationNames(folder).filter((name) => !applied.has(name));
   } finally {
     db.close();
   }
 }
 
 /**
- * Applies pending migrations with `prisma migrate deploy` (the JavaScript schema engine, see prisma.config.ts),
- * creating the file and its folder if missing. Skipped when nothing is pending: the CLI costs about two seconds of
- * every start, and fails outright while any other program has the file open.
+ * Applies the pending migrations to the file of `databaseUrl`, creating it and its folder if missing; says what it
+ * did. Foreign keys are off for the run (Prisma's table redefinitions turn them off around a DROP TABLE, which
+ * inside a transaction would be ignored) and checked before each migration commits.
  */
-export async function migrateSqlite(databaseUrl: string): Promise<string> {
+export async function migrateSqlite(databaseUrl: string, folder = sqliteMigrationsFolder()): Promise<string> {
   const file = databaseFile(databaseUrl);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const pending = pendingMigrations(file);
-  if (pending.length === 0) return 'No pending migrations to apply.';
-  const cli = path.join(projectFolder(), 'node_modules', 'prisma', 'build', 'index.js');
+  const db = new BetterSqlite3(file, { timeout: 10_000 });
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'migrate', 'deploy'], {
-      cwd: projectFolder(),
-      env: { ...process.env, DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-      timeout: 120_000,
-    });
-    return stdout;
-  } catch (error) {
-    const output = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n').slice(-6).join('\n');
-    throw new Error(
-      `could not apply the database migrations (${pending.join(', ')}) to ${file}. If another program has the file open, close it and start again.\n${output}`,
-      { cause: error },
-    );
+    db.pragma('foreign_keys = OFF');
+    const target: MigrationTarget = {
+      database: `the SQLite file ${file}`,
+      committedFolder: COMMITTED_FOLDER,
+      appliedRows: () => appliedRows(db),
+      apply: (migration, id) => {
+        const startedAt = stamp();
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          db.exec(MIGRATIONS_TABLE);
+          db.exec(migration.sql);
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`${broken.length} rows would break a foreign key`);
+          db.prepare(`${RECORD_MIGRATION} VALUES (?, ?, ?, ?, ?, 1)`).run(id, migration.checksum, migration.name, startedAt, stamp());
+          db.exec('COMMIT');
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          if ((error as { code?: unknown }).code === 'SQLITE_BUSY') (error as Error).message += ' (another program has the file open: close it and start again)';
+          throw error;
+        }
+      },
+    };
+    return await applyMigrations(folder, target);
+  } finally {
+    db.close();
   }
 }

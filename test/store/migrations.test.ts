@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/store/database.js';
 import { databaseFile } from '../../src/store/sqlite-file-guard.js';
-import { pendingMigrations } from '../../src/store/sqlite-migrations.js';
+import { migrateSqlite, pendingMigrations, sqliteMigrationsFolder } from '../../src/store/sqlite-migrations.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 
 const allMigrations = fs
@@ -13,6 +15,30 @@ const allMigrations = fs
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
+
+function newFileUrl(): string {
+  return `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-migrations-')), 'new.db')}`;
+}
+
+/** A copy of the committed migrations, to change without touching the project's, with `extra` ones after them. */
+function migrationsCopy(extra: Record<string, string> = {}): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-migrations-'));
+  fs.cpSync(sqliteMigrationsFolder(), folder, { recursive: true });
+  for (const [name, sql] of Object.entries(extra)) {
+    fs.mkdirSync(path.join(folder, name));
+    fs.writeFileSync(path.join(folder, name, 'migration.sql'), sql);
+  }
+  return folder;
+}
+
+function tables(url: string): string[] {
+  const db = new BetterSqlite3(databaseFile(url), { readonly: true });
+  try {
+    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
 
 describe('migrations at start-up', () => {
   it('finds every migration pending for a new file, and none for a migrated one', () => {
@@ -38,5 +64,47 @@ describe('migrations at start-up', () => {
     db.prepare('DELETE FROM _prisma_migrations WHERE migration_name = ?').run(allMigrations.at(-1));
     db.close();
     expect(pendingMigrations(file)).toEqual([allMigrations.at(-1)]);
+  });
+
+  it('migrates a new file in-process so that Prisma\'s own `migrate status` and `deploy` find it up to date', async () => {
+    const url = newFileUrl();
+    expect(await migrateDatabase(url)).toBe(`Applied ${allMigrations.length} migration${allMigrations.length === 1 ? '' : 's'}: ${allMigrations.join(', ')}.`);
+    expect(await migrateDatabase(url)).toBe('No pending migrations to apply.');
+    const prisma = async (...command: string[]): Promise<string> =>
+      (await promisify(execFile)(process.execPath, [path.resolve('node_modules/prisma/build/index.js'), ...command], { env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: '1' } })).stdout;
+    expect(await prisma('migrate', 'status')).toContain('Database schema is up to date!');
+    expect(await prisma('migrate', 'deploy')).toContain('No pending migrations to apply.');
+  });
+
+  it('refuses a migration file changed after it was applied, naming the file', async () => {
+    const url = newFileUrl();
+    const folder = migrationsCopy();
+    await migrateSqlite(url, folder);
+    fs.appendFileSync(path.join(folder, allMigrations[0]!, 'migration.sql'), '\n-- an edit after the fact\n');
+    await expect(migrateSqlite(url, folder)).rejects.toThrow(`the migration ${allMigrations[0]} was changed after it was applied`);
+    await expect(migrateSqlite(url, folder)).rejects.toThrow(`prisma/migrations/${allMigrations[0]}/migration.sql`);
+  });
+
+  it('a migration that fails leaves nothing of it applied and no row, and the ones before it stay; mended, the next start applies it', async () => {
+    const url = newFileUrl();
+    const folder = migrationsCopy({
+      '20991231000001_broken': 'CREATE TABLE "HalfDone" ("id" INTEGER PRIMARY KEY);\nALTER TABLE "NoSuchTable" ADD COLUMN "x" TEXT;\n',
+      '20991231000002_after': 'CREATE TABLE "After" ("id" INTEGER PRIMARY KEY);\n',
+    });
+    await expect(migrateSqlite(url, folder)).rejects.toThrow(/could not apply the migration 20991231000001_broken .*NoSuchTable.*Nothing of it was applied/);
+    expect(tables(url)).toContain('Operator');
+    expect(tables(url)).not.toContain('HalfDone');
+    expect(tables(url)).not.toContain('After');
+    expect(pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_broken', '20991231000002_after']);
+
+    fs.writeFileSync(path.join(folder, '20991231000001_broken', 'migration.sql'), 'CREATE TABLE "HalfDone" ("id" INTEGER PRIMARY KEY);\n');
+    expect(await migrateSqlite(url, folder)).toBe('Applied 2 migrations: 20991231000001_broken, 20991231000002_after.');
+  });
+
+  it('refuses a migration that would leave a row pointing at nothing', async () => {
+    const url = newFileUrl();
+    const folder = migrationsCopy({ '20991231000001_orphan': 'INSERT INTO "Skill" ("operatorId", "name", "nameKey", "level") VALUES (999, \'Climbing\', \'climbing\', 40);\n' });
+    await expect(migrateSqlite(url, folder)).rejects.toThrow(/could not apply the migration 20991231000001_orphan .*foreign key.*Nothing of it was applied/);
+    expect(pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_orphan']);
   });
 });
