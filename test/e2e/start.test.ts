@@ -1,5 +1,6 @@
 // `npm start` with no token: the sandbox comes up on 127.0.0.1, migrates a new database file, answers the JSON
 // API, and stops cleanly on SIGTERM. With a configuration meant for Discord but no usable token, it does not start.
+// Each start runs `npm start`'s own command (package.json: src/start.mjs, which bundles the sources when they changed).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,10 +11,18 @@ const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 // Blank, not absent: the bot also reads a developer's .env, which must not decide these tests.
 const NO_DISCORD = { DISCORD_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_GUILD_ID: '', DISCORD_API: '' };
 
+/** `npm start`'s Node arguments (its options and entry), read from package.json; Node itself is this test's. */
+function npmStart(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = scripts.start.split(' ');
+  expect(node).toBe('node');
+  return args;
+}
+
 it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shuts down on SIGTERM', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-start-'));
   const databaseFile = path.join(folder, 'nested', 'bot.db');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, npmStart(), {
     cwd: projectRoot,
     env: { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${databaseFile}`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +77,7 @@ it.each([
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-refuse-'));
   const env: NodeJS.ProcessEnv = { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${folder}/bot.db`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' };
   for (const [name, value] of Object.entries(variables)) env[name] = value.replace('{folder}', folder);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, npmStart(), { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exitCode = await new Promise<number | null>((resolve) => {
     const collect = (chunk: Buffer) => {

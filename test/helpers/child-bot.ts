@@ -79,7 +79,9 @@ export class ChildBot {
   /** Starts the bot and resolves once it logged its ready line; rejects (and kills it) if it died or took too long. */
   static async spawn(options: ChildBotOptions): Promise<ChildBot> {
     const entry = path.join(PROJECT_ROOT, options.entry ?? 'src/main.ts');
-    const imports = ['--import', 'tsx', ...((options.loopbackOnly ?? true) ? ['--import', LOOPBACK_GUARD] : [])];
+    const loopbackOnly = options.loopbackOnly ?? true;
+    // tsx for a TypeScript entry or the (TypeScript) loopback guard only: a JavaScript entry runs as `npm start` runs it.
+    const imports = [...(loopbackOnly || /\.[mc]?ts$/.test(entry) ? ['--import', 'tsx'] : []), ...(loopbackOnly ? ['--import', LOOPBACK_GUARD] : [])];
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...imports, entry], {
       cwd: PROJECT_ROOT,
       env: { ...baseEnvironment(), ...options.env },
