@@ -1,7 +1,6 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { insertStatement, isIdClash, transaction, type Database, type DirectStatement, type DirectWrites } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
@@ -116,6 +115,9 @@ export function rollInsert(row: RollEntry): DirectStatement {
  * (test/store/rolls.test.ts).
  */
 export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
+  // Imported here, not at the top: whoever imports the roll log (the commands, at start) does not load Prisma's
+  // client with it; by the time a contest writes a roll the store has loaded it.
+  const { Prisma } = await import('../generated/prisma/client.js');
   const columns = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
   await writer.$executeRaw`INSERT INTO "Roll" (${columns}) VALUES (${Prisma.join(rowValues(row))})`;
 }
