@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,10 +22,24 @@ const out = path.join(project, 'dist', 'bundle');
 const stampFile = path.join(out, '.sources');
 /** The bot's sources; the sandbox page (browser code) is bundled by the sandbox itself. */
 const roots = ['src', 'commands'];
-/** Besides the sources, what changes the bundle: compiler settings, and which packages are external. */
-const settings = ['tsconfig.json', 'package.json'];
+/** Besides the sources, what changes the bundle: this file (how it bundles), compiler settings, which packages are external. */
+const settings = ['src/start.mjs', 'tsconfig.json', 'package.json'];
 const skipped = path.join('src', 'sandbox', 'page');
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+/**
+ * Plain JavaScript packages with no files of their own to find at run time, bundled in: zod alone is ~60 ES module
+ * files, ~45 ms to load from node_modules at each start and ~5 ms as part of the bundle (docs/performance.md).
+ * Everything else (discord.js, Prisma and the database drivers with their native and WebAssembly parts, pino and
+ * its worker threads, esbuild) is loaded from node_modules.
+ */
+const BUNDLED = new Set(['zod', '@sapphire/async-queue']);
+
+/** Every package the project depends on, and their subpaths, but BUNDLED. */
+function externalPackages() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !BUNDLED.has(name));
+  return names.flatMap((name) => [name, `${name}/*`]);
+}
 
 function sources() {
   const files = [];
@@ -50,6 +65,23 @@ function stampOf(files) {
   return hash.digest('hex');
 }
 
+/**
+ * Prisma's runtime is one file in two builds, and under Node its package gives the CommonJS one even to an import:
+ * Node then scans all 230 kB of it for its exports before running it, ~50 ms at each start against ~22 ms for the
+ * ES module build, which is the same code. The bundle imports the ES module build by its path.
+ */
+const prismaRuntimeAsModule = {
+  name: 'prisma-runtime-as-module',
+  setup(build) {
+    build.onResolve({ filter: /^@prisma\/client\/runtime\/client$/ }, () => {
+      const commonJs = createRequire(path.join(project, 'package.json')).resolve('@prisma/client/runtime/client');
+      const esModule = commonJs.replace(/\.js$/, '.mjs');
+      if (!fs.existsSync(esModule)) return { path: '@prisma/client/runtime/client', external: true };
+      return { path: path.relative(out, esModule).split(path.sep).join('/'), external: true };
+    });
+  },
+};
+
 async function bundle(stamp) {
   const { build } = await import('esbuild');
   const result = await build({
@@ -57,7 +89,10 @@ async function bundle(stamp) {
     // The dice worker is started by its file name (src/engine/dice-notation-thread.ts), so it is an entry of its own.
     entryPoints: ['src/main.ts', 'src/engine/dice-notation-worker.ts'],
     bundle: true,
-    packages: 'external',
+    // Packages stay in node_modules, loaded by Node as they are, except the few whose many small files cost more to
+    // find and load one by one than to read as part of the bundle (BUNDLED).
+    external: externalPackages(),
+    plugins: [prismaRuntimeAsModule],
     splitting: true,
     outdir: out,
     // Every file in one folder: a chunk's import.meta.url finds the worker next to it, as the sources do.
