@@ -3,8 +3,8 @@
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
 import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
-import { directOf, isRowId, storedDate, type Database, type DirectStatement, type DirectWrites } from './database.js';
-import { processLocalTurns, type Turns } from './locks.js';
+import { isRowId, storedDate, type Database, type DirectStatement, type DirectWrites } from './database.js';
+import type { Turns } from './locks.js';
 import { rollInsert, type RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
@@ -56,8 +56,8 @@ function compareAndSetStatement(contest: StoredContest, state: ContestState, set
 export class ContestStore {
   constructor(
     private readonly db: Database,
-    private readonly turns: Turns = processLocalTurns(),
-    private readonly direct: DirectWrites = directOf(db),
+    private readonly turns: Turns,
+    private readonly direct: DirectWrites,
   ) {}
 
   /**

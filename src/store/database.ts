@@ -84,16 +84,6 @@ export function storedDate(value: unknown): Date {
   return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
 }
 
-/** The direct statements opened with each client (`openDatabase`), for the repositories built over it. */
-const directOfClient = new WeakMap<Database, DirectWrites>();
-
-/** The direct statements on the same database as `db`, which `openDatabase` opened. */
-export function directOf(db: Database): DirectWrites {
-  const direct = directOfClient.get(db);
-  if (!direct) throw new Error('no direct statements for this client: open it with openDatabase');
-  return direct;
-}
-
 export interface OpenDatabase {
   db: Database;
   dialect: Dialect;
@@ -110,7 +100,6 @@ export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
   if (dialectOf(databaseUrl) === 'postgresql') {
     const { openPostgres } = await import('./postgres.js');
     const { db, direct, pool } = await openPostgres(databaseUrl);
-    directOfClient.set(db, direct);
     return {
       db,
       dialect: 'postgresql',
@@ -125,7 +114,6 @@ export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
   }
   const { openSqlite } = await import('./sqlite.js');
   const { db, direct } = await openSqlite(databaseUrl);
-  directOfClient.set(db, direct);
   return {
     db,
     dialect: 'sqlite',

@@ -49,7 +49,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     db,
     dialect: opened.dialect,
     operators: new OperatorStore(db, caches),
-    contests: new ContestStore(db, turns),
+    contests: new ContestStore(db, turns, direct),
     initiatives: new InitiativeStore(db),
     rolls: new RollLog(db, direct),
     rollRequests: new RollRequestStore(db),

@@ -15,12 +15,6 @@ import { SqliteDirectWrites } from './sqlite-direct-writes.js';
 import { acquireGuard, databaseFile } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, SQLITE_BUSY_TIMEOUT_MS, whileLocked } from './sqlite-locks.js';
 
-// For the files that still import these from here (bot.ts, discord/errors.ts, copy.ts, some tests). Their homes,
-// sqlite-file-guard.ts and sqlite-locks.ts, load no driver: importing from there keeps better-sqlite3 out of a bot
-// on PostgreSQL.
-export { databaseFile, watchDatabaseFile } from './sqlite-file-guard.js';
-export { isDatabaseBusyError } from './sqlite-locks.js';
-
 /**
  * Set on every connection. `synchronous = NORMAL` is SQLite's advice for WAL: a commit is safe once it is in the
  * WAL file, which survives the process being killed; only a power cut can lose the last commits (FULL would also
