@@ -33,8 +33,8 @@ function fromRow(row: ContestRow): StoredContest {
 /*
  * A step's statements (its reload, its compare-and-set, the open-contest count, a new contest) run on the store's
  * direct statements, prepared once, not through Prisma, which compiles each query anew (1–2 ms each, several a
- * step; database.ts). They write what Prisma's `create`/`updateMany` would, `updatedAt` included. The rarer reads
- * (the sweep, the limit's list) stay with Prisma.
+ * step; database.ts). They write what Prisma's `create`/`updateMany` would, `updatedAt` included. So does the
+ * expiry sweep's read, which runs as the bot starts (servers.ts says why). The limit's list stays with Prisma.
  */
 const CONTEST_COLUMNS = '"id", "guildId", "channelId", "messageId", "version", "state", "expiresAt"';
 
@@ -146,16 +146,14 @@ export class ContestStore {
   async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true, unreadable: (id: number, error: unknown) => void = () => {}): Promise<StoredContest[]> {
     const found: StoredContest[] = [];
     for (let skip = 0; found.length < limit; skip += OVERDUE_PAGE) {
-      const rows = await this.db.contest.findMany({
-        where: { phase: { in: [...EXPIRING_PHASES] }, expiresAt: { lte: now } },
-        orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
-        skip,
-        take: OVERDUE_PAGE,
+      const rows = await this.direct.rows<Omit<ContestRow, 'expiresAt'> & { expiresAt: unknown }>({
+        sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "phase" IN (${EXPIRING_PHASES.map(() => '?').join(', ')}) AND "expiresAt" <= ? ORDER BY "expiresAt" ASC, "id" ASC LIMIT ? OFFSET ?`,
+        values: [...EXPIRING_PHASES, now, OVERDUE_PAGE, skip],
       });
       for (const row of rows) {
         if (found.length >= limit || !owns(row.guildId)) continue;
         try {
-          found.push(fromRow(row));
+          found.push(fromRow({ ...row, expiresAt: storedDate(row.expiresAt) }));
         } catch (error) {
           unreadable(row.id, error);
         }

@@ -72,6 +72,11 @@ export function insertStatement(table: string, columns: readonly string[], value
   return { sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values };
 }
 
+/** A Boolean column as a direct read returns it: PostgreSQL's driver gives a boolean, SQLite the 0 or 1 written. */
+export function storedBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
 /**
  * A DateTime column as a direct read returns it: PostgreSQL's driver gives a Date (postgres-direct-writes.ts reads
  * it as UTC); SQLite gives what was written: Prisma's ISO text, milliseconds from older files, or SQLite's own

@@ -41,19 +41,19 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
   const { db, direct } = opened;
   // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
   // from a file it opened first, `npm run db:copy`).
-  if (opened.dialect === 'sqlite') await rekeyNames(db, log);
+  if (opened.dialect === 'sqlite') await rekeyNames(direct, log);
   if (opened.pool) releaseLostConnections(opened.pool);
   const caches = opened.pool ? await postgresCacheBus(databaseUrl, opened.pool, log) : processLocalBus();
   const turns = opened.pool ? await postgresTurns(databaseUrl) : processLocalTurns();
   return {
     db,
     dialect: opened.dialect,
-    operators: new OperatorStore(db, caches),
+    operators: new OperatorStore(db, direct, caches),
     contests: new ContestStore(db, turns, direct),
     initiatives: new InitiativeStore(db),
     rolls: new RollLog(db, direct),
     rollRequests: new RollRequestStore(db),
-    servers: new ServerStore(db, caches),
+    servers: new ServerStore(db, direct, caches),
     tables: new TableStore(db),
     caches,
     close: async () => {

@@ -6,22 +6,23 @@
  */
 import type { Logger } from '../log.js';
 import { nameKey } from '../engine/names.js';
-import type { Database } from './database.js';
+import type { DirectWrites } from './database.js';
 
 /** Bump when `nameKey` changes what it makes of a stored name. */
 const NAME_KEYS_VERSION = 1;
 const KEYED_TABLES = ['Operator', 'Skill', 'Archetype', 'Condition', 'Attribute', 'OutcomeTable'] as const;
 
-export async function rekeyNames(db: Database, log?: Logger): Promise<void> {
-  const [row] = await db.$queryRawUnsafe<Array<{ user_version: number | bigint }>>('PRAGMA user_version');
+/** On the store's own connection: it runs as the store opens, before any command needs Prisma (servers.ts). */
+export async function rekeyNames(direct: DirectWrites, log?: Logger): Promise<void> {
+  const [row] = await direct.rows<{ user_version: number | bigint }>({ sql: 'PRAGMA user_version', values: [] });
   if (Number(row?.user_version ?? 0) >= NAME_KEYS_VERSION) return;
   for (const table of KEYED_TABLES) {
-    const rows = await db.$queryRawUnsafe<Array<{ id: number | bigint; name: string; nameKey: string }>>(`SELECT "id", "name", "nameKey" FROM "${table}"`);
+    const rows = await direct.rows<{ id: number | bigint; name: string; nameKey: string }>({ sql: `SELECT "id", "name", "nameKey" FROM "${table}"`, values: [] });
     for (const { id, name, nameKey: stored } of rows) {
       const key = nameKey(name);
       if (key === stored) continue;
       try {
-        await db.$executeRawUnsafe(`UPDATE "${table}" SET "nameKey" = ? WHERE "id" = ?`, key, Number(id));
+        await direct.run({ sql: `UPDATE "${table}" SET "nameKey" = ? WHERE "id" = ?`, values: [key, Number(id)] });
       } catch (error) {
         // Two names told apart before are one now (the same name in two Unicode forms, on one sheet): the first
         // takes the key; the other keeps its old one, so nothing is lost, and the warning says where it is.
@@ -29,5 +30,5 @@ export async function rekeyNames(db: Database, log?: Logger): Promise<void> {
       }
     }
   }
-  await db.$executeRawUnsafe(`PRAGMA user_version = ${NAME_KEYS_VERSION}`);
+  await direct.run({ sql: `PRAGMA user_version = ${NAME_KEYS_VERSION}`, values: [] });
 }

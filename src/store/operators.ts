@@ -8,7 +8,7 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, isRowId, transaction, type Database } from './database.js';
+import { isIdClash, isRowId, storedBoolean, storedDate, transaction, type Database, type DirectWrites } from './database.js';
 import { writeRollEntry, type RollEntry } from './rolls.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';
@@ -44,7 +44,22 @@ const withContents = {
 } as const;
 type OperatorRow = Prisma.OperatorGetPayload<{ include: typeof withContents }>;
 
-function toSheet(row: OperatorRow): OperatorSheet {
+/** What a sheet is made from: an Operator row with its contents, as Prisma's `include` or the direct read gives it. */
+interface SheetRow {
+  id: number;
+  guildId: string;
+  ownerId: string | null;
+  name: string;
+  system: string;
+  active: boolean;
+  notes: string;
+  skills: Array<{ name: string; level: number }>;
+  archetypes: Array<{ name: string; modifier: number }>;
+  attributes: Array<{ name: string; value: number }>;
+  conditions: Array<{ id: number; name: string; modifier: number; skillKeys: string | null; expiresAt: Date | null }>;
+}
+
+function toSheet(row: SheetRow): OperatorSheet {
   return {
     id: row.id,
     guildId: row.guildId,
@@ -131,6 +146,7 @@ export class OperatorStore {
 
   constructor(
     private readonly db: Database,
+    private readonly direct: DirectWrites,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
     bus.join('sheets', {
@@ -225,14 +241,43 @@ export class OperatorStore {
     return this.cached(
       activeKey(owner, system),
       async () => {
-        const where = { guildId: owner.guildId, ownerId: owner.ownerId, system };
-        const active = await this.db.operator.findFirst({ where: { ...where, active: true }, include: withContents, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }] });
-        if (active) return toSheet(active);
-        const only = await this.db.operator.findMany({ where, include: withContents, take: 2 });
-        return only.length === 1 ? toSheet(only[0]!) : null;
+        // The newest active sheet first; with none active, two rows at most tell whether one sheet is the only one.
+        const candidates = await this.direct.rows<{ id: number; active: unknown }>({
+          sql: 'SELECT "id", "active" FROM "Operator" WHERE "guildId" = ? AND "ownerId" = ? AND "system" = ? ORDER BY "active" DESC, "updatedAt" DESC, "id" DESC LIMIT 2',
+          values: [owner.guildId, owner.ownerId, system],
+        });
+        const [first] = candidates;
+        return first && (storedBoolean(first.active) || candidates.length === 1) ? this.readDirectly(first.id) : null;
       },
       true,
     );
+  }
+
+  /**
+   * A sheet with its contents, read on the store's own connection: the same rows, in the same order, as Prisma's
+   * `include: withContents` gives. The roll commands' sheet comes this way, so a roll (the first command after a
+   * start above all) needs no Prisma query (servers.ts says why).
+   */
+  private async readDirectly(id: number): Promise<OperatorSheet | null> {
+    const [operator] = await this.direct.rows<Omit<SheetRow, 'active' | 'skills' | 'archetypes' | 'attributes' | 'conditions'> & { active: unknown }>({
+      sql: 'SELECT "id", "guildId", "ownerId", "name", "system", "active", "notes" FROM "Operator" WHERE "id" = ?',
+      values: [id],
+    });
+    if (!operator) return null;
+    const contents = <Row>(table: string, columns: string) =>
+      this.direct.rows<Row>({ sql: `SELECT ${columns} FROM "${table}" WHERE "operatorId" = ? ORDER BY "name" ASC`, values: [id] });
+    const skills = await contents<SheetRow['skills'][number]>('Skill', '"name", "level"');
+    const archetypes = await contents<SheetRow['archetypes'][number]>('Archetype', '"name", "modifier"');
+    const attributes = await contents<SheetRow['attributes'][number]>('Attribute', '"name", "value"');
+    const conditions = await contents<Omit<SheetRow['conditions'][number], 'expiresAt'> & { expiresAt: unknown }>('Condition', '"id", "name", "modifier", "skillKeys", "expiresAt"');
+    return toSheet({
+      ...operator,
+      active: storedBoolean(operator.active),
+      skills,
+      archetypes,
+      attributes,
+      conditions: conditions.map((condition) => ({ ...condition, expiresAt: condition.expiresAt === null ? null : storedDate(condition.expiresAt) })),
+    });
   }
 
   /**

@@ -45,8 +45,8 @@ export async function openPostgres(databaseUrl: string): Promise<{ db: Database;
     transactionOptions: { maxWait: STATEMENT_TIMEOUT_MS, timeout: STATEMENT_TIMEOUT_MS },
   });
   try {
-    // Connect now, so that a database that cannot be reached fails the start-up rather than the first interaction.
-    await client.$connect();
+    // Reach the server now, so that a database that cannot be reached fails the start-up rather than the first
+    // interaction. Prisma connects on its first query (its query compiler loads then, sqlite.ts says why).
     await pool.query('SELECT 1');
   } catch (error) {
     await client.$disconnect().catch(() => undefined);

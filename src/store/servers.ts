@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
-import { isIdClash, type Database } from './database.js';
+import { isIdClash, storedBoolean, storedDate, type Database, type DirectWrites } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { readStored } from './stored-json.js';
 
@@ -34,11 +34,37 @@ export type DispatcherRule = { kind: 'role'; roleId: string; roleName: string | 
 /** Read on every Dispatcher check and contest step, changed by hand now and then: worth keeping in memory. */
 const CACHED_SERVERS = 10_000;
 
+/** A server that never changed anything. */
+const defaultSettings = (guildId: string): ServerSettings => ({
+  guildId,
+  dispatcherRoleId: null,
+  contestTimeoutMinutes: 15,
+  contestAddsOwnSkill: false,
+  defaultSystem: 'tactalk',
+  playerChallengeRolls: true,
+  welcomedAt: null,
+  playedSystems: null,
+  commandsDigest: null,
+});
+
+/** The settings' columns, all but the key: what `update` may change. */
+const SETTING_COLUMNS = Object.keys(defaultSettings('')).filter((column) => column !== 'guildId') as Array<keyof Omit<ServerSettings, 'guildId'>>;
+
+type SettingsRow = Omit<ServerSettings, 'contestAddsOwnSkill' | 'playerChallengeRolls' | 'welcomedAt'> & { contestAddsOwnSkill: unknown; playerChallengeRolls: unknown; welcomedAt: unknown };
+
+/*
+ * The settings are read, and changed, on the store's own connection (database.ts, DirectWrites), not through Prisma:
+ * they are the first thing every interaction and the slash list read after a start, and Prisma loads its query
+ * compiler on its first query (~60–80 ms, docs/performance.md), which then waits until a command needs it.
+ */
+const SETTINGS_SELECT = `SELECT ${['guildId', ...SETTING_COLUMNS].map((column) => `"${column}"`).join(', ')} FROM "Server" WHERE "guildId" = ?`;
+
 export class ServerStore {
   private readonly cache = new ReadCache<string, ServerSettings>(CACHED_SERVERS);
 
   constructor(
     private readonly db: Database,
+    private readonly direct: DirectWrites,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
     bus.join('servers', { forget: (guildId) => this.forget(guildId as string), setCaching: (on) => this.cache.setCaching(on) });
@@ -55,11 +81,18 @@ export class ServerStore {
   }
 
   async settings(guildId: string): Promise<ServerSettings> {
-    const settings = await this.cache.read(guildId, async () => {
-      const row = await this.db.server.findUnique({ where: { guildId } });
-      return row ?? { guildId, dispatcherRoleId: null, contestTimeoutMinutes: 15, contestAddsOwnSkill: false, defaultSystem: 'tactalk', playerChallengeRolls: true, welcomedAt: null, playedSystems: null, commandsDigest: null };
-    });
-    return { ...settings };
+    return { ...(await this.cache.read(guildId, () => this.stored(guildId))) };
+  }
+
+  private async stored(guildId: string): Promise<ServerSettings> {
+    const [row] = await this.direct.rows<SettingsRow>({ sql: SETTINGS_SELECT, values: [guildId] });
+    if (!row) return defaultSettings(guildId);
+    return {
+      ...row,
+      contestAddsOwnSkill: storedBoolean(row.contestAddsOwnSkill),
+      playerChallengeRolls: storedBoolean(row.playerChallengeRolls),
+      welcomedAt: row.welcomedAt === null ? null : storedDate(row.welcomedAt),
+    };
   }
 
   /**
@@ -86,9 +119,18 @@ export class ServerStore {
     }
   }
 
+  /** Changes some settings (a server with no row yet gets one, the rest defaults), as Prisma's `upsert` would. */
   async update(guildId: string, changes: Partial<Omit<ServerSettings, 'guildId'>>): Promise<ServerSettings> {
+    const columns = SETTING_COLUMNS.filter((column) => changes[column] !== undefined);
+    const now = new Date();
+    const inserted = ['guildId', ...columns, 'createdAt', 'updatedAt'];
+    const sets = [...columns, 'updatedAt'].map((column) => `"${column}" = excluded."${column}"`);
     try {
-      return await this.db.server.upsert({ where: { guildId }, create: { guildId, ...changes }, update: changes });
+      await this.direct.run({
+        sql: `INSERT INTO "Server" (${inserted.map((column) => `"${column}"`).join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) ON CONFLICT ("guildId") DO UPDATE SET ${sets.join(', ')}`,
+        values: [guildId, ...columns.map((column) => changes[column]), now, now],
+      });
+      return await this.stored(guildId);
     } finally {
       await this.changed(guildId);
     }

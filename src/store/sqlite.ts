@@ -70,9 +70,11 @@ export async function openSqlite(databaseUrl: string): Promise<{ db: Database; d
       timeout: 10_000,
     },
   });
-  // Connect now, so that a file that cannot be opened fails the start-up rather than the first interaction.
-  await prisma.$connect();
+  // The store's own connection opens the file now, so a file that cannot be opened fails the start-up rather than the
+  // first interaction. Prisma connects on its first query: its query compiler then loads when a command needs it,
+  // not on every start (servers.ts). WAL is a setting of the file, kept once set; the adapter sets it again.
   const connection = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  connection.pragma('journal_mode = WAL');
   for (const pragma of CONNECTION_PRAGMAS) connection.pragma(pragma);
   return { db: prisma, direct: new SqliteDirectWrites(connection, acquireGuard(file)) };
 }
