@@ -82,6 +82,22 @@ const prismaRuntimeAsModule = {
   },
 };
 
+/**
+ * CommonJS packages the bot imports, loaded with `require` as they are written for. Imported as ES modules, Node
+ * first scans each (discord.js: its index and every file it re-exports) for the names it exports: ~30–50 ms of
+ * every start (docs/performance.md). The bundle reads their exports as properties instead, as esbuild does for any
+ * CommonJS module; the packages themselves are loaded from node_modules as before.
+ */
+const REQUIRED = new Set(['discord.js', 'pino', 'better-sqlite3', 'seedrandom', 'dotenv']);
+const REQUIRE = '__requirePackage';
+const commonJsByRequire = {
+  name: 'commonjs-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (REQUIRED.has(args.path) ? { path: args.path, namespace: 'required-package' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'required-package' }, (args) => ({ contents: `module.exports = ${REQUIRE}(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 async function bundle(stamp) {
   const { build } = await import('esbuild');
   const result = await build({
@@ -92,7 +108,9 @@ async function bundle(stamp) {
     // Packages stay in node_modules, loaded by Node as they are, except the few whose many small files cost more to
     // find and load one by one than to read as part of the bundle (BUNDLED).
     external: externalPackages(),
-    plugins: [prismaRuntimeAsModule],
+    plugins: [prismaRuntimeAsModule, commonJsByRequire],
+    // For commonJsByRequire: each file of the bundle requires as Node would from its own place.
+    banner: { js: `import { createRequire as ${REQUIRE}Of } from 'node:module';\nconst ${REQUIRE} = ${REQUIRE}Of(import.meta.url);` },
     splitting: true,
     outdir: out,
     // Every file in one folder: a chunk's import.meta.url finds the worker next to it, as the sources do.
