@@ -1,5 +1,5 @@
 /** The bot itself: database, discord.js client and router, started and stopped as one. */
-import { Events, type Client } from 'discord.js';
+import { disableValidators, Events, type Client } from 'discord.js';
 import { commands } from '../commands/index.js';
 import type { BotCommand, BotServices } from './discord/command.js';
 import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
@@ -97,6 +97,11 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
+  // discord.js's builders check every embed, button and form they build (@sapphire/shapeshift, which throws and
+  // catches as it tries each shape): ~0.6 ms of a contest step's ~2 ms (docs/performance.md). The views bound what
+  // they build by Discord's limits themselves (src/views/limits.ts), Discord checks what it receives, and so does the
+  // fake Discord in every test; the command definitions, built as their modules load, are still checked then.
+  disableValidators();
   const { log } = options;
   // The commands the router serves are the ones each server's slash list offers (tests add their own).
   const served = [...commands, ...(options.extraCommands ?? [])];
