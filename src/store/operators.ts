@@ -45,19 +45,9 @@ const withContents = {
 type OperatorRow = Prisma.OperatorGetPayload<{ include: typeof withContents }>;
 
 /** What a sheet is made from: an Operator row with its contents, as Prisma's `include` or the direct read gives it. */
-interface SheetRow {
-  id: number;
-  guildId: string;
-  ownerId: string | null;
-  name: string;
-  system: string;
-  active: boolean;
-  notes: string;
-  skills: Array<{ name: string; level: number }>;
-  archetypes: Array<{ name: string; modifier: number }>;
-  attributes: Array<{ name: string; value: number }>;
+type SheetRow = Omit<OperatorSheet, 'conditions'> & {
   conditions: Array<{ id: number; name: string; modifier: number; skillKeys: string | null; expiresAt: Date | null }>;
-}
+};
 
 function toSheet(row: SheetRow): OperatorSheet {
   return {
