@@ -1,9 +1,12 @@
 /**
  * What a kind of stored roll registers so it can be rolled again from its seed (RULES 6.3): how its stored inputs
- * are checked, how the roll is re-derived, how its dice compare with the stored ones. Each system registers its own
- * kinds next to its engine (src/engine/systems/<system>/replay.ts); src/engine/replay.ts gathers them.
+ * are read (its zod schema, through `inputsOf`), how the roll is re-derived, how its dice compare with the stored
+ * ones. Each system registers its own kinds next to its engine (src/engine/systems/<system>/replay.ts);
+ * src/engine/replay.ts gathers them.
  */
+import { z } from 'zod';
 import { seededRng, type Rng } from './rng.js';
+import { closestProblem, pathText } from './schema.js';
 
 /** A stored roll rolled again: `kind` names the roll it shows as, which may differ from the stored kind. */
 export interface Replayed<K extends string = string> {
@@ -40,86 +43,36 @@ export class ReplayInputError extends Error {
   }
 }
 
-/** Checks a value at a path (`inputs.skill.level`); throws a ShapeMismatch naming the path and what was expected. */
-export type Check = (value: unknown, path: string) => void;
+/** What a value should be, in the words replay messages use; other issues keep their schema's own words. */
+const TYPE_WORDS: Partial<Record<string, string>> = { number: 'a number', string: 'a string', boolean: 'true or false', object: 'an object', array: 'a list' };
 
-class ShapeMismatch extends Error {
-  constructor(
-    readonly path: string,
-    readonly expected: string,
-  ) {
-    super(`${path} should be ${expected}`);
-  }
+const oneOf = (values: readonly unknown[]): string => `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`;
+
+function expectedOf(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'invalid_type') return TYPE_WORDS[issue.expected];
+  if (issue.code === 'invalid_value') return oneOf(issue.values);
+  // A discriminated union's tag that names none of its shapes (an opposition's `kind`).
+  if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) return oneOf(issue.options);
+  return undefined;
+}
+
+/** The stored value at an issue's path; undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((inner, key) => (typeof inner === 'object' && inner !== null ? Reflect.get(inner, key) : undefined), value);
 }
 
 const describe = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value)?.slice(0, 40) ?? String(value));
 
-function primitive(expected: string, test: (value: unknown) => boolean): Check {
-  return (value, path) => {
-    if (!test(value)) throw new ShapeMismatch(path, `${expected} (it is ${describe(value)})`);
-  };
-}
-
-export const number = primitive('a number', (value) => typeof value === 'number' && Number.isFinite(value));
-export const string = primitive('a string', (value) => typeof value === 'string');
-export const boolean = primitive('true or false', (value) => typeof value === 'boolean');
-
-export function oneOf(...values: readonly string[]): Check {
-  return primitive(`one of ${values.map((value) => `"${value}"`).join(', ')}`, (value) => typeof value === 'string' && values.includes(value));
-}
-
-export function nullable(check: Check): Check {
-  return (value, path) => {
-    if (value !== null) check(value, path);
-  };
-}
-
-/** A field rolls stored before it existed do not have. */
-export function optional(check: Check): Check {
-  return (value, path) => {
-    if (value !== undefined) check(value, path);
-  };
-}
-
-export function arrayOf(check: Check): Check {
-  return (value, path) => {
-    if (!Array.isArray(value)) throw new ShapeMismatch(path, `a list (it is ${describe(value)})`);
-    value.forEach((item, index) => check(item, `${path}[${index}]`));
-  };
-}
-
-/** An object with at least these fields; others are kept, since the result shows the inputs as stored. */
-export function object(fields: Record<string, Check>): Check {
-  return (value, path) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeMismatch(path, `an object (it is ${describe(value)})`);
-    for (const [name, check] of Object.entries(fields)) check((value as Record<string, unknown>)[name], `${path}.${name}`);
-  };
-}
-
-/** One of several shapes, told apart by `when` (a side with one skill or linked skills, an opposition's kind). */
-export function either(alternatives: ReadonlyArray<{ when: (value: Record<string, unknown>) => boolean; check: Check }>, expected: string): Check {
-  return (value, path) => {
-    object({})(value, path);
-    const alternative = alternatives.find((candidate) => candidate.when(value as Record<string, unknown>));
-    if (!alternative) throw new ShapeMismatch(path, `${expected} (it is ${describe(value)})`);
-    alternative.check(value, path);
-  };
-}
-
-export const modifier = object({ name: string, value: number });
-
 /**
- * A kind's parse function: the inputs checked against `check`, then typed as `I`. The inputs are returned as stored,
- * not rebuilt, so a replay's result holds them exactly as the roll did.
+ * A kind's parse function: the stored inputs read through the kind's schema, which gives their type. Its objects are
+ * loose (`z.looseObject`): fields the schema does not name are kept, since the result shows the inputs as stored. What
+ * does not fit throws a ReplayInputError naming the first problem's path and what should be there.
  */
-export function inputsOf<I>(kind: string, check: Check): (inputs: unknown) => I {
+export function inputsOf<S extends z.ZodType>(kind: string, schema: S): (inputs: unknown) => z.output<S> {
   return (inputs) => {
-    try {
-      check(inputs, 'inputs');
-    } catch (error) {
-      if (error instanceof ShapeMismatch) throw new ReplayInputError(kind, error.path, error.expected);
-      throw error;
-    }
-    return inputs as I;
+    const parsed = schema.safeParse(inputs, { error: expectedOf });
+    if (parsed.success) return parsed.data;
+    const { path, message } = closestProblem(parsed.error);
+    throw new ReplayInputError(kind, pathText(['inputs', ...path]), `${message} (it is ${describe(valueAt(inputs, path))})`);
   };
 }

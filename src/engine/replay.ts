@@ -4,14 +4,15 @@
  * each system's kinds next to its engine (systems/<system>/replay.ts), so a system's stored shapes and the engine
  * that reads them change together; this file holds only the kinds that belong to no system.
  */
+import { z } from 'zod';
 import { rollDiceNotationOffThread } from './dice-notation-thread.js';
 import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
-import { arrayOf, inputsOf, modifier, nullable, number, object, optional, seeded, string, type ReplayKind, type Replayed } from './replay-kind.js';
+import { inputsOf, seeded, type ReplayKind, type Replayed } from './replay-kind.js';
 import { d100TacticsReplays } from './systems/d100-tactics/replay.js';
 import { d10PoolReplays } from './systems/d10-pool/replay.js';
 import { d6PoolReplays } from './systems/d6-pool/replay.js';
 import { resultPointsReplays } from './systems/result-points/replay.js';
-import { tactalkReplays } from './systems/tactalk/replay.js';
+import { storedModifier, tactalkReplays } from './systems/tactalk/replay.js';
 import { resolveOutcomeRoll, type OutcomeRollInput, type OutcomeRollResult } from './tables.js';
 
 export { challengeDice, contestDice, linkedDice } from './systems/tactalk/replay.js';
@@ -26,7 +27,7 @@ const sameJson = (rederived: Replayed, storedDice: unknown): boolean => JSON.str
 
 // Generic notation rolls on the library's engine, built from the same seed; the bot rolls it on the notation thread.
 const dice: ReplayKind<DiceNotationInput, { kind: 'dice'; result: DiceNotationResult; dice: ReturnType<typeof notationDice> }> = {
-  parse: inputsOf<DiceNotationInput>('dice', object({ expression: string, label: nullable(string) })),
+  parse: inputsOf('dice', z.looseObject({ expression: z.string(), label: z.string().nullable() })),
   rederive(inputs, seed) {
     const result = rollDiceNotation(inputs, notationEngine(seed));
     return { kind: 'dice', result, dice: notationDice(result) };
@@ -38,11 +39,22 @@ const dice: ReplayKind<DiceNotationInput, { kind: 'dice'; result: DiceNotationRe
 };
 
 // The stored inputs hold the table as it was rolled, so a later change to the table does not matter.
+const outcomeInputs = z.looseObject({
+  table: z.looseObject({
+    name: z.string(),
+    die: z.string(),
+    asks: z.string().optional(),
+    skill: z.string().nullable().optional(),
+    rows: z.array(z.looseObject({ min: z.number(), max: z.number(), text: z.string() })),
+  }),
+  modifiers: z.array(storedModifier),
+});
+
 const outcome = seeded(
-  inputsOf<OutcomeRollInput>(
-    'outcome',
-    object({ table: object({ name: string, die: string, asks: optional(string), skill: optional(nullable(string)), rows: arrayOf(object({ min: number, max: number, text: string })) }), modifiers: arrayOf(modifier) }),
-  ),
+  // A cast (through unknown, as TypeScript asks when a type lacks fields the other requires): OutcomeRollInput
+  // is a table as rolled today; one stored before a table's `asks` and `skill`, or its rows' `next` and `reveals`,
+  // lacks them, and the roll reads none of them (only the die and the rows' ranges).
+  inputsOf('outcome', outcomeInputs) as unknown as (inputs: unknown) => OutcomeRollInput,
   (inputs, rng) => {
     const result = resolveOutcomeRoll(inputs, rng);
     return { kind: 'outcome' as const, result, dice: outcomeDice(result) };

@@ -29,3 +29,22 @@ export function checkedBy<T>(check: (value: T) => unknown): (value: T, context: 
     }
   };
 }
+
+/**
+ * The first issue, as `firstProblem` gives it, looking into a union none of whose shapes fit: the shape the value
+ * went furthest into (its first issue lies deepest) answers, so a linked side missing a level names that level, not
+ * the whole side. When no shape went further than the others, the union's own issue answers.
+ */
+export function closestProblem(error: z.ZodError): ReturnType<typeof firstProblem> {
+  return closestIn(error.issues[0]!);
+}
+
+function closestIn(issue: z.core.$ZodIssue): ReturnType<typeof firstProblem> {
+  if (issue.code === 'invalid_union') {
+    const firsts = issue.errors.flatMap((shape) => (shape[0] ? [closestIn(shape[0])] : []));
+    const depth = Math.max(...firsts.map((problem) => problem.path.length));
+    const [deepest, ...asDeep] = firsts.filter((problem) => problem.path.length === depth);
+    if (deepest && asDeep.length === 0) return { path: [...issue.path, ...deepest.path], message: deepest.message };
+  }
+  return { path: issue.path, message: issue.message };
+}

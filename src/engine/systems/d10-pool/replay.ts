@@ -1,20 +1,22 @@
 /** d10 pool rolls rolled again from their seeds: basic, advanced, each cumulative step, phase initiative. */
-import { arrayOf, boolean, inputsOf, nullable, number, object, oneOf, optional, seeded, string } from '../../replay-kind.js';
-import { resolveCumulativeStep, type CumulativeStepInput } from './cumulative.js';
-import { phaseInitiativeDice, rollPhaseInitiative, type PhaseInitiativeInput } from './initiative.js';
-import { poolDice, resolveAdvancedRoll, resolvePoolRoll, type AdvancedInput, type PoolInput } from './pool.js';
+import { z } from 'zod';
+import { inputsOf, seeded } from '../../replay-kind.js';
+import { resolveCumulativeStep } from './cumulative.js';
+import { phaseInitiativeDice, rollPhaseInitiative } from './initiative.js';
+import { poolDice, resolveAdvancedRoll, resolvePoolRoll } from './pool.js';
 
 // Situations, aiming and the rest came later: rolls stored before them have none of them.
-const poolFields = { dice: number, targetNumber: nullable(number), modifier: number, calm: boolean, situations: optional(arrayOf(string)), aimPhases: optional(number) };
-const progress = object({ total: number, successes: number });
+const settings = { dice: z.number(), targetNumber: z.number().nullable(), modifier: z.number(), calm: z.boolean(), situations: z.array(z.string()).optional() };
+const poolFields = { ...settings, aimPhases: z.number().optional() };
+const progress = z.looseObject({ total: z.number(), successes: z.number() });
 
 export const d10PoolReplays = {
-  d10: seeded(inputsOf<PoolInput>('d10', object(poolFields)), (inputs, rng) => {
+  d10: seeded(inputsOf('d10', z.looseObject(poolFields)), (inputs, rng) => {
     const result = resolvePoolRoll(inputs, rng);
     return { kind: 'd10' as const, result, dice: poolDice(result) };
   }),
   'd10-advanced': seeded(
-    inputsOf<AdvancedInput>('d10-advanced', object({ ...poolFields, secondary: number, mode: oneOf('additive', 'subtractive'), halve: boolean })),
+    inputsOf('d10-advanced', z.looseObject({ ...poolFields, secondary: z.number(), mode: z.enum(['additive', 'subtractive']), halve: z.boolean() })),
     (inputs, rng) => {
       const result = resolveAdvancedRoll(inputs, rng);
       return { kind: 'd10-advanced' as const, result, dice: poolDice(result) };
@@ -22,9 +24,17 @@ export const d10PoolReplays = {
   ),
   // Each step stores the running state before it, so it replays on its own.
   'd10-extended': seeded(
-    inputsOf<CumulativeStepInput>(
+    inputsOf(
       'd10-extended',
-      object({ dice: number, targetNumber: nullable(number), modifier: number, calm: boolean, situations: optional(arrayOf(string)), target: nullable(number), count: nullable(number), maxRolls: number, cumulativeId: string, step: number, before: progress }),
+      z.looseObject({
+        ...settings,
+        target: z.number().nullable(),
+        count: z.number().nullable(),
+        maxRolls: z.number(),
+        cumulativeId: z.string(),
+        step: z.number(),
+        before: progress,
+      }),
     ),
     (inputs, rng) => {
       const result = resolveCumulativeStep(inputs, rng);
@@ -32,7 +42,7 @@ export const d10PoolReplays = {
     },
   ),
   'd10-initiative': seeded(
-    inputsOf<PhaseInitiativeInput>('d10-initiative', object({ phase: number, entries: arrayOf(object({ name: string, dice: number, modifier: number })) })),
+    inputsOf('d10-initiative', z.looseObject({ phase: z.number(), entries: z.array(z.looseObject({ name: z.string(), dice: z.number(), modifier: z.number() })) })),
     (inputs, rng) => {
       const result = rollPhaseInitiative(inputs, rng);
       return { kind: 'd10-initiative' as const, result, dice: phaseInitiativeDice(result) };

@@ -1,7 +1,8 @@
 /** Tac Talk's stored rolls, rolled again from their seeds: challenges, linked challenges and contest rounds. */
-import { arrayOf, boolean, either, inputsOf, modifier, number, object, oneOf, seeded, string } from '../../replay-kind.js';
-import { resolveChallenge, resolveLinkedChallenge, type ChallengeInput, type ChallengeResult, type LinkedChallengeResult } from './challenge.js';
-import { partsOf, resolveContestRoll, type ContestRollInput, type ContestRollResult } from './contest.js';
+import { z } from 'zod';
+import { inputsOf, seeded } from '../../replay-kind.js';
+import { resolveChallenge, resolveLinkedChallenge, type ChallengeResult, type LinkedChallengeResult } from './challenge.js';
+import { partsOf, resolveContestRoll, type ContestRollResult } from './contest.js';
 
 /** The dice a challenge showed, as stored: null when no roll was needed. */
 export function challengeDice(result: ChallengeResult): { tens: number; ones: number } | null {
@@ -17,36 +18,40 @@ export function contestDice(result: ContestRollResult): Array<{ tens: number; on
   return [result.challenger, result.opponent].flatMap(partsOf).map((part) => ({ tens: part.d100.tens, ones: part.d100.ones }));
 }
 
-const skill = object({ name: string, level: number });
-const challenge = object({
+/** A named term of a sum as rolls store it: an archetype, a condition, a table's modifier, a tactics bonus. */
+export const storedModifier = z.looseObject({ name: z.string(), value: z.number() });
+const terms = z.array(storedModifier);
+const skill = z.looseObject({ name: z.string(), level: z.number() });
+const challenge = z.looseObject({
   skill,
-  archetypeModifiers: arrayOf(modifier),
-  conditionModifiers: arrayOf(modifier),
-  situationalModifier: number,
-  challengeLevel: number,
-  force: boolean,
-  hidden: boolean,
+  archetypeModifiers: terms,
+  conditionModifiers: terms,
+  situationalModifier: z.number(),
+  challengeLevel: z.number(),
+  force: z.boolean(),
+  hidden: z.boolean(),
 });
-const role = oneOf('attacker', 'defender');
-// Rounds stored before linked sides existed hold a single skill: that shape is still the one-skill side's.
-const contestSide = either(
+const role = z.enum(['attacker', 'defender']);
+// Rounds stored before linked sides existed hold a single skill: that shape is still the one-skill side's. A side
+// holding `linked` is read as linked only (the one-skill shape refuses it), as the engine rolls it.
+const contestSide = z.union(
   [
-    { when: (side) => 'linked' in side, check: object({ role, challengeLevel: number, linked: arrayOf(object({ skill, terms: arrayOf(modifier) })) }) },
-    { when: () => true, check: object({ skill, role, terms: arrayOf(modifier), challengeLevel: number }) },
+    z.looseObject({ role, challengeLevel: z.number(), linked: z.array(z.looseObject({ skill, terms })) }),
+    z.looseObject({ skill, role, terms, challengeLevel: z.number(), linked: z.never().optional() }),
   ],
-  'a side with one skill or linked skills',
+  { error: 'a side with one skill or linked skills' },
 );
 
 export const tactalkReplays = {
-  challenge: seeded(inputsOf<ChallengeInput>('challenge', challenge), (inputs, rng) => {
+  challenge: seeded(inputsOf('challenge', challenge), (inputs, rng) => {
     const result = resolveChallenge(inputs, rng);
     return { kind: 'challenge' as const, result, dice: challengeDice(result) };
   }),
-  linked: seeded(inputsOf<ChallengeInput[]>('linked', arrayOf(challenge)), (inputs, rng) => {
+  linked: seeded(inputsOf('linked', z.array(challenge)), (inputs, rng) => {
     const result = resolveLinkedChallenge(inputs, rng);
     return { kind: 'linked' as const, result, dice: linkedDice(result) };
   }),
-  contest: seeded(inputsOf<ContestRollInput>('contest', object({ challenger: contestSide, opponent: contestSide })), (inputs, rng) => {
+  contest: seeded(inputsOf('contest', z.looseObject({ challenger: contestSide, opponent: contestSide })), (inputs, rng) => {
     const result = resolveContestRoll(inputs, rng);
     return { kind: 'contest' as const, result, dice: contestDice(result) };
   }),
