@@ -2,7 +2,8 @@
 // checks, damage, attacks with the Apply damage button (attacker only, once, across a restart), Psi, replays.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { resolveAttack, resolveCheck, resolvePsi, resolveReaction, resolveSocial, rollDamage, type AttackInput } from '../../src/engine/systems/d100-tactics/tactics.js';
+import { resolveAttack, resolveCheck, resolvePsi, resolveReaction, resolveSocial, rollDamage } from '../../src/engine/systems/d100-tactics/tactics.js';
+import { attackInput } from '../helpers/attack-input.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
@@ -75,27 +76,11 @@ describe('/tactics damage', () => {
 });
 
 describe('/tactics attack', () => {
-  const attackerInput = (target: Partial<AttackInput['target']>, rest: Partial<AttackInput> = {}): AttackInput => ({
-    attacker: { name: 'Mike', aim: 70, crit: 20 },
-    target: { name: 'Sasha', sheetId: 0, defense: 10, dodge: 25, armor: 1, ...target },
-    critBonus: 0,
-    dodgeBonus: 0,
-    dashing: false,
-    weaponBase: 4,
-    weaponRange: 3,
-    cover: 'half',
-    flanked: false,
-    marked: false,
-    melee: false,
-    proficient: true,
-    modifier: 0,
-    ...rest,
-  });
 
   it('shows each step from both sheets; stored and replayed identically', async () => {
     await sheet('mike', 'Mike', { Aim: 70, Crit: 20 });
     await sheet('sasha', 'Sasha', { Defense: 10, Dodge: 25, Armor: 1, Health: 12 });
-    const expected = resolveAttack(attackerInput({}), seededRng('t-1'));
+    const expected = resolveAttack(attackInput({}), seededRng('t-1'));
     const reply = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'half' } });
     expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
     const text = textOf(reply);
@@ -113,7 +98,7 @@ describe('/tactics attack', () => {
   it('Apply damage: only the attacker, once, across a restart; Health persists on the target sheet', async () => {
     await sheet('mike', 'Mike', { Aim: 200 });
     await sheet('sasha', 'Sasha', { Health: 12, Armor: 1 });
-    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, weaponBase: 6, cover: 'none' }), seededRng('t-1'));
+    const expected = resolveAttack(attackInput({ defense: 0, dodge: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, weaponBase: 6, cover: 'none' }), seededRng('t-1'));
     expect(expected.hit).toBe('hit');
     const damage = expected.damage!.final;
     const reply = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
@@ -159,7 +144,7 @@ describe('/tactics attack', () => {
     await sheet('mike', 'Mike', { Aim: 200 });
     await sheet('sasha', 'Sasha', { Health: 30 });
     const seeds = ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'];
-    const input = attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'full', flanked: true });
+    const input = attackInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'full', flanked: true });
     // The old reading (Crit 0 + 50 checked at 50) made some of these very attacks critical.
     expect(seeds.some((seed) => resolveAttack({ ...input, legacyFlankedCrit: true }, seededRng(seed)).hit === 'critical')).toBe(true);
     for (const seed of seeds) {
@@ -175,7 +160,7 @@ describe('/tactics attack', () => {
   it('crit_bonus (e.g. a laser sight) gives a Crit-0 attacker a Crit check, flanked at bonus + 50; replayed', async () => {
     await sheet('mike', 'Mike', { Aim: 200 });
     await sheet('sasha', 'Sasha', { Health: 30 });
-    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, critBonus: 10, cover: 'none', flanked: true }), seededRng('t-1'));
+    const expected = resolveAttack(attackInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, critBonus: 10, cover: 'none', flanked: true }), seededRng('t-1'));
     const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none', flanked: true, crit_bonus: 10 } }));
     expect(text).toContain('Crit bonus +10');
     expect(text).toContain(`Crit 0 Crit + 10 Crit bonus + 50 flanked = **60**: 🎲 ${d100Text(expected.crit!.d100)}`);
@@ -186,7 +171,7 @@ describe('/tactics attack', () => {
   it('dashing: the target has +30 Dodge against the reaction attack — Dodge 0 checks at 30, Dodge 25 at 55; shown, stored, replayed', async () => {
     await sheet('mike', 'Mike', { Aim: 200 });
     await sheet('sasha', 'Sasha', { Health: 30 });
-    const expected = resolveAttack(attackerInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'none', dashing: true }), seededRng('t-1'));
+    const expected = resolveAttack(attackInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'none', dashing: true }), seededRng('t-1'));
     const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'none', dashing: true } }));
     expect(text).toContain('target dashing (+30 Dodge)');
     expect(text).toContain(`Dodge 0 Dodge + 30 dashing = **30**: 🎲 ${d100Text(expected.dodge!.d100)} ${expected.dodge!.success ? '≤ 30: **dodged**' : '> 30: **not dodged**'}`);
@@ -205,7 +190,7 @@ describe('/tactics attack', () => {
   it('melee (+20, half cover does not count, marked does not add), without proficiency (hit → graze), armor leaves at least 1', async () => {
     await sheet('mike', 'Mike', { Aim: 150 });
     await sheet('sasha', 'Sasha', { Defense: 10, Armor: 5, Health: 30 });
-    const input = attackerInput({ defense: 10, dodge: 0, armor: 5 }, { attacker: { name: 'Mike', aim: 150, crit: 0 }, weaponBase: 0, weaponRange: 2, melee: true, marked: true, proficient: false });
+    const input = attackInput({ defense: 10, dodge: 0, armor: 5 }, { attacker: { name: 'Mike', aim: 150, crit: 0 }, weaponBase: 0, weaponRange: 2, melee: true, marked: true, proficient: false });
     const expected = resolveAttack(input, seededRng('t-1'));
     const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 0, weapon_range: 2, cover: 'half', melee: true, marked: true, proficient: false } }));
     expect(text).toContain('1. Defense\n10 Defense = **10** (half cover only stops ranged attacks)');

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { rederive, ReplayInputError } from '../../src/engine/replay.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { attackDice, resolveAttack, type AttackInput } from '../../src/engine/systems/d100-tactics/tactics.js';
+import { attackInput } from '../helpers/attack-input.js';
+import { attackDice, resolveAttack } from '../../src/engine/systems/d100-tactics/tactics.js';
 import { poolDice, resolvePoolRoll } from '../../src/engine/systems/d10-pool/pool.js';
 import { resolveCumulativeStep } from '../../src/engine/systems/d10-pool/cumulative.js';
 import { resolveCodeCheck, type CodeCheckInput } from '../../src/engine/systems/result-points/check.js';
@@ -79,21 +80,7 @@ describe('Tac Talk', () => {
 });
 
 describe('d100 tactics', () => {
-  const attack: AttackInput = {
-    attacker: { name: 'Sasha', aim: 70, crit: 10 },
-    target: { name: 'Sectoid', sheetId: 1, defense: 10, dodge: 20, armor: 1 },
-    critBonus: 0,
-    dodgeBonus: 0,
-    dashing: false,
-    weaponBase: 5,
-    weaponRange: 4,
-    cover: 'half',
-    flanked: false,
-    marked: false,
-    melee: false,
-    proficient: true,
-    modifier: 0,
-  };
+  const attack = attackInput({ name: 'Sectoid', sheetId: 1, dodge: 20 }, { attacker: { name: 'Sasha', aim: 70, crit: 10 }, weaponBase: 5, weaponRange: 4 });
 
   it('an attack holding fields the schema does not name, at the top and inside its target, rolls the same', () => {
     expectSameRollWithExtras('attack', attack, { ...attack, target: { ...attack.target, species: 'sectoid' }, weapon: 'Rifle' }, 'extra-attack');

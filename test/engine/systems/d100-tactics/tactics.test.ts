@@ -18,6 +18,7 @@ import {
 import { seededRng } from '../../../../src/engine/rng.js';
 import { rederive } from '../../../../src/engine/replay.js';
 import { scriptedFaces } from '../../../helpers/faces.js';
+import { attackInput } from '../../../helpers/attack-input.js';
 
 /** The two d10 faces (1-based) that make a d100 show `value`: 48 → tens 4, ones 8; 100 → [0][0]. */
 function d100(value: number): number[] {
@@ -28,22 +29,7 @@ const dice = (...parts: number[][]) => scriptedFaces(...parts.flat());
 
 function attack(overrides: Partial<AttackInput> & { aim?: number; crit?: number; defense?: number; dodge?: number; armor?: number } = {}): AttackInput {
   const { aim = 70, crit = 0, defense = 0, dodge = 0, armor = 0, ...rest } = overrides;
-  return {
-    attacker: { name: 'Sasha', aim, crit },
-    target: { name: 'Sectoid', sheetId: 1, defense, dodge, armor },
-    critBonus: 0,
-    dodgeBonus: 0,
-    dashing: false,
-    weaponBase: 5,
-    weaponRange: 4,
-    cover: 'none',
-    flanked: false,
-    marked: false,
-    melee: false,
-    proficient: true,
-    modifier: 0,
-    ...rest,
-  };
+  return attackInput({ name: 'Sectoid', sheetId: 1, defense, dodge, armor }, { attacker: { name: 'Sasha', aim, crit }, weaponBase: 5, weaponRange: 4, cover: 'none', ...rest });
 }
 
 describe('check: d100 ≤ attribute + modifiers', () => {
