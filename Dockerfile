@@ -23,6 +23,5 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
 # The bot applies pending migrations itself at start-up (src/store/migrations.ts; no Prisma CLI), then logs in.
-# The same memory setting as `npm start` (docs/performance.md): a small young generation; the bot keeps its heap
-# growth modest itself once started (src/main.ts).
-CMD ["node", "--max-semi-space-size=2", "dist/src/main.js"]
+# As `npm start`: the bot sets V8's memory flags itself once started (src/main.ts, docs/performance.md).
+CMD ["node", "dist/src/main.js"]
