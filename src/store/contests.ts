@@ -24,10 +24,11 @@ export interface StoredContest {
   expiresAt: Date;
 }
 
-type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date };
+/** A Contest row as Prisma or the direct statements read it; `expiresAt` as the driver gives it (`storedDate`). */
+type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: unknown };
 
 function fromRow(row: ContestRow): StoredContest {
-  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }), expiresAt: row.expiresAt };
+  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }), expiresAt: storedDate(row.expiresAt) };
 }
 
 /*
@@ -101,8 +102,8 @@ export class ContestStore {
   /** A contest of this server; one of another server is not found, exactly as an id never used. */
   async find(guildId: string, id: number): Promise<StoredContest | null> {
     if (!isRowId(id)) return null;
-    const [row] = await this.direct.rows<Omit<ContestRow, 'expiresAt'> & { expiresAt: unknown }>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
-    return row ? fromRow({ ...row, expiresAt: storedDate(row.expiresAt) }) : null;
+    const [row] = await this.direct.rows<ContestRow>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
+    return row ? fromRow(row) : null;
   }
 
   /**
@@ -146,14 +147,14 @@ export class ContestStore {
   async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true, unreadable: (id: number, error: unknown) => void = () => {}): Promise<StoredContest[]> {
     const found: StoredContest[] = [];
     for (let skip = 0; found.length < limit; skip += OVERDUE_PAGE) {
-      const rows = await this.direct.rows<Omit<ContestRow, 'expiresAt'> & { expiresAt: unknown }>({
+      const rows = await this.direct.rows<ContestRow>({
         sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "phase" IN (${EXPIRING_PHASES.map(() => '?').join(', ')}) AND "expiresAt" <= ? ORDER BY "expiresAt" ASC, "id" ASC LIMIT ? OFFSET ?`,
         values: [...EXPIRING_PHASES, now, OVERDUE_PAGE, skip],
       });
       for (const row of rows) {
         if (found.length >= limit || !owns(row.guildId)) continue;
         try {
-          found.push(fromRow({ ...row, expiresAt: storedDate(row.expiresAt) }));
+          found.push(fromRow(row));
         } catch (error) {
           unreadable(row.id, error);
         }
