@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
-import { isIdClash, storedBoolean, storedDate, type Database, type DirectWrites } from './database.js';
+import { insertStatement, isIdClash, storedBoolean, storedDate, type Database, type DirectWrites } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { readStored } from './stored-json.js';
 
@@ -123,13 +123,10 @@ export class ServerStore {
   async update(guildId: string, changes: Partial<Omit<ServerSettings, 'guildId'>>): Promise<ServerSettings> {
     const columns = SETTING_COLUMNS.filter((column) => changes[column] !== undefined);
     const now = new Date();
-    const inserted = ['guildId', ...columns, 'createdAt', 'updatedAt'];
+    const insert = insertStatement('Server', ['guildId', ...columns, 'createdAt', 'updatedAt'], [guildId, ...columns.map((column) => changes[column]), now, now]);
     const sets = [...columns, 'updatedAt'].map((column) => `"${column}" = excluded."${column}"`);
     try {
-      await this.direct.run({
-        sql: `INSERT INTO "Server" (${inserted.map((column) => `"${column}"`).join(', ')}) VALUES (${inserted.map(() => '?').join(', ')}) ON CONFLICT ("guildId") DO UPDATE SET ${sets.join(', ')}`,
-        values: [guildId, ...columns.map((column) => changes[column]), now, now],
-      });
+      await this.direct.run({ ...insert, sql: `${insert.sql} ON CONFLICT ("guildId") DO UPDATE SET ${sets.join(', ')}` });
       return await this.stored(guildId);
     } finally {
       await this.changed(guildId);
