@@ -635,9 +635,8 @@ function roundEntry(context: HandlerContext, contestId: number, round: ContestRo
 /** Expires contests whose step ran out, at start-up and then on a timer, and greys out their message. */
 async function sweep(client: Client, services: BotServices): Promise<void> {
   // Each server's contests are swept by the process running its shard: once, however many processes run.
-  const owned = (guildId: string) => services.ownsServer(guildId);
   const unreadable = (contestId: number, error: unknown) => services.log.error({ err: error, contestId }, 'an overdue contest could not be read: passed over by the expiry sweep');
-  for (const contest of await services.store.contests.overdue(services.now(), undefined, owned, unreadable)) {
+  for (const contest of await services.store.contests.overdue(services.now(), undefined, services.shards, unreadable)) {
     await inTurn(services.store, contest.id, async () => {
       const expired = applyContestAction(contest.state, { type: 'expire' }, { userId: '', isDispatcher: false, name: 'timer' }, seededRng('expire'));
       const saved = await services.store.contests.save(contest, expired, contest.expiresAt);

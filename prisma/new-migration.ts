@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { writePostgres } from './postgres.js';
+import { schemaDiff } from './schema-tool.js';
 
 const name = (process.argv[2] ?? '').trim().toLowerCase().replace(/[^a-z0-9]+/g, '_');
 if (!name) {
@@ -18,14 +18,8 @@ if (!name) {
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 const lastMigrationCommit = git('log', '-1', '--format=%H', '--', 'prisma/migrations');
 if (!lastMigrationCommit) throw new Error('no committed migration to start from');
-const previous = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'schema-')), 'schema.prisma');
-fs.writeFileSync(previous, git('show', `${lastMigrationCommit}:prisma/schema.prisma`));
-
-const sql = execFileSync(
-  process.execPath,
-  ['node_modules/prisma/build/index.js', 'migrate', 'diff', '--from-schema-datamodel', previous, '--to-schema-datamodel', 'prisma/schema.prisma', '--script'],
-  { encoding: 'utf8' },
-);
+const previous = git('show', `${lastMigrationCommit}:prisma/schema.prisma`);
+const sql = schemaDiff(previous, fs.readFileSync('prisma/schema.prisma', 'utf8'));
 if (/This is an empty migration/.test(sql)) {
   console.log('The schema has not changed since the latest migration; nothing written.');
   process.exit(0);

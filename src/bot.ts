@@ -39,12 +39,6 @@ export interface BotOptions {
   shards?: ShardSet;
 }
 
-/** Whether a server's events come to these shards: Discord sends a guild's to shard `(guild_id >> 22) % count`. */
-export function shardsOwn(shards: ShardSet, guildId: string): boolean {
-  if (!/^\d+$/.test(guildId)) return false;
-  return shards.ids.includes(Number((BigInt(guildId) >> 22n) % BigInt(shards.count)));
-}
-
 export interface RunningBot {
   client: Client;
   store: Store;
@@ -81,7 +75,7 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     now: options.now ?? (() => new Date()),
     newSeed: options.newSeed ?? newSeed,
     // One process with every server, or a shard process with its shards' servers only.
-    ownsServer: options.shards ? (guildId) => shardsOwn(options.shards!, guildId) : () => true,
+    shards: options.shards ?? null,
   };
   const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
   const slashList = new SlashList({

@@ -13,6 +13,7 @@ import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import type { ComponentIds } from '../views/component-id.js';
+import type { ShardSet } from './client.js';
 import type { Responder } from './responder.js';
 
 /** Services shared by every handler. Time and seeds come from here so tests can fix them. */
@@ -22,10 +23,11 @@ export interface BotServices {
   now(): Date;
   newSeed(): string;
   /**
-   * Whether this process runs the shard that receives this server's events. Background work for a server (expiring
-   * its contests) is done by that one process, so it runs once per server however many processes there are.
+   * The shards this process runs (null: every server): background work for a server (expiring its contests) is done
+   * by the one process whose shard receives the server's events, so it runs once per server however many processes
+   * there are.
    */
-  ownsServer(guildId: string): boolean;
+  shards: ShardSet | null;
   /** Registers a server's slash list again after its played systems changed (src/discord/slash-list.ts); absent in unit tests. */
   slashList?: SlashListUpdater;
 }

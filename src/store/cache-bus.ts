@@ -4,7 +4,7 @@
  * SQLite: one process owns the file, so every write is this process's own and nothing needs telling.
  * PostgreSQL: after a write commits, the repository that made it drops its own entries and announces the change
  * (`pg_notify` on one channel, the payload naming the cache and what changed); every store listens on a connection
- * of its own (not from the pool) and drops what each announcement names. While that connection is down (not yet
+ * it keeps from the store's pool (postgres.ts counts it) and drops what each announcement names. While that connection is down (not yet
  * up, lost, or not answering) nothing can be heard, so every cache is off and reads go to the database; once it is
  * listening again the caches start empty, since announcements may have been missed meanwhile.
  */
@@ -84,22 +84,31 @@ function readAnnouncement(payload: string | undefined): Announcement | null {
 }
 
 /**
- * The PostgreSQL bus: announces through `pool`, listens on a connection of its own to `databaseUrl`. Resolves
- * after the first attempt to listen, so a bot that starts with its database up starts with its caches on; when that
- * attempt fails it keeps trying in the background, caches off.
+ * The PostgreSQL bus: announces through `pool` and listens on a connection it keeps from it. Resolves after the first
+ * attempt to listen, so a bot that starts with its database up starts with its caches on; when that attempt fails it
+ * keeps trying in the background, caches off.
  */
-export async function postgresCacheBus(databaseUrl: string, pool: pg.Pool, log?: Logger): Promise<PostgresCacheBus> {
-  // Loaded here: a bot on SQLite never needs the driver.
-  const { default: driver } = await import('pg');
-  const bus = new PostgresCacheBus(databaseUrl, pool, driver.Client, log);
+export async function postgresCacheBus(pool: pg.Pool, log?: Logger): Promise<PostgresCacheBus> {
+  const bus = new PostgresCacheBus(pool, log);
   await bus.connect();
   return bus;
+}
+
+/** `work`, or a rejection once `ms` passed without it settling. */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export class PostgresCacheBus implements CacheBus {
   private readonly caches = new Map<string, SharedCache>();
   private readonly id = randomBytes(8).toString('hex');
-  private client: pg.Client | null = null;
+  private client: pg.PoolClient | null = null;
+  /** The clients given back to the pool (each once: closed, never reused, since it was listening). */
+  private readonly givenBack = new WeakSet<pg.PoolClient>();
   private connected = false;
   private closed = false;
   private failures = 0;
@@ -108,9 +117,7 @@ export class PostgresCacheBus implements CacheBus {
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly databaseUrl: string,
     private readonly pool: pg.Pool,
-    private readonly Client: typeof pg.Client,
     private readonly log?: Logger,
   ) {}
 
@@ -148,21 +155,24 @@ export class PostgresCacheBus implements CacheBus {
   /** One attempt to connect and listen; on failure (or a later loss) another is scheduled. */
   async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new this.Client({
-      connectionString: this.databaseUrl,
-      application_name: 'tactalk-bot cache listener',
-      keepAlive: true,
-      query_timeout: HEARTBEAT_TIMEOUT_MS,
-      connectionTimeoutMillis: HEARTBEAT_TIMEOUT_MS,
-    });
+    let client: pg.PoolClient;
+    try {
+      client = await within(this.pool.connect(), HEARTBEAT_TIMEOUT_MS, 'connecting the cache listener');
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    if (this.closed) {
+      this.giveBack(client);
+      return;
+    }
     this.client = client;
     // Both fire on a loss; `lost` acts once per client.
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => this.heard(message.payload));
     try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+      await within(client.query(`LISTEN ${CHANNEL}`), HEARTBEAT_TIMEOUT_MS, 'LISTEN');
     } catch (error) {
       this.lost(client, error);
       return;
@@ -175,11 +185,18 @@ export class PostgresCacheBus implements CacheBus {
     // Announcements may have been missed while not listening: start from nothing.
     for (const cache of this.caches.values()) cache.setCaching(true);
     this.heartbeatTimer = setInterval(() => {
-      client.query('SELECT 1').catch((error: unknown) => this.lost(client, error));
+      within(client.query('SELECT 1'), HEARTBEAT_TIMEOUT_MS, 'the cache listener heartbeat').catch((error: unknown) => this.lost(client, error));
     }, HEARTBEAT_MS);
     this.heartbeatTimer.unref();
     if (afterLoss) this.log?.info('listening for other bot processes’ changes again: caches on, started empty');
     else this.log?.debug('listening for other bot processes’ changes: caches on');
+  }
+
+  /** Closes a listening connection (it goes back to the pool as broken, so it is never reused). */
+  private giveBack(client: pg.PoolClient): void {
+    if (this.givenBack.has(client)) return;
+    this.givenBack.add(client);
+    client.release(true);
   }
 
   private heard(payload: string | undefined): void {
@@ -197,15 +214,20 @@ export class PostgresCacheBus implements CacheBus {
     else cache.forget(announcement.change);
   }
 
-  private lost(client: pg.Client, error?: unknown): void {
+  private lost(client: pg.PoolClient, error?: unknown): void {
     if (this.client !== client) return;
     this.client = null;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = null;
+    this.giveBack(client);
+    this.failed(error);
+  }
+
+  /** Not listening (any more): caches off, and another attempt scheduled. */
+  private failed(error: unknown): void {
     const wasListening = this.connected;
     this.connected = false;
     for (const cache of this.caches.values()) cache.setCaching(false);
-    client.end().catch(() => undefined);
     if (this.closed) return;
     if (wasListening) this.log?.warn({ err: error }, 'lost the connection that hears of other bot processes’ changes: caches off until it is back');
     else if (!this.everListened && this.failures === 0) this.log?.warn({ err: error }, 'could not listen for other bot processes’ changes: caches off until it can');
@@ -225,6 +247,6 @@ export class PostgresCacheBus implements CacheBus {
     const client = this.client;
     this.client = null;
     for (const cache of this.caches.values()) cache.setCaching(false);
-    await client?.end().catch(() => undefined);
+    if (client) this.giveBack(client);
   }
 }

@@ -3,15 +3,15 @@
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
 import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
-import { isRowId, storedDate, type Database, type DirectStatement, type DirectWrites } from './database.js';
+import { isRowId, type Database, type Dialect } from './database.js';
 import type { Turns } from './locks.js';
-import { rollInsert, type RollEntry } from './rolls.js';
+import { compareAndSet, type RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
 const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
 
-/** Overdue contests are read this many at a time, until enough of this process's servers are found. */
+/** Overdue contests are read this many at a time. */
 const OVERDUE_PAGE = 200;
 
 export interface StoredContest {
@@ -24,41 +24,36 @@ export interface StoredContest {
   expiresAt: Date;
 }
 
-/** A Contest row as Prisma or the direct statements read it; `expiresAt` as the driver gives it (`storedDate`). */
-type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: unknown };
-
-function fromRow(row: ContestRow): StoredContest {
-  return { id: row.id, guildId: row.guildId, channelId: row.channelId, messageId: row.messageId, version: row.version, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }), expiresAt: storedDate(row.expiresAt) };
+/** The servers whose contests a process sweeps: those of its shards, `(guild_id >> 22) % count` (src/bot.ts). */
+export interface SweptShards {
+  ids: readonly number[];
+  count: number;
 }
 
-/*
- * A step's statements (its reload, its compare-and-set, the open-contest count, a new contest) run on the store's
- * direct statements, prepared once, not through Prisma, which compiles each query anew (1–2 ms each, several a
- * step; database.ts). They write what Prisma's `create`/`updateMany` would, `updatedAt` included. So does the
- * expiry sweep's read, which runs as the bot starts (servers.ts says why). The limit's list stays with Prisma.
- */
-const CONTEST_COLUMNS = '"id", "guildId", "channelId", "messageId", "version", "state", "expiresAt"';
+const CONTEST_FIELDS = { id: true, guildId: true, channelId: true, messageId: true, version: true, state: true, expiresAt: true } as const;
+type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date };
 
-/** The compare-and-set: the new state, only on the version it was decided from (and `phase`, when given). */
-function compareAndSetStatement(contest: StoredContest, state: ContestState, set: { expiresAt?: Date; messageId?: string | null }, phase?: ContestPhase): DirectStatement {
-  const columns = ['"state" = ?', '"phase" = ?', '"version" = "version" + 1', '"updatedAt" = ?'];
-  const values: unknown[] = [JSON.stringify(state), state.phase, new Date()];
-  for (const [column, value] of Object.entries(set)) {
-    if (value === undefined || value === null) continue;
-    columns.push(`"${column}" = ?`);
-    values.push(value);
-  }
-  return {
-    sql: `UPDATE "Contest" SET ${columns.join(', ')} WHERE "id" = ? AND "version" = ?${phase ? ' AND "phase" = ?' : ''}`,
-    values: [...values, contest.id, contest.version, ...(phase ? [phase] : [])],
-  };
+function fromRow(row: ContestRow): StoredContest {
+  return { ...row, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }) };
+}
+
+/**
+ * Whether a server's id falls to one of `shards`, in SQL: Prisma cannot say `(guild_id >> 22) % count`, so the
+ * sweep's page is a raw query (on Prisma's own connection). A guild id that is not a number is no shard's.
+ */
+function shardCondition(dialect: Dialect, shards: SweptShards): string {
+  const ids = shards.ids.map((id) => Math.trunc(id)).join(', ');
+  const count = Math.trunc(shards.count);
+  return dialect === 'postgresql'
+    ? `("guildId" ~ '^[0-9]{1,20}$' AND mod(div("guildId"::numeric, 4194304), ${count}) IN (${ids}))`
+    : `("guildId" <> '' AND "guildId" NOT GLOB '*[^0-9]*' AND length("guildId") <= 19 AND ((CAST("guildId" AS INTEGER) >> 22) % ${count}) IN (${ids}))`;
 }
 
 export class ContestStore {
   constructor(
     private readonly db: Database,
     private readonly turns: Turns,
-    private readonly direct: DirectWrites,
+    private readonly dialect: Dialect,
   ) {}
 
   /**
@@ -71,12 +66,19 @@ export class ContestStore {
   }
 
   async create(input: { guildId: string; channelId: string; state: ContestState; expiresAt: Date }): Promise<StoredContest> {
-    const now = new Date();
-    const [row] = await this.direct.rows<{ id: number }>({
-      sql: 'INSERT INTO "Contest" ("guildId", "channelId", "challengerId", "opponentId", "phase", "version", "state", "expiresAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING "id"',
-      values: [input.guildId, input.channelId, input.state.challenger.userId, input.state.opponent.userId, input.state.phase, JSON.stringify(input.state), input.expiresAt, now, now],
+    const row = await this.db.contest.create({
+      data: {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        challengerId: input.state.challenger.userId,
+        opponentId: input.state.opponent.userId,
+        phase: input.state.phase,
+        state: JSON.stringify(input.state),
+        expiresAt: input.expiresAt,
+      },
+      select: { id: true },
     });
-    return { id: row!.id, guildId: input.guildId, channelId: input.channelId, messageId: null, version: 0, state: input.state, expiresAt: input.expiresAt };
+    return { id: row.id, guildId: input.guildId, channelId: input.channelId, messageId: null, version: 0, state: input.state, expiresAt: input.expiresAt };
   }
 
   /**
@@ -85,8 +87,11 @@ export class ContestStore {
    */
   async post(draft: StoredContest, messageId: string | null): Promise<StoredContest | null> {
     const state = postContest(draft.state);
-    const changed = await this.direct.run(compareAndSetStatement(draft, state, { messageId }, 'draft'));
-    return changed === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
+    const { count } = await this.db.contest.updateMany({
+      where: { id: draft.id, version: draft.version, phase: 'draft' },
+      data: { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, ...(messageId ? { messageId } : {}) },
+    });
+    return count === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
   }
 
   /**
@@ -102,7 +107,7 @@ export class ContestStore {
   /** A contest of this server; one of another server is not found, exactly as an id never used. */
   async find(guildId: string, id: number): Promise<StoredContest | null> {
     if (!isRowId(id)) return null;
-    const [row] = await this.direct.rows<ContestRow>({ sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "id" = ? AND "guildId" = ?`, values: [id, guildId] });
+    const row = await this.db.contest.findUnique({ where: { id, guildId }, select: CONTEST_FIELDS });
     return row ? fromRow(row) : null;
   }
 
@@ -114,19 +119,15 @@ export class ContestStore {
    * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
-    const change = compareAndSetStatement(contest, state, { expiresAt });
-    const won = roll ? await this.direct.changeAll([change, rollInsert(roll)]) : (await this.direct.run(change)) === 1;
+    const where = { id: contest.id, version: contest.version };
+    const data = { state: JSON.stringify(state), phase: state.phase, version: { increment: 1 }, expiresAt };
+    const won = await compareAndSet(this.db, (writer) => writer.contest.updateMany({ where, data }), roll);
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 
   /** How many contests a user takes part in that are still open, on this server. */
   async openCount(guildId: string, userId: string): Promise<number> {
-    // Cast: PostgreSQL's COUNT is a bigint, which its driver gives as text.
-    const [row] = await this.direct.rows<{ open: number }>({
-      sql: `SELECT CAST(COUNT(*) AS INTEGER) AS "open" FROM "Contest" WHERE "guildId" = ? AND "phase" IN (${OPEN_PHASES.map(() => '?').join(', ')}) AND ("challengerId" = ? OR "opponentId" = ?)`,
-      values: [guildId, ...OPEN_PHASES, userId, userId],
-    });
-    return row!.open;
+    return this.db.contest.count({ where: { guildId, phase: { in: [...OPEN_PHASES] }, OR: [{ challengerId: userId }, { opponentId: userId }] } });
   }
 
   /** The open contests a user takes part in on this server, oldest first (the limit's refusal links to them). */
@@ -135,31 +136,41 @@ export class ContestStore {
       where: { guildId, phase: { in: [...OPEN_PHASES] }, OR: [{ challengerId: userId }, { opponentId: userId }] },
       orderBy: { id: 'asc' },
       take: limit,
+      select: CONTEST_FIELDS,
     });
     return rows.map(fromRow);
   }
 
   /**
    * Open contests whose step ran out before `now`, and drafts left as long, oldest first: up to `limit` of those on
-   * servers `owns` accepts (this process's shards; the others are swept by their own process). A row whose state no
-   * longer reads goes to `unreadable` and is passed over, so one damaged contest does not stop every other one expiring.
+   * the servers of `shards` (this process's; the others are swept by their own process; null: every server). Read a
+   * page at a time after the last one read (by expiry, then id), never counting past rows again. A row whose state
+   * no longer reads goes to `unreadable` and is passed over, so one damaged contest does not stop every other one
+   * expiring.
    */
-  async overdue(now: Date, limit = 100, owns: (guildId: string) => boolean = () => true, unreadable: (id: number, error: unknown) => void = () => {}): Promise<StoredContest[]> {
+  async overdue(now: Date, limit = 100, shards: SweptShards | null = null, unreadable: (id: number, error: unknown) => void = () => {}): Promise<StoredContest[]> {
     const found: StoredContest[] = [];
-    for (let skip = 0; found.length < limit; skip += OVERDUE_PAGE) {
-      const rows = await this.direct.rows<ContestRow>({
-        sql: `SELECT ${CONTEST_COLUMNS} FROM "Contest" WHERE "phase" IN (${EXPIRING_PHASES.map(() => '?').join(', ')}) AND "expiresAt" <= ? ORDER BY "expiresAt" ASC, "id" ASC LIMIT ? OFFSET ?`,
-        values: [...EXPIRING_PHASES, now, OVERDUE_PAGE, skip],
-      });
+    const phases = EXPIRING_PHASES.map((phase) => `'${phase}'`).join(', ');
+    const owned = shards ? ` AND ${shardCondition(this.dialect, shards)}` : '';
+    let after: { expiresAt: Date; id: number } | null = null;
+    while (found.length < limit) {
+      const since = after ? ' AND ("expiresAt" > ? OR ("expiresAt" = ? AND "id" > ?))' : '';
+      const sql = `SELECT "id" FROM "Contest" WHERE "phase" IN (${phases}) AND "expiresAt" <= ?${since}${owned} ORDER BY "expiresAt" ASC, "id" ASC LIMIT ${OVERDUE_PAGE}`;
+      let index = 0;
+      const numbered = this.dialect === 'postgresql' ? sql.replace(/\?/g, () => `$${++index}`) : sql;
+      const page: Array<{ id: number | bigint }> = await this.db.$queryRawUnsafe<Array<{ id: number | bigint }>>(numbered, now, ...(after ? [after.expiresAt, after.expiresAt, after.id] : []));
+      if (page.length === 0) break;
+      const rows: ContestRow[] = await this.db.contest.findMany({ where: { id: { in: page.map((row) => Number(row.id)) } }, orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }], select: CONTEST_FIELDS });
       for (const row of rows) {
-        if (found.length >= limit || !owns(row.guildId)) continue;
+        after = { expiresAt: row.expiresAt, id: row.id };
+        if (found.length >= limit) continue;
         try {
           found.push(fromRow(row));
         } catch (error) {
           unreadable(row.id, error);
         }
       }
-      if (rows.length < OVERDUE_PAGE) break;
+      if (page.length < OVERDUE_PAGE) break;
     }
     return found;
   }

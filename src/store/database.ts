@@ -6,6 +6,7 @@
 import { isPostgresUrl } from '../config.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { PostgresPool } from './postgres.js';
+import type { SqlDriverAdapter } from './sqlite-adapter.js';
 
 /**
  * The client the store talks to. Typed as the SQLite client: the PostgreSQL one (generated from the same models by
@@ -29,72 +30,20 @@ export function isRowId(id: number): boolean {
 
 /**
  * Whether `error` says a row's id (or another unique key) is taken, in every shape that reaches the store on either
- * database: Prisma's P2002 from a model query, P2010 with the adapter's unique violation from raw SQL, and the
- * driver's own code from DirectWrites (SQLite's SQLITE_CONSTRAINT_PRIMARYKEY, PostgreSQL's unique_violation 23505).
+ * database: Prisma's P2002 from a model query, and P2010 with the adapter's unique violation from a raw query.
  */
 export function isIdClash(error: unknown): boolean {
   const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  return (
-    code === 'P2002' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    code === '23505' ||
-    (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation')
-  );
-}
-
-/** One statement for DirectWrites: SQL with `?` for each value, in order (each dialect numbers them as it must). */
-export interface DirectStatement {
-  sql: string;
-  values: readonly unknown[];
-}
-
-/**
- * The store's own connection for the statements on the path of every roll and every contest step, each prepared
- * once: Prisma 6 compiles every query anew (about 1–2 ms each), most of what a roll or a press costs otherwise
- * (rolls.ts, contests.ts). Values go in as Prisma writes them (a Date, a boolean); errors are the driver's own
- * (`isIdClash` knows them). On SQLite a statement meeting another writer's lock waits as Prisma's do (sqlite-locks.ts).
- */
-export interface DirectWrites {
-  /** Runs one statement; how many rows it changed. */
-  run(statement: DirectStatement): Promise<number>;
-  /** The rows one statement returns. A DateTime column comes as the driver gives it: read it with `storedDate`. */
-  rows<Row>(statement: DirectStatement): Promise<Row[]>;
-  /**
-   * Runs the statements in order in one transaction, as long as each changes a row: true when all did; when one
-   * changes none (a compare-and-set that lost), false and none of them stays.
-   */
-  changeAll(statements: readonly DirectStatement[]): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-/** `INSERT INTO "Roll" ("id", …) VALUES (?, …)`. */
-export function insertStatement(table: string, columns: readonly string[], values: readonly unknown[]): DirectStatement {
-  return { sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values };
-}
-
-/** A Boolean column as a direct read returns it: PostgreSQL's driver gives a boolean, SQLite the 0 or 1 written. */
-export function storedBoolean(value: unknown): boolean {
-  return value === true || value === 1 || value === 1n;
-}
-
-/**
- * A DateTime column as a direct read returns it: PostgreSQL's driver gives a Date (postgres-direct-writes.ts reads
- * it as UTC); SQLite gives what was written: Prisma's ISO text, milliseconds from older files, or SQLite's own
- * `YYYY-MM-DD HH:MM:SS` (UTC, no zone).
- */
-export function storedDate(value: unknown): Date {
-  if (value instanceof Date) return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
-  const text = String(value);
-  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
 }
 
 export interface OpenDatabase {
   db: Database;
   dialect: Dialect;
-  direct: DirectWrites;
   /** PostgreSQL's connection pool (for LISTEN/NOTIFY and advisory locks); null on SQLite. */
   pool: PostgresPool | null;
+  /** SQLite's one connection, as Prisma's client uses it (for the start-up's maintenance, name-keys.ts); null on PostgreSQL. */
+  sqlite: SqlDriverAdapter | null;
   close(): Promise<void>;
 }
 
@@ -104,31 +53,21 @@ export interface OpenDatabase {
 export async function openDatabase(databaseUrl: string): Promise<OpenDatabase> {
   if (dialectOf(databaseUrl) === 'postgresql') {
     const { openPostgres } = await import('./postgres.js');
-    const { db, direct, pool } = await openPostgres(databaseUrl);
+    const { db, pool } = await openPostgres(databaseUrl);
     return {
       db,
       dialect: 'postgresql',
-      direct,
       pool,
+      sqlite: null,
       close: async () => {
-        await direct.close();
         await db.$disconnect();
         await pool.end();
       },
     };
   }
   const { openSqlite } = await import('./sqlite.js');
-  const { db, direct } = await openSqlite(databaseUrl);
-  return {
-    db,
-    dialect: 'sqlite',
-    direct,
-    pool: null,
-    close: async () => {
-      await direct.close();
-      await db.$disconnect();
-    },
-  };
+  const { db, connection, close } = await openSqlite(databaseUrl);
+  return { db, dialect: 'sqlite', pool: null, sqlite: connection, close };
 }
 
 /** Applies the migrations the database has not applied yet, creating it (SQLite: the file) if needed. */
@@ -147,16 +86,39 @@ const TRANSACTION_ATTEMPTS = 10;
 const CONFLICT_PAUSE_FIRST_MS = 2;
 const CONFLICT_PAUSE_MAX_MS = 100;
 
-/** Prisma's "write conflict or deadlock, please retry" (P2034), which the PostgreSQL adapter reports for 40001 and 40P01. */
-function isWriteConflict(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'P2034';
+/** PostgreSQL's serialization_failure and deadlock_detected. */
+const CONFLICT_STATES = new Set(['40001', '40P01']);
+/** Prisma's P2034 and the driver adapter's kind for them. */
+const CONFLICT_KINDS = new Set(['P2034', 'TransactionWriteConflict']);
+
+/**
+ * Whether `error` is a write conflict or deadlock that running the transaction again can resolve, wherever it was
+ * raised: at a statement Prisma reports P2034; at COMMIT the adapter's own error arrives (kind
+ * TransactionWriteConflict, or the driver's SQLSTATE), possibly wrapped. The whole chain is looked through.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const next = queue.shift();
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    const record = next as Record<string, unknown>;
+    for (const field of ['code', 'kind', 'originalCode']) {
+      const value = record[field];
+      if (typeof value === 'string' && (CONFLICT_KINDS.has(value) || CONFLICT_STATES.has(value))) return true;
+    }
+    queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
+  }
+  return false;
 }
 
 /**
  * Runs `work` as one serializable transaction: it sees and changes the database as if nothing else ran meanwhile,
- * on both databases. SQLite gets that by running one writer at a time (sqlite.ts); PostgreSQL by failing one of two
- * transactions that overlap, which is run again here, from the start, after a short random pause. So `work` must
- * only touch the database through `tx` and have no other effect. Inside it, write through `tx`, never the client.
+ * on both databases. SQLite gets that by running one writer at a time (sqlite-adapter.ts); PostgreSQL by failing one
+ * of two transactions that overlap, at a statement or at COMMIT, which is run again here, from the start, after a
+ * short random pause. So `work` must only touch the database through `tx` and have no other effect. Inside it,
+ * read and write through `tx`, never the client: on SQLite the client waits for this transaction to end.
  */
 export async function transaction<T>(db: Database, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

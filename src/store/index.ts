@@ -10,7 +10,6 @@ import { openDatabase, type Database, type Dialect } from './database.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
 import { postgresTurns, processLocalTurns } from './locks.js';
-import { releaseLostConnections } from './pool-guard.js';
 import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
@@ -38,22 +37,21 @@ export interface Store {
 
 export async function openStore(databaseUrl: string, log?: Logger): Promise<Store> {
   const opened = await openDatabase(databaseUrl);
-  const { db, direct } = opened;
+  const { db } = opened;
   // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
   // from a file it opened first, `npm run db:copy`).
-  if (opened.dialect === 'sqlite') await rekeyNames(direct, log);
-  if (opened.pool) releaseLostConnections(opened.pool);
-  const caches = opened.pool ? await postgresCacheBus(databaseUrl, opened.pool, log) : processLocalBus();
-  const turns = opened.pool ? await postgresTurns(databaseUrl) : processLocalTurns();
+  if (opened.sqlite) await rekeyNames(opened.sqlite, log);
+  const caches = opened.pool ? await postgresCacheBus(opened.pool, log) : processLocalBus();
+  const turns = opened.pool ? postgresTurns(opened.pool) : processLocalTurns();
   return {
     db,
     dialect: opened.dialect,
-    operators: new OperatorStore(db, direct, caches),
-    contests: new ContestStore(db, turns, direct),
+    operators: new OperatorStore(db, caches),
+    contests: new ContestStore(db, turns, opened.dialect),
     initiatives: new InitiativeStore(db),
-    rolls: new RollLog(db, direct),
+    rolls: new RollLog(db),
     rollRequests: new RollRequestStore(db),
-    servers: new ServerStore(db, direct, caches),
+    servers: new ServerStore(db, caches),
     tables: new TableStore(db),
     caches,
     close: async () => {

@@ -4,8 +4,8 @@
  * `_prisma_migrations` (the same table, the same checksum), so `prisma migrate status` and `deploy` agree with what
  * the bot did. A migration is all there or not at all.
  *
- * Why not Prisma's CLI: on PostgreSQL, Prisma 6.19's `migrate deploy` cannot run over the adapter (prisma/orm#27403);
- * on SQLite it cost a second Node process and ~1.3 s of a first start, where applying the SQL here takes ~15 ms.
+ * Why not Prisma's CLI: Prisma 7's runs its schema engine only as a native binary it downloads, which many hosts
+ * cannot reach; and it cost a second Node process and ~1.3 s of a first start, where applying the SQL here takes ~15 ms.
  * What differs between the databases (the connection, the lock, the placeholders, the foreign-key check) is in
  * sqlite-migrations.ts and postgres-migrations.ts; this file reads the folder and decides what to apply.
  */

@@ -8,8 +8,8 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, isRowId, storedBoolean, storedDate, transaction, type Database, type DirectWrites } from './database.js';
-import { writeRollEntry, type RollEntry } from './rolls.js';
+import { isIdClash, isRowId, transaction, type Database } from './database.js';
+import type { RollEntry } from './rolls.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';
 import { readStored, storedNameKeysSchema } from './stored-json.js';
@@ -44,12 +44,7 @@ const withContents = {
 } as const;
 type OperatorRow = Prisma.OperatorGetPayload<{ include: typeof withContents }>;
 
-/** What a sheet is made from: an Operator row with its contents, as Prisma's `include` or the direct read gives it. */
-type SheetRow = Omit<OperatorSheet, 'conditions'> & {
-  conditions: Array<{ id: number; name: string; modifier: number; skillKeys: string | null; expiresAt: Date | null }>;
-};
-
-function toSheet(row: SheetRow): OperatorSheet {
+function toSheet(row: OperatorRow): OperatorSheet {
   return {
     id: row.id,
     guildId: row.guildId,
@@ -136,7 +131,6 @@ export class OperatorStore {
 
   constructor(
     private readonly db: Database,
-    private readonly direct: DirectWrites,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
     bus.join('sheets', {
@@ -232,42 +226,19 @@ export class OperatorStore {
       activeKey(owner, system),
       async () => {
         // The newest active sheet first; with none active, two rows at most tell whether one sheet is the only one.
-        const candidates = await this.direct.rows<{ id: number; active: unknown }>({
-          sql: 'SELECT "id", "active" FROM "Operator" WHERE "guildId" = ? AND "ownerId" = ? AND "system" = ? ORDER BY "active" DESC, "updatedAt" DESC, "id" DESC LIMIT 2',
-          values: [owner.guildId, owner.ownerId, system],
+        const candidates = await this.db.operator.findMany({
+          where: { guildId: owner.guildId, ownerId: owner.ownerId, system },
+          orderBy: [{ active: 'desc' }, { updatedAt: 'desc' }, { id: 'desc' }],
+          take: 2,
+          select: { id: true, active: true },
         });
         const [first] = candidates;
-        return first && (storedBoolean(first.active) || candidates.length === 1) ? this.readDirectly(first.id) : null;
+        if (!first || !(first.active || candidates.length === 1)) return null;
+        const row = await this.db.operator.findUnique({ where: { id: first.id }, include: withContents });
+        return row ? toSheet(row) : null;
       },
       true,
     );
-  }
-
-  /**
-   * A sheet with its contents, read on the store's own connection: the same rows, in the same order, as Prisma's
-   * `include: withContents` gives. The roll commands' sheet comes this way, so a roll (the first command after a
-   * start above all) needs no Prisma query (servers.ts says why).
-   */
-  private async readDirectly(id: number): Promise<OperatorSheet | null> {
-    const [operator] = await this.direct.rows<Omit<SheetRow, 'active' | 'skills' | 'archetypes' | 'attributes' | 'conditions'> & { active: unknown }>({
-      sql: 'SELECT "id", "guildId", "ownerId", "name", "system", "active", "notes" FROM "Operator" WHERE "id" = ?',
-      values: [id],
-    });
-    if (!operator) return null;
-    const contents = <Row>(table: string, columns: string) =>
-      this.direct.rows<Row>({ sql: `SELECT ${columns} FROM "${table}" WHERE "operatorId" = ? ORDER BY "name" ASC`, values: [id] });
-    const skills = await contents<SheetRow['skills'][number]>('Skill', '"name", "level"');
-    const archetypes = await contents<SheetRow['archetypes'][number]>('Archetype', '"name", "modifier"');
-    const attributes = await contents<SheetRow['attributes'][number]>('Attribute', '"name", "value"');
-    const conditions = await contents<Omit<SheetRow['conditions'][number], 'expiresAt'> & { expiresAt: unknown }>('Condition', '"id", "name", "modifier", "skillKeys", "expiresAt"');
-    return toSheet({
-      ...operator,
-      active: storedBoolean(operator.active),
-      skills,
-      archetypes,
-      attributes,
-      conditions: conditions.map((condition) => ({ ...condition, expiresAt: condition.expiresAt === null ? null : storedDate(condition.expiresAt) })),
-    });
   }
 
   /**
@@ -487,7 +458,7 @@ export class OperatorStore {
           const entry = await tx.attribute.findUnique({ where: { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } } });
           if (!entry) return null;
           const changed: AttributeChange = { name: entry.name, before: entry.value, after: change(entry.value) };
-          if (once) await writeRollEntry(tx, once(changed));
+          if (once) await tx.roll.createMany({ data: [once(changed)] });
           await tx.attribute.update({ where: { id: entry.id }, data: { value: changed.after } });
           return changed;
         });
@@ -515,7 +486,7 @@ export class OperatorStore {
           const key = nameKey(condition.name);
           const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
           if (existing && once?.onlyNew) return 'already there';
-          for (const roll of once?.rolls ?? []) await writeRollEntry(tx, roll);
+          if (once && once.rolls.length > 0) await tx.roll.createMany({ data: once.rolls });
           const data = {
             name: condition.name,
             modifier: condition.modifier,

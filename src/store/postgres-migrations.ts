@@ -1,15 +1,14 @@
 /**
- * PostgreSQL's start-up migration step, applied by the bot itself: Prisma 6.19's `migrate deploy` cannot run over
- * the adapter (prisma/orm#27403). SQLite's counterpart is sqlite-migrations.ts.
+ * PostgreSQL's start-up migration step, applied by the bot itself (migrations.ts says why not Prisma's CLI), on a
+ * connection of its own for the step only (postgres.ts opens it). SQLite's counterpart is sqlite-migrations.ts.
  *
  * The folders of prisma/postgres/migrations (written by `npm run schema:postgres` from the one schema) are applied
  * by migrations.ts, which SQLite shares. What is PostgreSQL's own: the whole run holds an advisory lock, so shard
  * processes started together apply each migration once: the others wait, then find nothing left.
  * Why this and not postgrator or node-pg-migrate: docs/scaling.md.
  */
-import pg from 'pg';
 import { applyMigrations, type AppliedMigration, projectMigrations, RECORD_MIGRATION } from './migrations.js';
-import { redacted } from './postgres.js';
+import { postgresPool, redacted } from './postgres.js';
 
 /** Prisma's own definition of its bookkeeping table (so a later `prisma migrate deploy` finds everything applied). */
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -34,15 +33,17 @@ export function postgresMigrationsFolder(): string {
 
 /** Applies the pending migrations to the database at `databaseUrl` (which must exist); says what it did. */
 export async function migratePostgres(databaseUrl: string, folder = postgresMigrationsFolder()): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tactalk-bot migrations', options: '-c TimeZone=UTC' });
+  // No statement timeout on this connection: a first migration of a large copy may take a while.
+  const pool = postgresPool(databaseUrl, 1, 'tactalk-bot migrations', false);
+  let client;
   try {
-    await client.connect();
+    client = await pool.connect();
   } catch (error) {
+    await pool.end().catch(() => undefined);
     throw new Error(`could not connect to the PostgreSQL database of DATABASE_URL (${redacted(databaseUrl)}) to apply its migrations: ${(error as Error).message}`, { cause: error });
   }
   try {
-    // Waits for another process's run to finish (no statement timeout on this connection: a first migration of a
-    // large copy may take a while).
+    // Waits for another process's run to finish.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(MIGRATIONS_TABLE);
     return await applyMigrations(folder, {
@@ -64,6 +65,7 @@ export async function migratePostgres(databaseUrl: string, folder = postgresMigr
     });
   } finally {
     // Ending the session releases the advisory lock too.
-    await client.end().catch(() => undefined);
+    client.release(true);
+    await pool.end().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
-import { insertStatement, isIdClash, transaction, type Database, type DirectStatement, type DirectWrites } from './database.js';
+import { isIdClash, transaction, type Database } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -96,34 +96,8 @@ export interface RollEntry {
   createdAt: Date;
 }
 
-/** The roll log's columns, in the order of a RollEntry's values (`rowValues`): the one list every INSERT uses. */
-const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt'] as const;
-
-function rowValues(row: RollEntry): unknown[] {
-  return ROLL_COLUMNS.map((column) => row[column]);
-}
-
-/** The roll's INSERT for the store's direct statements: on its own, or after a change in one transaction (contests.ts). */
-export function rollInsert(row: RollEntry): DirectStatement {
-  return insertStatement('Roll', ROLL_COLUMNS, rowValues(row));
-}
-
-/**
- * A roll written inside another change's transaction (`writer` is that transaction), e.g. a contest's round: raw
- * SQL, as the roll log's own statement is, since Prisma's `roll.create` compiles the query anew each time. The
- * adapters store a Date and a boolean as `create` does, so Prisma reads these rows back alike
- * (test/store/rolls.test.ts).
- */
-export async function writeRollEntry(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
-  // Imported here, not at the top: whoever imports the roll log (the commands, at start) does not load Prisma's
-  // client with it; by the time a contest writes a roll the store has loaded it.
-  const { Prisma } = await import('../generated/prisma/client.js');
-  const columns = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
-  await writer.$executeRaw`INSERT INTO "Roll" (${columns}) VALUES (${Prisma.join(rowValues(row))})`;
-}
-
 /** A client that runs one change: the database itself, or the transaction a change runs in. */
-type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker' | '$executeRaw'>;
+type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker'>;
 
 /**
  * A compare-and-set (`change`: an updateMany that matches its row only if nobody saved since it was read) and, with
@@ -135,7 +109,7 @@ export async function compareAndSet(db: Database, change: (writer: Writer) => Pr
   if (!roll) return (await change(db)).count === 1;
   return transaction(db, async (tx) => {
     if ((await change(tx)).count !== 1) return false;
-    await writeRollEntry(tx, roll);
+    await tx.roll.createMany({ data: [roll] });
     return true;
   });
 }
@@ -144,10 +118,7 @@ export class RollLog {
   /** Rolls made within one millisecond still list in the order they were made. */
   private lastCreatedAt = 0;
 
-  constructor(
-    private readonly db: Database,
-    private readonly direct: DirectWrites,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   private nextCreatedAt(): Date {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
@@ -177,13 +148,9 @@ export class RollLog {
     };
   }
 
-  /**
-   * A roll on its own goes through the log's own prepared statement: it is on the path of every roll's reply, and
-   * Prisma's query pipeline (even for raw SQL) is most of what a /roll costs. Rolls that must land with another
-   * change use `writeRollEntry` inside that change's transaction instead.
-   */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    await this.direct.run(rollInsert(this.entry(id, roll)));
+    // createMany: an INSERT with nothing read back (create would return the whole row).
+    await this.db.roll.createMany({ data: [this.entry(id, roll)] });
   }
 
   /**

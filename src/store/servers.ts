@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
-import { insertStatement, isIdClash, storedBoolean, storedDate, type Database, type DirectWrites } from './database.js';
+import { isIdClash, type Database } from './database.js';
 import { ReadCache } from './read-cache.js';
 import { readStored } from './stored-json.js';
 
@@ -50,21 +50,14 @@ const defaultSettings = (guildId: string): ServerSettings => ({
 /** The settings' columns, all but the key: what `update` may change. */
 const SETTING_COLUMNS = Object.keys(defaultSettings('')).filter((column) => column !== 'guildId') as Array<keyof Omit<ServerSettings, 'guildId'>>;
 
-type SettingsRow = Omit<ServerSettings, 'contestAddsOwnSkill' | 'playerChallengeRolls' | 'welcomedAt'> & { contestAddsOwnSkill: unknown; playerChallengeRolls: unknown; welcomedAt: unknown };
-
-/*
- * The settings are read, and changed, on the store's own connection (database.ts, DirectWrites), not through Prisma:
- * they are the first thing every interaction and the slash list read after a start, and Prisma loads its query
- * compiler on its first query (~60–80 ms, docs/performance.md), which then waits until a command needs it.
- */
-const SETTINGS_SELECT = `SELECT ${['guildId', ...SETTING_COLUMNS].map((column) => `"${column}"`).join(', ')} FROM "Server" WHERE "guildId" = ?`;
+/** The settings' columns as Prisma selects them. */
+const SETTINGS_FIELDS = Object.fromEntries(['guildId', ...SETTING_COLUMNS].map((column) => [column, true])) as Record<keyof ServerSettings, true>;
 
 export class ServerStore {
   private readonly cache = new ReadCache<string, ServerSettings>(CACHED_SERVERS);
 
   constructor(
     private readonly db: Database,
-    private readonly direct: DirectWrites,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
     bus.join('servers', { forget: (guildId) => this.forget(guildId as string), setCaching: (on) => this.cache.setCaching(on) });
@@ -85,14 +78,7 @@ export class ServerStore {
   }
 
   private async stored(guildId: string): Promise<ServerSettings> {
-    const [row] = await this.direct.rows<SettingsRow>({ sql: SETTINGS_SELECT, values: [guildId] });
-    if (!row) return defaultSettings(guildId);
-    return {
-      ...row,
-      contestAddsOwnSkill: storedBoolean(row.contestAddsOwnSkill),
-      playerChallengeRolls: storedBoolean(row.playerChallengeRolls),
-      welcomedAt: row.welcomedAt === null ? null : storedDate(row.welcomedAt),
-    };
+    return (await this.db.server.findUnique({ where: { guildId }, select: SETTINGS_FIELDS })) ?? defaultSettings(guildId);
   }
 
   /**
@@ -119,15 +105,11 @@ export class ServerStore {
     }
   }
 
-  /** Changes some settings (a server with no row yet gets one, the rest defaults), as Prisma's `upsert` would. */
+  /** Changes some settings (a server with no row yet gets one, the rest defaults). */
   async update(guildId: string, changes: Partial<Omit<ServerSettings, 'guildId'>>): Promise<ServerSettings> {
-    const columns = SETTING_COLUMNS.filter((column) => changes[column] !== undefined);
-    const now = new Date();
-    const insert = insertStatement('Server', ['guildId', ...columns, 'createdAt', 'updatedAt'], [guildId, ...columns.map((column) => changes[column]), now, now]);
-    const sets = [...columns, 'updatedAt'].map((column) => `"${column}" = excluded."${column}"`);
+    const data = Object.fromEntries(SETTING_COLUMNS.filter((column) => changes[column] !== undefined).map((column) => [column, changes[column]]));
     try {
-      await this.direct.run({ ...insert, sql: `${insert.sql} ON CONFLICT ("guildId") DO UPDATE SET ${sets.join(', ')}` });
-      return await this.stored(guildId);
+      return await this.db.server.upsert({ where: { guildId }, create: { guildId, ...data }, update: data, select: SETTINGS_FIELDS });
     } finally {
       await this.changed(guildId);
     }

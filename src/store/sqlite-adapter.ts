@@ -1,17 +1,18 @@
 /**
- * The driver adapter Prisma talks to on SQLite: better-sqlite3's, with lock conflicts waited out (sqlite-locks.ts),
- * transactions run one at a time on a connection of their own, and every write refused once the file is gone
- * (sqlite-file-guard.ts). sqlite.ts opens it.
+ * The driver adapter Prisma talks to on SQLite: better-sqlite3's, on one connection, with transactions and
+ * statements taking turns (a statement from another interaction must never land inside someone else's open
+ * transaction, where a rollback would take it along), lock conflicts with other programs waited out
+ * (sqlite-locks.ts), and every write refused once the file is gone (sqlite-file-guard.ts). sqlite.ts opens it.
  */
-import type { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import type { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { HeldGuard } from './sqlite-file-guard.js';
 import { mayWrite } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, TransactionTurns, whileLocked } from './sqlite-locks.js';
 
 // The adapter's types, from the adapter itself (the package that declares them is not a direct dependency).
-export type SqlDriverAdapter = Awaited<ReturnType<PrismaBetterSQLite3['connect']>>;
+export type SqlDriverAdapter = Awaited<ReturnType<PrismaBetterSqlite3['connect']>>;
 type SqlTransaction = Awaited<ReturnType<SqlDriverAdapter['startTransaction']>>;
-type SqlQuery = Parameters<SqlDriverAdapter['queryRaw']>[0];
+export type SqlQuery = Parameters<SqlDriverAdapter['queryRaw']>[0];
 type IsolationLevel = Parameters<SqlDriverAdapter['startTransaction']>[0];
 
 export const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
@@ -21,6 +22,7 @@ class LockAwareTransaction implements SqlTransaction {
   readonly adapterName: string;
   // Prisma sends COMMIT / ROLLBACK itself as statements, then calls commit() / rollback().
   readonly options = { usePhantomQuery: false };
+  private ended = false;
 
   constructor(
     private readonly connection: SqlDriverAdapter,
@@ -30,42 +32,52 @@ class LockAwareTransaction implements SqlTransaction {
     this.adapterName = connection.adapterName;
   }
 
+  /** Nothing of a transaction runs after it ended: on the one connection it would run outside it. */
+  private open(): void {
+    if (this.ended) throw new Error('a statement of a transaction that has already ended was not run');
+  }
+
   queryRaw(query: SqlQuery) {
+    this.open();
     return this.connection.queryRaw(query);
   }
 
   async executeRaw(query: SqlQuery): Promise<number> {
+    this.open();
     const verb = query.sql.trim().toUpperCase();
     if (verb !== 'COMMIT' && verb !== 'ROLLBACK') return this.connection.executeRaw(query);
     try {
       return verb === 'COMMIT' ? await whileLocked(() => this.connection.executeRaw(query)) : await this.connection.executeRaw(query);
     } catch (error) {
-      // Prisma releases the connection only after a successful COMMIT / ROLLBACK statement; one that failed would
-      // leave the connection inside this transaction and every later transaction waiting for it.
+      // A COMMIT that failed for good leaves the transaction open: it is rolled back, so the connection is free.
       await this.connection.executeRaw(statement('ROLLBACK')).catch(() => undefined);
-      this.release();
+      this.end();
       throw error;
     }
   }
 
-  commit(): Promise<void> {
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
     this.release();
+  }
+
+  commit(): Promise<void> {
+    this.end();
     return Promise.resolve();
   }
 
   rollback(): Promise<void> {
-    this.release();
+    this.end();
     return Promise.resolve();
   }
 }
 
 /**
- * Two better-sqlite3 connections to the same file. Transactions run one at a time on their own connection, so a
- * statement from another interaction can never land inside someone else's open transaction (one connection would
- * run it there, and a rollback would take it along). Lock conflicts are waited out (sqlite-locks.ts); a write
- * outside a transaction waits for an open one to commit like any other writer. So inside a `$transaction` callback,
- * write through `tx`: a write through the client would wait for the transaction that waits for it, until the
- * transaction's timeout.
+ * One better-sqlite3 connection. A transaction holds the turn from BEGIN IMMEDIATE to its end; a statement outside
+ * one takes the turn for its own run, so it waits for an open transaction to end like any other writer. So inside a
+ * `$transaction` callback, read and write through `tx`: a query through the client would wait for the transaction
+ * that waits for it, until the transaction's timeout.
  */
 export class LockAwareAdapter implements SqlDriverAdapter {
   readonly provider: SqlDriverAdapter['provider'];
@@ -73,46 +85,54 @@ export class LockAwareAdapter implements SqlDriverAdapter {
   private readonly turns = new TransactionTurns();
 
   constructor(
-    private readonly statements: SqlDriverAdapter,
-    private readonly transactions: SqlDriverAdapter,
+    private readonly connection: SqlDriverAdapter,
     private readonly file: HeldGuard,
   ) {
-    this.provider = statements.provider;
-    this.adapterName = statements.adapterName;
+    this.provider = connection.provider;
+    this.adapterName = connection.adapterName;
+  }
+
+  /** Runs one statement outside any transaction: in its turn, waiting out other programs' locks. */
+  private async single<T>(query: SqlQuery, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const release = await this.turns.take(started + BUSY_WAIT_BUDGET_MS, started);
+    try {
+      return await whileLocked(async () => {
+        // Prisma writes with RETURNING through queryRaw too.
+        if (mayWrite(query.sql)) this.file.guard.check();
+        return run();
+      });
+    } finally {
+      release();
+    }
   }
 
   queryRaw(query: SqlQuery) {
-    return whileLocked(async () => {
-      // Prisma writes with RETURNING through queryRaw too.
-      if (mayWrite(query.sql)) this.file.guard.check();
-      return this.statements.queryRaw(query);
-    });
+    return this.single(query, () => this.connection.queryRaw(query));
   }
 
   executeRaw(query: SqlQuery) {
-    return whileLocked(async () => {
-      if (mayWrite(query.sql)) this.file.guard.check();
-      return this.statements.executeRaw(query);
-    });
+    return this.single(query, () => this.connection.executeRaw(query));
   }
 
-  /** Not retried: a script that met the lock halfway has run its first statements. (Prisma uses it for migrations.) */
+  /** Not retried: a script that met the lock halfway has run its first statements. */
   executeScript(script: string) {
-    return this.statements.executeScript(script);
+    return this.connection.executeScript(script);
   }
 
   async startTransaction(isolationLevel?: IsolationLevel): Promise<SqlTransaction> {
-    // SQLite has one level; let the adapter refuse any other as it always did.
-    if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return this.transactions.startTransaction(isolationLevel);
+    // SQLite has one level; refuse any other as Prisma's adapter does.
+    if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return this.connection.startTransaction(isolationLevel);
     const started = performance.now();
     const deadline = started + BUSY_WAIT_BUDGET_MS;
     const release = await this.turns.take(deadline, started);
     try {
+      // BEGIN IMMEDIATE takes the write lock first, so a transaction never fails halfway on another program's lock.
       await whileLocked(
         async () => {
           // Checked once per transaction, at its start: whatever it writes is committed a moment later.
           this.file.guard.check();
-          return this.transactions.executeRaw(statement('BEGIN IMMEDIATE'));
+          return this.connection.executeRaw(statement('BEGIN IMMEDIATE'));
         },
         deadline,
         started,
@@ -121,15 +141,11 @@ export class LockAwareAdapter implements SqlDriverAdapter {
       release();
       throw error;
     }
-    return new LockAwareTransaction(this.transactions, release);
+    return new LockAwareTransaction(this.connection, release);
   }
 
   async dispose(): Promise<void> {
     this.file.release();
-    try {
-      await this.statements.dispose();
-    } finally {
-      await this.transactions.dispose();
-    }
+    await this.connection.dispose();
   }
 }

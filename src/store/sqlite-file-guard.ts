@@ -64,7 +64,7 @@ export interface HeldGuard {
   release: () => void;
 }
 
-/** One guard per file, shared by the Prisma connections and DirectWrites of every open store on it. */
+/** One guard per file, shared by the connections of every open store on it. */
 const guards = new Map<string, DatabaseFileGuard>();
 
 /** The guard of `file`, as it is now: call once the file is open (SQLite creates a missing one). */

@@ -1,67 +1,58 @@
 /**
- * SQLite, the embedded default: opens the PrismaClient over one file through the lock-aware driver adapter
- * (sqlite-adapter.ts: lock waits in sqlite-locks.ts, the deleted-file guard in sqlite-file-guard.ts) and the roll
- * log's own connection (sqlite-direct-writes.ts), each with the same settings. Migrations: sqlite-migrations.ts.
- * PostgreSQL's counterpart is postgres.ts.
+ * SQLite, the embedded default: opens the PrismaClient over one connection to one file, through the lock-aware
+ * driver adapter (sqlite-adapter.ts: lock waits in sqlite-locks.ts, the deleted-file guard in sqlite-file-guard.ts).
+ * Migrations: sqlite-migrations.ts. PostgreSQL's counterpart is postgres.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
-import BetterSqlite3 from 'better-sqlite3';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from '../generated/prisma/client.js';
-import type { Database, DirectWrites } from './database.js';
+import type { Database } from './database.js';
 import { LockAwareAdapter, statement, type SqlDriverAdapter } from './sqlite-adapter.js';
-import { SqliteDirectWrites } from './sqlite-direct-writes.js';
 import { acquireGuard, databaseFile } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, SQLITE_BUSY_TIMEOUT_MS, whileLocked } from './sqlite-locks.js';
 
 /**
- * Set on every connection. `synchronous = NORMAL` is SQLite's advice for WAL: a commit is safe once it is in the
- * WAL file, which survives the process being killed; only a power cut can lose the last commits (FULL would also
- * wait for the disk on every commit, a third of a /roll's time here).
+ * Set on the connection. WAL lets readers go on while one writer writes (and is kept in the file); `synchronous =
+ * NORMAL` is SQLite's advice for WAL: a commit is safe once it is in the WAL file, which survives the process being
+ * killed; only a power cut can lose the last commits (FULL would also wait for the disk on every commit, a third of
+ * a /roll's time here).
  */
-const CONNECTION_PRAGMAS = ['foreign_keys = ON', 'synchronous = NORMAL'];
+const CONNECTION_PRAGMAS = ['journal_mode = WAL', 'foreign_keys = ON', 'synchronous = NORMAL'];
 
-/** Connects Prisma to the file: the adapter's two connections, the file's guard, the settings. */
-class LockAwareAdapterFactory {
-  readonly provider = 'sqlite' as const;
-  readonly adapterName: string;
-  private readonly base: PrismaBetterSQLite3;
-
-  constructor(private readonly file: string) {
-    this.base = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
-    this.adapterName = this.base.adapterName;
+/** Opens the file's one connection with its settings, and its guard. */
+async function connect(file: string): Promise<LockAwareAdapter> {
+  const connection: SqlDriverAdapter = await new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS }).connect();
+  // After connecting: the file exists now (SQLite creates a missing one), and its identity is the one to keep.
+  const adapter = new LockAwareAdapter(connection, acquireGuard(file));
+  try {
+    for (const pragma of CONNECTION_PRAGMAS) await whileLocked(() => connection.queryRaw(statement(`PRAGMA ${pragma}`)));
+  } catch (error) {
+    await adapter.dispose();
+    throw error;
   }
-
-  async connect(): Promise<SqlDriverAdapter> {
-    const statements = await this.base.connect();
-    const transactions = await this.base.connect().catch(async (error: unknown) => {
-      await statements.dispose();
-      throw error;
-    });
-    // After connecting: the file exists now (SQLite creates a missing one), and its identity is the one to keep.
-    const adapter = new LockAwareAdapter(statements, transactions, acquireGuard(this.file));
-    try {
-      // WAL lets readers go on while one writer writes (and is kept in the file); the rest is per connection.
-      await adapter.queryRaw(statement('PRAGMA journal_mode = WAL'));
-      for (const connection of [statements, transactions]) {
-        for (const pragma of CONNECTION_PRAGMAS) {
-          await whileLocked(() => connection.executeRaw(statement(`PRAGMA ${pragma}`)));
-        }
-      }
-    } catch (error) {
-      await adapter.dispose();
-      throw error;
-    }
-    return adapter;
-  }
+  return adapter;
 }
 
-export async function openSqlite(databaseUrl: string): Promise<{ db: Database; direct: DirectWrites }> {
+export async function openSqlite(databaseUrl: string): Promise<{ db: Database; connection: LockAwareAdapter; close(): Promise<void> }> {
   const file = databaseFile(databaseUrl);
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  // The connection opens now, so a file that cannot be opened fails the start-up rather than the first interaction;
+  // Prisma takes it on its first query (its query compiler loads then, when a command first needs it).
+  const connection = await connect(file);
+  let taken = false;
   const prisma = new PrismaClient({
-    adapter: new LockAwareAdapterFactory(file),
+    adapter: {
+      provider: 'sqlite',
+      adapterName: connection.adapterName,
+      connect: async () => {
+        // Prisma connects again after $disconnect only in tests that reuse a client; the file's one connection is
+        // opened anew then.
+        if (taken) return connect(file);
+        taken = true;
+        return connection;
+      },
+    },
     transactionOptions: {
       // Prisma's default maxWait (2 s) would give up on a transaction queued behind a held lock before our own wait
       // does; ours ends at BUSY_WAIT_BUDGET_MS with a clear answer, so Prisma's only backs it up.
@@ -70,11 +61,13 @@ export async function openSqlite(databaseUrl: string): Promise<{ db: Database; d
       timeout: 10_000,
     },
   });
-  // The store's own connection opens the file now, so a file that cannot be opened fails the start-up rather than the
-  // first interaction. Prisma connects on its first query: its query compiler then loads when a command needs it,
-  // not on every start (servers.ts). WAL is a setting of the file, kept once set; the adapter sets it again.
-  const connection = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  connection.pragma('journal_mode = WAL');
-  for (const pragma of CONNECTION_PRAGMAS) connection.pragma(pragma);
-  return { db: prisma, direct: new SqliteDirectWrites(connection, acquireGuard(file)) };
+  return {
+    db: prisma,
+    connection,
+    close: async () => {
+      await prisma.$disconnect();
+      // Never taken by Prisma (no query was made): closed here.
+      if (!taken) await connection.dispose();
+    },
+  };
 }

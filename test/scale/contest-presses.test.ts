@@ -82,7 +82,7 @@ describe('presses on one contest in two processes', () => {
     const stuck = decline(a, contest.id, log, 'a', never).catch(() => 'a lost its connection');
     await waitFor(() => log.includes('a in'));
     // The process's connections end as they would when it is killed.
-    await adminQuery(inject('postgresAdminUrl'), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tactalk-bot turns' AND query LIKE '%pg_advisory_lock%'`);
+    await adminQuery(inject('postgresAdminUrl'), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tactalk-bot' AND query LIKE '%pg_advisory_lock%'`);
     expect(await decline(b, contest.id, log, 'b')).toBe(true);
     dead();
     await stuck;

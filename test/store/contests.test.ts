@@ -71,14 +71,20 @@ describe('contest drafts', () => {
     expect((await store.contests.overdue(LATER)).map((contest) => contest.id).sort()).toEqual([draft.id, open.id].sort());
   });
 
-  it('a process sweeps only the servers it runs, and finds its own behind any number of others', async () => {
-    // Another process's servers overdue first, more of them than a sweep takes at once.
-    for (let index = 0; index < 250; index++) await store.contests.create({ guildId: 'elsewhere', channelId: 'c', state: draftOf(), expiresAt: NOW });
-    const ours = await store.contests.create({ guildId: 'ours', channelId: 'c', state: draftOf(), expiresAt: LATER });
-    const swept = await store.contests.overdue(LATER, 100, (guildId) => guildId === 'ours');
+  it('a process sweeps only the servers of its shards, and finds its own behind any number of others', async () => {
+    // Discord's shard of a server: (guild_id >> 22) % count. Of 2 shards, 4194304·2 is shard 0's, 4194304·3 shard 1's.
+    const shard0 = String(4_194_304n * 2_000_000_000_002n);
+    const shard1 = String(4_194_304n * 2_000_000_000_003n);
+    // Another process's servers overdue first, more of them than a sweep takes at once, and a server id that is no number.
+    for (let index = 0; index < 250; index++) await store.contests.create({ guildId: shard1, channelId: 'c', state: draftOf(), expiresAt: NOW });
+    await store.contests.create({ guildId: 'not-a-snowflake', channelId: 'c', state: draftOf(), expiresAt: NOW });
+    const ours = await store.contests.create({ guildId: shard0, channelId: 'c', state: draftOf(), expiresAt: LATER });
+    const swept = await store.contests.overdue(LATER, 100, { ids: [0], count: 2 });
     expect(swept.map((contest) => contest.id)).toEqual([ours.id]);
-    expect(await store.contests.overdue(LATER, 100, (guildId) => guildId === 'nobody')).toEqual([]);
-    expect(await store.contests.overdue(LATER, 100)).toHaveLength(100);
+    expect(await store.contests.overdue(LATER, 100, { ids: [1], count: 2 })).toHaveLength(100);
+    expect(await store.contests.overdue(LATER, 300, { ids: [1], count: 2 })).toHaveLength(250);
+    expect(await store.contests.overdue(LATER, 300, { ids: [0, 1], count: 2 })).toHaveLength(251);
+    expect(await store.contests.overdue(LATER, 300)).toHaveLength(252);
   });
 
   it('fills a missing message id without a new version, and never replaces one', async () => {

@@ -1,6 +1,6 @@
-// What a start and a roll read on the store's own connection, not through Prisma (servers.ts, operators.ts): a
-// server's settings, a member's active sheet, the expiry sweep's overdue contests. Each must be what Prisma reads
-// from the same rows, on both databases (`npm run test:scale` runs this file on PostgreSQL too).
+// What a start and a roll read first: a server's settings, a member's active sheet, the expiry sweep's overdue
+// contests. Each must be what the rows hold, defaults included, on both databases (`npm run test:scale` runs this
+// file on PostgreSQL too).
 import { describe, expect, it } from 'vitest';
 import { postContest, proposeContest } from '../../src/engine/systems/tactalk/contest.js';
 import type { Store } from '../../src/store/index.js';
@@ -16,7 +16,7 @@ async function settingsByPrisma(store: Store, guild: string) {
   return settings;
 }
 
-describe('reads on the store’s own connection', () => {
+describe('what a start and a roll read', () => {
   let store: Store;
   freshStoreEachTest((opened) => (store = opened));
 

@@ -1,6 +1,5 @@
-// A contest step's statements run on the store's own connection, not through Prisma (contests.ts): what they write
-// must read back through Prisma as Prisma's own writes do, and the other way round; two saves at once still move a
-// contest exactly once; on SQLite they wait for another program's lock as Prisma's statements do.
+// A contest step's statements (contests.ts): what they write reads back to the millisecond; two saves at once still
+// move a contest exactly once; on SQLite they wait for another program's lock without freezing the process.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { applyContestAction, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
