@@ -458,7 +458,7 @@ export class OperatorStore {
           const entry = await tx.attribute.findUnique({ where: { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } } });
           if (!entry) return null;
           const changed: AttributeChange = { name: entry.name, before: entry.value, after: change(entry.value) };
-          if (once) await tx.roll.createMany({ data: [once(changed)] });
+          if (once) await tx.roll.create({ data: once(changed), select: { id: true } });
           await tx.attribute.update({ where: { id: entry.id }, data: { value: changed.after } });
           return changed;
         });
@@ -486,7 +486,7 @@ export class OperatorStore {
           const key = nameKey(condition.name);
           const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
           if (existing && once?.onlyNew) return 'already there';
-          if (once && once.rolls.length > 0) await tx.roll.createMany({ data: once.rolls });
+          for (const roll of once?.rolls ?? []) await tx.roll.create({ data: roll, select: { id: true } });
           const data = {
             name: condition.name,
             modifier: condition.modifier,
