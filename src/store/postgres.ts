@@ -11,6 +11,7 @@ import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/prisma-postgres/client.js';
 import type { Database } from './database.js';
 import { TURN_CONNECTIONS } from './locks.js';
+import { TransactionEndedError } from './unavailable.js';
 
 export type PostgresPool = pg.Pool;
 
@@ -74,7 +75,7 @@ class OrderedTransaction implements PgTransaction {
   private async inOrder<T>(query: PgQuery, run: () => Promise<T>): Promise<T> {
     await this.queue.wait();
     try {
-      if (this.ended) throw new Error('a statement of a transaction that has already ended was not sent');
+      if (this.ended) throw new TransactionEndedError();
       const verb = query.sql.trim().toUpperCase();
       // After COMMIT or ROLLBACK nothing more belongs to this transaction, whether they succeeded or not.
       if (verb === 'COMMIT' || verb === 'ROLLBACK') this.ended = true;

@@ -8,6 +8,7 @@ import type { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { HeldGuard } from './sqlite-file-guard.js';
 import { mayWrite } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, TransactionTurns, whileLocked } from './sqlite-locks.js';
+import { TransactionEndedError } from './unavailable.js';
 
 // The adapter's types, from the adapter itself (the package that declares them is not a direct dependency).
 export type SqlDriverAdapter = Awaited<ReturnType<PrismaBetterSqlite3['connect']>>;
@@ -34,7 +35,7 @@ class LockAwareTransaction implements SqlTransaction {
 
   /** Nothing of a transaction runs after it ended: on the one connection it would run outside it. */
   private open(): void {
-    if (this.ended) throw new Error('a statement of a transaction that has already ended was not run');
+    if (this.ended) throw new TransactionEndedError();
   }
 
   queryRaw(query: SqlQuery) {

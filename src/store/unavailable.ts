@@ -11,6 +11,19 @@
 export type DatabaseTrouble = 'busy' | 'unreachable';
 
 /**
+ * A statement of a transaction that had already ended (ran out of time, or failed) is not sent: on its connection it
+ * would run outside any transaction. It carries Prisma's own code for a transaction that ran out of time (P2028), so
+ * the user hears that the database is busy, as Prisma's own refusal of such a transaction says.
+ */
+export class TransactionEndedError extends Error {
+  readonly code = 'P2028';
+
+  constructor() {
+    super('a statement of a transaction that had already ended was not sent');
+  }
+}
+
+/**
  * PostgreSQL's SQLSTATEs: query_canceled (statement_timeout), lock_not_available (lock_timeout), too many
  * connections, and serialization failure / deadlock (reaching here only once `transaction` ran out of retries: many
  * changes to one row at once).
