@@ -7,6 +7,7 @@ import { isPostgresUrl } from '../config.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { PostgresPool } from './postgres.js';
 import type { SqlDriverAdapter } from './sqlite-adapter.js';
+import { errorChain } from './unavailable.js';
 
 /**
  * The client the store talks to. Typed as the SQLite client: the PostgreSQL one (generated from the same models by
@@ -115,21 +116,14 @@ const CONFLICT_KINDS = new Set(['P2034', 'TransactionWriteConflict']);
 /**
  * Whether `error` is a write conflict or deadlock that running the transaction again can resolve, wherever it was
  * raised: at a statement Prisma reports P2034; at COMMIT the adapter's own error arrives (kind
- * TransactionWriteConflict, or the driver's SQLSTATE), possibly wrapped. The whole chain is looked through.
+ * TransactionWriteConflict, or the driver's SQLSTATE), possibly wrapped (`errorChain`).
  */
 export function isWriteConflict(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0) {
-    const next = queue.shift();
-    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
-    seen.add(next);
-    const record = next as Record<string, unknown>;
+  for (const record of errorChain(error)) {
     for (const field of ['code', 'kind', 'originalCode']) {
       const value = record[field];
       if (typeof value === 'string' && (CONFLICT_KINDS.has(value) || CONFLICT_STATES.has(value))) return true;
     }
-    queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
   }
   return false;
 }

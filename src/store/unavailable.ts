@@ -51,8 +51,11 @@ function troubleOf(error: Record<string, unknown>): DatabaseTrouble | null {
   return null;
 }
 
-/** Whether `error` is the database's load ('busy') or reach ('unreachable'), not a fault of the bot's; else null. */
-export function databaseTrouble(error: unknown): DatabaseTrouble | null {
+/**
+ * The error and every error it wraps, as PostgreSQL's failures reach the store in several shapes: pg's own error,
+ * the adapter's DriverAdapterError (its `cause`), and Prisma's known request error (its `meta.driverAdapterError`).
+ */
+export function* errorChain(error: unknown): Generator<Record<string, unknown>> {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length > 0) {
@@ -60,9 +63,16 @@ export function databaseTrouble(error: unknown): DatabaseTrouble | null {
     if (typeof next !== 'object' || next === null || seen.has(next)) continue;
     seen.add(next);
     const record = next as Record<string, unknown>;
+    yield record;
+    queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
+  }
+}
+
+/** Whether `error` is the database's load ('busy') or reach ('unreachable'), not a fault of the bot's; else null. */
+export function databaseTrouble(error: unknown): DatabaseTrouble | null {
+  for (const record of errorChain(error)) {
     const trouble = troubleOf(record);
     if (trouble) return trouble;
-    queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
   }
   return null;
 }
