@@ -85,10 +85,22 @@ export async function applyMigrations(folder: string, target: MigrationTarget): 
     try {
       await target.apply(migration, randomUUID());
     } catch (error) {
-      throw new Error(`could not apply the migration ${migration.name} to ${target.database}: ${(error as Error).message}. Nothing of it was applied.`, { cause: error });
+      throw new Error(`could not apply the migration ${migration.name} to ${target.database}: ${failureOf(error)}. Nothing of it was applied.`, { cause: error });
     }
   }
   return pending.length === 0 ? 'No pending migrations to apply.' : `Applied ${pending.length} migration${pending.length === 1 ? '' : 's'}: ${pending.map((migration) => migration.name).join(', ')}.`;
+}
+
+/**
+ * What went wrong, in words: the driver adapter's errors carry the database's own words in their cause (`{ kind:
+ * 'TableDoesNotExist', table: 'X' }`, or `{ kind: 'sqlite', message }`), their message only the kind.
+ */
+function failureOf(error: unknown): string {
+  const message = (error as Error).message;
+  const cause = (error as { cause?: Record<string, unknown> }).cause;
+  if (typeof cause !== 'object' || cause === null || typeof cause.kind !== 'string') return message;
+  const details = Object.entries(cause).filter(([key, value]) => key !== 'kind' && typeof value === 'string' && value !== '');
+  return details.length === 0 ? message : `${cause.kind} (${details.map(([key, value]) => `${key}: ${value}`).join(', ')})`;
 }
 
 /** A migrations folder of the project, e.g. `prisma/migrations`, as an absolute path. */

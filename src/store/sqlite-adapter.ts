@@ -121,6 +121,21 @@ export class LockAwareAdapter implements SqlDriverAdapter {
     return this.connection.executeScript(script);
   }
 
+  /**
+   * Runs `work` on the connection itself, with no other statement of this adapter in between: for the migration
+   * step (sqlite-migrations.ts), which runs its own transaction, waiting out other programs' locks itself.
+   */
+  async exclusively<T>(work: (connection: SqlDriverAdapter) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const release = await this.turns.take(started + BUSY_WAIT_BUDGET_MS, started);
+    try {
+      this.file.guard.check();
+      return await work(this.connection);
+    } finally {
+      release();
+    }
+  }
+
   async startTransaction(isolationLevel?: IsolationLevel): Promise<SqlTransaction> {
     // SQLite has one level; refuse any other as Prisma's adapter does.
     if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return this.connection.startTransaction(isolationLevel);

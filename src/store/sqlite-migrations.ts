@@ -1,12 +1,15 @@
 /**
  * SQLite's start-up migration step, applied by the bot itself (migrations.ts, shared with PostgreSQL's
- * postgres-migrations.ts) from prisma/migrations, only when the file lacks a migration.
+ * postgres-migrations.ts) from prisma/migrations, only when the file lacks a migration. It runs on a connection
+ * opened as the store's is (sqlite.ts), through the same driver adapter, and closed before the store opens.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { type AppliedMigration, applyMigrations, migrationNames, type MigrationTarget, projectMigrations, RECORD_MIGRATION } from './migrations.js';
+import { connectSqlite } from './sqlite.js';
+import type { SqlDriverAdapter, SqlQuery } from './sqlite-adapter.js';
 import { databaseFile } from './sqlite-file-guard.js';
+import { whileLocked } from './sqlite-locks.js';
 
 const COMMITTED_FOLDER = 'prisma/migrations';
 
@@ -29,24 +32,33 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 /** A time as Prisma's SQLite adapter writes it: ISO 8601 with an explicit +00:00. */
 const stamp = (): string => new Date().toISOString().replace('Z', '+00:00');
 
-function appliedRows(db: BetterSqlite3.Database): AppliedMigration[] {
-  const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+/** A statement with text values, in the driver adapter's shape. */
+const query = (sql: string, ...args: string[]): SqlQuery => ({ sql, args, argTypes: args.map(() => ({ scalarType: 'string', arity: 'scalar' }) as const) });
+
+/** The rows of a query as objects, by column name. */
+async function rowsOf<Row>(connection: SqlDriverAdapter, sql: string): Promise<Row[]> {
+  const { columnNames, rows } = await connection.queryRaw(query(sql));
+  return rows.map((row) => Object.fromEntries(columnNames.map((name, index) => [name, row[index]])) as Row);
+}
+
+async function appliedRows(connection: SqlDriverAdapter): Promise<AppliedMigration[]> {
+  const [table] = await rowsOf(connection, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'");
   if (!table) return [];
-  return db.prepare('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"').all() as AppliedMigration[];
+  return rowsOf<AppliedMigration>(connection, 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
 }
 
 /**
  * The migrations (folder names under prisma/migrations) that the file at `file` has not applied yet; all of them
- * for a new file. Reads the file only, writes nothing.
+ * for a new file (which is not created). Writes nothing.
  */
-export function pendingMigrations(file: string, folder = sqliteMigrationsFolder()): string[] {
+export async function pendingMigrations(file: string, folder = sqliteMigrationsFolder()): Promise<string[]> {
   if (!fs.existsSync(file)) return migrationNames(folder);
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  const connection = await connectSqlite(file);
   try {
-    const applied = new Set(appliedRows(db).filter((row) => row.finished_at && !row.rolled_back_at).map((row) => row.migration_name));
+    const applied = new Set((await connection.exclusively(appliedRows)).filter((row) => row.finished_at && !row.rolled_back_at).map((row) => row.migration_name));
     return migrationNames(folder).filter((name) => !applied.has(name));
   } finally {
-    db.close();
+    await connection.dispose();
   }
 }
 
@@ -58,32 +70,38 @@ export function pendingMigrations(file: string, folder = sqliteMigrationsFolder(
 export async function migrateSqlite(databaseUrl: string, folder = sqliteMigrationsFolder()): Promise<string> {
   const file = databaseFile(databaseUrl);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file, { timeout: 10_000 });
+  const opened = await connectSqlite(file);
   try {
-    db.pragma('foreign_keys = OFF');
-    const target: MigrationTarget = {
-      database: `the SQLite file ${file}`,
-      committedFolder: COMMITTED_FOLDER,
-      appliedRows: () => appliedRows(db),
-      apply: (migration, id) => {
-        const startedAt = stamp();
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          db.exec(MIGRATIONS_TABLE);
-          db.exec(migration.sql);
-          const broken = db.pragma('foreign_key_check') as unknown[];
-          if (broken.length > 0) throw new Error(`${broken.length} rows would break a foreign key`);
-          db.prepare(`${RECORD_MIGRATION} VALUES (?, ?, ?, ?, ?, 1)`).run(id, migration.checksum, migration.name, startedAt, stamp());
-          db.exec('COMMIT');
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          if ((error as { code?: unknown }).code === 'SQLITE_BUSY') (error as Error).message += ' (another program has the file open: close it and start again)';
-          throw error;
-        }
-      },
-    };
-    return await applyMigrations(folder, target);
+    return await opened.exclusively(async (connection) => {
+      await connection.executeRaw(query('PRAGMA foreign_keys = OFF'));
+      const target: MigrationTarget = {
+        database: `the SQLite file ${file}`,
+        committedFolder: COMMITTED_FOLDER,
+        appliedRows: () => appliedRows(connection),
+        apply: async (migration, id) => {
+          const startedAt = stamp();
+          try {
+            // Another program holding the file is waited for, as the bot waits for it (sqlite-locks.ts).
+            await whileLocked(() => connection.executeRaw(query('BEGIN IMMEDIATE')));
+          } catch (error) {
+            throw new Error(`${(error as Error).message} (another program has the file open: close it and start again)`, { cause: error });
+          }
+          try {
+            await connection.executeScript(MIGRATIONS_TABLE);
+            await connection.executeScript(migration.sql);
+            const broken = await connection.queryRaw(query('PRAGMA foreign_key_check'));
+            if (broken.rows.length > 0) throw new Error(`${broken.rows.length} rows would break a foreign key`);
+            await connection.executeRaw(query(`${RECORD_MIGRATION} VALUES (?, ?, ?, ?, ?, 1)`, id, migration.checksum, migration.name, startedAt, stamp()));
+            await connection.executeRaw(query('COMMIT'));
+          } catch (error) {
+            await connection.executeRaw(query('ROLLBACK')).catch(() => undefined);
+            throw error;
+          }
+        },
+      };
+      return applyMigrations(folder, target);
+    });
   } finally {
-    db.close();
+    await opened.dispose();
   }
 }

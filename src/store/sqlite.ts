@@ -58,8 +58,11 @@ function keepPrepared(connection: SqlDriverAdapter): void {
   }) as unknown as typeof driver.prepare;
 }
 
-/** Opens the file's one connection with its settings, and its guard. */
-async function connect(file: string): Promise<LockAwareAdapter> {
+/**
+ * Opens a connection to the file with its settings, and its guard: the store's one connection, or the migration
+ * step's (sqlite-migrations.ts), which is closed before the store opens.
+ */
+export async function connectSqlite(file: string): Promise<LockAwareAdapter> {
   const connection: SqlDriverAdapter = await new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS }).connect();
   keepPrepared(connection);
   // After connecting: the file exists now (SQLite creates a missing one), and its identity is the one to keep.
@@ -78,7 +81,7 @@ export async function openSqlite(databaseUrl: string): Promise<{ db: Database; c
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // The connection opens now, so a file that cannot be opened fails the start-up rather than the first interaction;
   // Prisma takes it on its first query (its query compiler loads then, when a command first needs it).
-  const connection = await connect(file);
+  const connection = await connectSqlite(file);
   let taken = false;
   const prisma = new PrismaClient({
     adapter: {
@@ -87,7 +90,7 @@ export async function openSqlite(databaseUrl: string): Promise<{ db: Database; c
       connect: async () => {
         // Prisma connects again after $disconnect only in tests that reuse a client; the file's one connection is
         // opened anew then.
-        if (taken) return connect(file);
+        if (taken) return connectSqlite(file);
         taken = true;
         return connection;
       },

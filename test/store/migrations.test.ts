@@ -40,10 +40,10 @@ function tables(url: string): string[] {
 }
 
 describe('migrations at start-up', () => {
-  it('finds every migration pending for a new file, and none for a migrated one', () => {
+  it('finds every migration pending for a new file, and none for a migrated one', async () => {
     const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-migrations-')), 'new.db');
-    expect(pendingMigrations(missing)).toEqual(allMigrations);
-    expect(pendingMigrations(databaseFile(freshDatabaseUrl()))).toEqual([]);
+    expect(await pendingMigrations(missing)).toEqual(allMigrations);
+    expect(await pendingMigrations(databaseFile(freshDatabaseUrl()))).toEqual([]);
   });
 
   it('starts without the migration tool when nothing is pending, even while another program holds the file open', async () => {
@@ -57,12 +57,12 @@ describe('migrations at start-up', () => {
     }
   });
 
-  it('sees a migration the file has not applied', () => {
+  it('sees a migration the file has not applied', async () => {
     const file = databaseFile(freshDatabaseUrl());
     const db = new BetterSqlite3(file);
     db.prepare('DELETE FROM _prisma_migrations WHERE migration_name = ?').run(allMigrations.at(-1));
     db.close();
-    expect(pendingMigrations(file)).toEqual([allMigrations.at(-1)]);
+    expect(await pendingMigrations(file)).toEqual([allMigrations.at(-1)]);
   });
 
   it('migrates a new file in-process so that Prisma\'s own `migrate status` and `deploy` find it up to date', async () => {
@@ -93,7 +93,7 @@ describe('migrations at start-up', () => {
     expect(tables(url)).toContain('Operator');
     expect(tables(url)).not.toContain('HalfDone');
     expect(tables(url)).not.toContain('After');
-    expect(pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_broken', '20991231000002_after']);
+    expect(await pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_broken', '20991231000002_after']);
 
     fs.writeFileSync(path.join(folder, '20991231000001_broken', 'migration.sql'), 'CREATE TABLE "HalfDone" ("id" INTEGER PRIMARY KEY);\n');
     expect(await migrateSqlite(url, folder)).toBe('Applied 2 migrations: 20991231000001_broken, 20991231000002_after.');
@@ -103,6 +103,6 @@ describe('migrations at start-up', () => {
     const url = newFileUrl();
     const folder = migrationsCopy({ '20991231000001_orphan': 'INSERT INTO "Skill" ("operatorId", "name", "nameKey", "level") VALUES (999, \'Climbing\', \'climbing\', 40);\n' });
     await expect(migrateSqlite(url, folder)).rejects.toThrow(/could not apply the migration 20991231000001_orphan .*foreign key.*Nothing of it was applied/);
-    expect(pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_orphan']);
+    expect(await pendingMigrations(databaseFile(url), folder)).toEqual(['20991231000001_orphan']);
   });
 });
