@@ -93,19 +93,27 @@ export class LockAwareAdapter implements SqlDriverAdapter {
     this.adapterName = connection.adapterName;
   }
 
-  /** Runs one statement outside any transaction: in its turn, waiting out other programs' locks. */
-  private async single<T>(query: SqlQuery, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one statement outside any transaction, in its turn. Another program's lock is waited out between attempts
+   * without holding the turn: reads (which WAL lets through) and the bot's other statements go on meanwhile.
+   */
+  private single<T>(query: SqlQuery, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    const release = await this.turns.take(started + BUSY_WAIT_BUDGET_MS, started);
-    try {
-      return await whileLocked(async () => {
-        // Prisma writes with RETURNING through queryRaw too.
-        if (mayWrite(query.sql)) this.file.guard.check();
-        return run();
-      });
-    } finally {
-      release();
-    }
+    const deadline = started + BUSY_WAIT_BUDGET_MS;
+    return whileLocked(
+      async () => {
+        const release = await this.turns.take(deadline, started);
+        try {
+          // Prisma writes with RETURNING through queryRaw too.
+          if (mayWrite(query.sql)) this.file.guard.check();
+          return await run();
+        } finally {
+          release();
+        }
+      },
+      deadline,
+      started,
+    );
   }
 
   queryRaw(query: SqlQuery) {
@@ -141,22 +149,24 @@ export class LockAwareAdapter implements SqlDriverAdapter {
     if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return this.connection.startTransaction(isolationLevel);
     const started = performance.now();
     const deadline = started + BUSY_WAIT_BUDGET_MS;
-    const release = await this.turns.take(deadline, started);
-    try {
-      // BEGIN IMMEDIATE takes the write lock first, so a transaction never fails halfway on another program's lock.
-      await whileLocked(
-        async () => {
+    let release = (): void => undefined;
+    // BEGIN IMMEDIATE takes the write lock first, so a transaction never fails halfway on another program's lock. While
+    // that program holds it, the turn is given back between attempts, so reads go on.
+    await whileLocked(
+      async () => {
+        release = await this.turns.take(deadline, started);
+        try {
           // Checked once per transaction, at its start: whatever it writes is committed a moment later.
           this.file.guard.check();
-          return this.connection.executeRaw(statement('BEGIN IMMEDIATE'));
-        },
-        deadline,
-        started,
-      );
-    } catch (error) {
-      release();
-      throw error;
-    }
+          await this.connection.executeRaw(statement('BEGIN IMMEDIATE'));
+        } catch (error) {
+          release();
+          throw error;
+        }
+      },
+      deadline,
+      started,
+    );
     return new LockAwareTransaction(this.connection, release);
   }
 
