@@ -9,7 +9,7 @@ import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isIdClash, isRowId, transaction, type Database } from './database.js';
-import type { RollEntry } from './rolls.js';
+import { insertRoll, type RollEntry } from './rolls.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';
 import { readStored, storedNameKeysSchema } from './stored-json.js';
@@ -458,7 +458,7 @@ export class OperatorStore {
           const entry = await tx.attribute.findUnique({ where: { operatorId_nameKey: { operatorId: sheet.id, nameKey: nameKey(name) } } });
           if (!entry) return null;
           const changed: AttributeChange = { name: entry.name, before: entry.value, after: change(entry.value) };
-          if (once) await tx.roll.create({ data: once(changed), select: { id: true } });
+          if (once) await insertRoll(tx, once(changed));
           await tx.attribute.update({ where: { id: entry.id }, data: { value: changed.after } });
           return changed;
         });
@@ -486,7 +486,7 @@ export class OperatorStore {
           const key = nameKey(condition.name);
           const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
           if (existing && once?.onlyNew) return 'already there';
-          for (const roll of once?.rolls ?? []) await tx.roll.create({ data: roll, select: { id: true } });
+          for (const roll of once?.rolls ?? []) await insertRoll(tx, roll);
           const data = {
             name: condition.name,
             modifier: condition.modifier,

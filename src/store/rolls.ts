@@ -101,8 +101,19 @@ export interface RollEntry {
 const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt'] as const;
 const ROLL_COLUMN_LIST = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
 
+/**
+ * Writes a roll's row, on its own (`writer` is the client) or inside another change's transaction (`writer` is that
+ * transaction). Prisma's raw INSERT: it is on the path of every roll's reply and of a contest's rolling step, where a
+ * model `create` costs about twice as much (it reads the row back) and `createMany` four times (it opens a
+ * transaction), most of what a /roll costs the bot (docs/performance.md). The adapters store a Date and a boolean
+ * as `create` does (test/store/rolls.test.ts).
+ */
+export async function insertRoll(writer: Pick<Database, '$executeRaw'>, row: RollEntry): Promise<void> {
+  await writer.$executeRaw`INSERT INTO "Roll" (${ROLL_COLUMN_LIST}) VALUES (${Prisma.join(ROLL_COLUMNS.map((column) => row[column]))})`;
+}
+
 /** A client that runs one change: the database itself, or the transaction a change runs in. */
-type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker'>;
+type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker' | '$executeRaw'>;
 
 /**
  * A compare-and-set (`change`: an updateMany that matches its row only if nobody saved since it was read) and, with
@@ -114,7 +125,7 @@ export async function compareAndSet(db: Database, change: (writer: Writer) => Pr
   if (!roll) return (await change(db)).count === 1;
   return transaction(db, async (tx) => {
     if ((await change(tx)).count !== 1) return false;
-    await tx.roll.create({ data: roll, select: { id: true } });
+    await insertRoll(tx, roll);
     return true;
   });
 }
@@ -153,15 +164,8 @@ export class RollLog {
     };
   }
 
-  /**
-   * A roll on its own is Prisma's raw INSERT: it is on the path of every roll's reply, where a model `create` costs
-   * about twice as much (it reads the row back) and `createMany` four times (it opens a transaction), most of what a
-   * /roll costs the bot (docs/performance.md). The adapter stores a Date and a boolean as `create` does
-   * (test/store/rolls.test.ts).
-   */
   private async insert(id: string, roll: RollRecordInput): Promise<void> {
-    const entry = this.entry(id, roll);
-    await this.db.$executeRaw`INSERT INTO "Roll" (${ROLL_COLUMN_LIST}) VALUES (${Prisma.join(ROLL_COLUMNS.map((column) => entry[column]))})`;
+    await insertRoll(this.db, this.entry(id, roll));
   }
 
   /**
