@@ -47,7 +47,7 @@ const ENGINE_MS = 1000;
 const FAIR_BLOCKS = QUICK ? 2 : 8;
 const FAIR_PER_BLOCK = QUICK ? 20 : 50;
 const FAIR_HEAVY_ALONE = QUICK ? 5 : 40;
-const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200, coldStart: 1.5, contestStep: 2 };
+const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200, coldStart: 1.5, contestStep: 1.5, contestStepP99: 3 };
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const thousands = (value: number): string => Math.round(value).toLocaleString('en-US').replace(/,/g, ' ');
@@ -132,6 +132,7 @@ function contestRows(contests: ContestFigures): string[][] {
   return [
     [`Whole contests (${STEPS_PER_CONTEST} interactions each, one after another)`, `${fixed(contests.contestsPerSecond, 1)}/s`, `${fixed(perContest, 1)}/s as rolls`, `${fixed(contests.contestsPerSecond / perContest)}×`, '–', '–'],
     ['Contest step, command → reply, p50 (floor: /roll challenge in the same run)', `${fixed(steps.median)} ms`, `${fixed(rolls.median)} ms`, `${fixed(steps.median / rolls.median)}×`, `≤ ${GOALS.contestStep}×`, met(steps.median / rolls.median <= GOALS.contestStep)],
+    ['Contest step, command → reply, p99 (floor: /roll challenge in the same run)', `${fixed(steps.p99)} ms`, `${fixed(rolls.p99)} ms`, `${fixed(steps.p99 / rolls.p99)}×`, `≤ ${GOALS.contestStepP99}×`, met(steps.p99 / rolls.p99 <= GOALS.contestStepP99)],
   ];
 }
 
