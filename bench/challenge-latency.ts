@@ -12,6 +12,7 @@ import { loginAndWaitUntilReady } from '../src/discord/client.js';
 import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
 import { startSandbox } from '../src/sandbox/sandbox.js';
+import type { Store } from '../src/store/index.js';
 import { createBareBot } from './bare-bot.js';
 
 export const ROLL: SandboxInteractionRequest = {
@@ -37,6 +38,8 @@ export interface Target {
   rateLimited: number;
   /** The fake's quiet period before interact() resolves. */
   settleMs: number;
+  /** Our bot's store (its database), for a part that fills it first; absent for the bare bot. */
+  store?: Store;
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,7 @@ export async function startOurs(settleMs: number, database?: { url: string; name
     problems: [],
     rateLimited: 0,
     settleMs,
+    store: sandbox.bot.store,
     async stop() {
       await sandbox.stop();
       removeFolder();
