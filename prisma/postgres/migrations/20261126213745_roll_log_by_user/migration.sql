@@ -1,3 +1,3 @@
 -- CreateIndex
-CREATE INDEX "Roll_guildId_userId_createdAt_idx" ON "Roll"("guildId", "userId", "createdAt");
+CREATE INDEX "Roll_guildId_userId_createdAt_id_idx" ON "Roll"("guildId", "userId", "createdAt", "id");
 
