@@ -8,8 +8,8 @@
  *   those; a roll a minute apart, over about two years. Each is a copy of a real `/roll challenge` of mike's (its
  *   inputs, seed, dice and result), under its own id, so any of them replays.
  * - Sheets: 100,000, each with two skills; 10,000 of them in the sandbox's server, owned by members with one sheet each.
- * - `/log user:mike` reads a member with 100,000 rolls, `/log user:player1` one with 20 (made by the bot); each is one
- *   page, newest first, with the "older" and "newer" checks. `/roll replay` takes a random roll of the server each
+ * - `/log user:mike` reads a member with 100,000 rolls, `/log user:player1` one with 20 (made by the bot), `/log` the
+ *   whole server's 400,000; each is one page, newest first, with the "older" and "newer" checks. `/roll replay` takes a random roll of the server each
  *   time. The autocomplete is each time another member's first, so the sheet is read from the database, not the cache.
  */
 import type { Database } from '../src/store/database.js';
@@ -34,6 +34,7 @@ export interface LargeDatabaseFigures {
   generateSeconds: number;
   logMany: Summary;
   logFew: Summary;
+  logServer: Summary;
   replay: Summary;
   autocomplete: Summary;
   problems: string[];
@@ -124,6 +125,7 @@ export async function largeDatabase(target: Target): Promise<LargeDatabaseFigure
     generateSeconds,
     logMany: await timed(target, () => ({ user: 'dora', roles: ['Dispatcher'], command: 'log', options: { user: 'mike' } }), problems),
     logFew: await timed(target, () => ({ user: 'dora', roles: ['Dispatcher'], command: 'log', options: { user: FEW } }), problems),
+    logServer: await timed(target, () => ({ user: 'dora', roles: ['Dispatcher'], command: 'log' }), problems),
     replay: await timed(target, () => ({ user: 'mike', command: 'roll replay', options: { id: replayIds[Math.floor(Math.random() * replayIds.length)]! } }), problems),
     // Members with a sheet in this server: ownerIds 7…, every tenth sheet (generate).
     autocomplete: await timed(target, () => ({ user: `7${String(10 * member++).padStart(17, '0')}`, command: 'roll challenge', options: { skill: 'Cl' }, focused: 'skill' }), problems),

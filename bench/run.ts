@@ -5,8 +5,8 @@
  * bench/results/latest.json, asserts nothing. BENCH_QUICK=1 runs smaller counts (for trying the script).
  * `npm run bench -- --only cold,contest,fair` runs only those rows (cold start and RSS when ready; contest steps
  * against /roll challenge; another player's roll during a flood of imports) and writes bench/results/only.json;
- * `npm run bench -- fair` is `--only fair`. `--only bigdb`: /log, /roll replay and autocomplete against 1M rolls and
- * 100k sheets on SQLite and PostgreSQL (bench/big-database.ts), its own table.
+ * `npm run bench -- fair` is `--only fair`. `--only large`: /log, /roll replay and autocomplete against 1M rolls and
+ * 100k sheets on SQLite and PostgreSQL (bench/large-database.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,13 +17,12 @@ import { contestThroughput, prepareContests, STEPS_PER_CONTEST, type ContestFigu
 import { engineThroughput } from './engine-throughput.js';
 import { fairTurns, fairTurnsDetails, fairTurnsRows, sheetFlood, summarizeFairTurns, tableFlood, type FairTurnsSummary } from './fair-turns.js';
 import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
-import { bigDatabase, bigDatabaseDetails, bigDatabaseJson, bigDatabaseTable, bigDbSizes, type BigDbFigures } from './big-database.js';
 import { LARGE_ROLLS, LARGE_SHEETS, largeDatabase, type LargeDatabaseFigures } from './large-database.js';
 import { NOT_INSTALLED, shardThroughput, startBenchPostgres, startOursOnPostgres, type BenchPostgres, type ShardThroughput } from './postgres.js';
 import { median, round, roundSummary, summarize, type Summary } from './stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const PARTS = ['cold', 'contest', 'fair', 'large', 'bigdb'] as const;
+const PARTS = ['cold', 'contest', 'fair', 'large'] as const;
 type Part = (typeof PARTS)[number];
 /** The parts of `--only a,b` (or the older `fair`); null → the whole run. */
 function onlyParts(args: string[]): Part[] | null {
@@ -50,8 +49,6 @@ const ENGINE_MS = 1000;
 const FAIR_BLOCKS = QUICK ? 2 : 8;
 const FAIR_PER_BLOCK = QUICK ? 20 : 50;
 const FAIR_HEAVY_ALONE = QUICK ? 5 : 40;
-/** The big database (bench/big-database.ts): its sizes, and each query's warm-up and blocks (a few hundred each). */
-const BIGDB = { sizes: bigDbSizes(QUICK), warmUp: QUICK ? 20 : 50, rounds: QUICK ? 2 : 6, perBlock: QUICK ? 25 : 50, settleMs: SETTLE_MS };
 const GOALS = { p50: 1.5, p99: 2, throughput: 0.5, rssMb: 200, coldStart: 1.5, contestStep: 1.5, contestStepP99: 3 };
 
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
@@ -198,6 +195,7 @@ function largeRows(figures: LargeDatabaseFigures[]): string[][] {
       [
         ['/log user:X, a member with 100,000 rolls', figure.logMany],
         ['/log user:X, a member with 20 rolls', figure.logFew],
+        ['/log, the whole server (400,000 rolls)', figure.logServer],
         ['/roll replay of a random roll', figure.replay],
         ['skill autocomplete, a sheet not yet cached', figure.autocomplete],
       ] as const
@@ -209,21 +207,7 @@ const largeDetails = (figures: LargeDatabaseFigures[]): string[] =>
   figures.map((figure) => `large database on ${figure.engine}: made in ${fixed(figure.generateSeconds, 1)} s${figure.problems.length > 0 ? `; ${figure.problems.length} problems, first: ${figure.problems[0]}` : ''}`);
 
 const largeJson = (figures: LargeDatabaseFigures[]) =>
-  figures.map((figure) => ({ ...figure, logMany: roundSummary(figure.logMany), logFew: roundSummary(figure.logFew), replay: roundSummary(figure.replay), autocomplete: roundSummary(figure.autocomplete), problems: figure.problems.length }));
-
-/** `/log user:X`, `/log`, `/roll replay` and the skill autocomplete against 1M rolls and 100k sheets, SQLite and PostgreSQL. */
-async function measureBigDatabase(): Promise<BigDbFigures> {
-  const { rolls, sheets } = BIGDB.sizes;
-  console.log(`big database: ${thousands(rolls)} rolls and ${thousands(sheets)} sheets (made once per schema, kept in bench/results/bigdb/), /log, /roll replay, autocomplete on SQLite and PostgreSQL`);
-  return bigDatabase(BIGDB);
-}
-
-function printBigDatabase(figures: BigDbFigures): void {
-  console.log('');
-  for (const line of bigDatabaseTable(figures)) console.log(line);
-  console.log('');
-  for (const line of bigDatabaseDetails(figures)) console.log(line);
-}
+  figures.map((figure) => ({ ...figure, logMany: roundSummary(figure.logMany), logFew: roundSummary(figure.logFew), logServer: roundSummary(figure.logServer), replay: roundSummary(figure.replay), autocomplete: roundSummary(figure.autocomplete), problems: figure.problems.length }));
 
 /** `npm run bench -- --only …`: only those parts' rows; our bot starts in this process for contests and fair turns. */
 async function onlySome(parts: Part[]): Promise<void> {
@@ -273,14 +257,8 @@ async function onlySome(parts: Part[]): Promise<void> {
       await postgres?.stop();
     }
   }
-  let big: BigDbFigures | null = null;
-  if (parts.includes('bigdb')) {
-    big = await measureBigDatabase();
-    results.bigDatabase = bigDatabaseJson(big);
-  }
-  if (rows.length > 0) printTable(rows);
+  printTable(rows);
   for (const line of details) console.log(line.startsWith('warning:') ? line : `details: ${line}`);
-  if (big) printBigDatabase(big);
   writeResults('only.json', results);
 }
 
@@ -355,7 +333,6 @@ async function main(): Promise<void> {
       await postgres.stop();
       postgres = null;
     }
-    const big = await measureBigDatabase();
     const shardRate = (shards: number) => median(sharded.find((run) => run.shards === shards)!.perSecond);
 
     const starts = await measureColdStarts();
@@ -412,7 +389,6 @@ async function main(): Promise<void> {
     for (const summary of fair) console.log(`details: ${fairTurnsDetails(summary)}`);
     for (const line of largeDetails(large)) console.log(`details: ${line}`);
     if (memory.problems.length > 0) console.log(`warning: memory run: ${memory.problems.length} problems, first: ${memory.problems[0]}`);
-    printBigDatabase(big);
 
     const results = {
       date: new Date().toISOString(),
@@ -447,7 +423,6 @@ async function main(): Promise<void> {
       memory: { ...memory, rollsPerSecond: round(memory.rollsPerSecond, 1), problems: memory.problems.length },
       engine: Object.fromEntries(Object.entries(engine).map(([key, value]) => [key, Math.round(value)])),
       fairTurns: fairTurnsJson(fair),
-      bigDatabase: bigDatabaseJson(big),
       largeDatabase: largeJson(large),
       postgres: onPostgres
         ? {
