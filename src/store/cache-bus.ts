@@ -4,9 +4,10 @@
  * SQLite: one process owns the file, so every write is this process's own and nothing needs telling.
  * PostgreSQL: after a write commits, the repository that made it drops its own entries and announces the change
  * (`pg_notify` on one channel, the payload naming the cache and what changed); every store listens on a connection
- * it keeps from the store's pool (postgres.ts counts it) and drops what each announcement names. While that connection is down (not yet
- * up, lost, or not answering) nothing can be heard, so every cache is off and reads go to the database; once it is
- * listening again the caches start empty, since announcements may have been missed meanwhile.
+ * it keeps from the store's pool (postgres.ts counts it) and drops what each announcement names. While that
+ * connection is down (not yet up, lost, or not answering) nothing can be heard, so every cache is off and reads go to
+ * the database; once it is listening again the caches start empty, since announcements may have been missed
+ * meanwhile.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
