@@ -58,6 +58,8 @@ export interface GatewayCounts {
   invalidSessions: number;
   /** IDENTIFYs refused for their shard (4010 Invalid shard, 4011 Sharding required). */
   shardRefusals: number;
+  /** Sessions a client ended by closing with 1000 or 1001 (`client.destroy()`): its interactions go elsewhere now. */
+  goodbyes: number;
 }
 
 /** Discord's rule: the shard a guild's events go to. */
@@ -124,7 +126,7 @@ export class FakeGateway {
   /** Date.now() of each IDENTIFY in the current 24 h window (session_start_limit). */
   private readonly identifyTimes: number[] = [];
   private liveWaiters: (() => void)[] = [];
-  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0, shardRefusals: 0 };
+  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0, shardRefusals: 0, goodbyes: 0 };
 
   constructor(
     private readonly state: FakeState,
@@ -172,7 +174,10 @@ export class FakeGateway {
     session.connection = undefined;
     session.droppedAt = Date.now();
     // A client that says goodbye (1000, 1001) ends its session on Discord; any other close leaves it resumable.
-    if (code === 1000 || code === 1001) this.endSession(session);
+    if (code === 1000 || code === 1001) {
+      this.endSession(session);
+      this.counts.goodbyes++;
+    }
   }
 
   private endSession(session: Session): void {

@@ -11,7 +11,8 @@ import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxRespon
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { holdWriteLock } from '../helpers/lock-holder.js';
 import { registerSlowCommand, slowCalls, slowCommand } from '../helpers/slow-command.js';
-import { textOf } from '../helpers/sandbox.js';
+import { deferredCommands, textOf } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 /** The responder's delay here, and a handler's wait well past it (and well inside the fake's 3 s deadline). */
 const DEFER_AFTER_MS = 250;
@@ -199,16 +200,22 @@ describe('real commands while another process holds the database', () => {
     expect(kinds(await act({ user: 'mike', command: 'sheet skill set', options: { name: 'Driving', level: 30 } }))).toEqual(['reply (private)']);
   });
 
-  it('given the write lock held for 1 s, writes are deferred and finish after it, a read answers while it is held', async () => {
-    const lock = await holdWriteLock(file(), 1000);
-    let shownAt = 0;
-    const [skill, roll, show] = await Promise.all([
+  it('given the write lock held by another program, writes are deferred and finish after it, a read answers while it is held', async () => {
+    const lock = await holdWriteLock(file());
+    let shown = false;
+    const acts = Promise.all([
       act({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 40 } }),
       act({ user: 'mike', command: 'roll challenge', options: { skill: 'Driving', cl: 90 } }),
-      act({ user: 'mike', command: 'sheet show' }).then((result) => ((shownAt = Date.now()), result)),
+      act({ user: 'mike', command: 'sheet show' }).then((result) => ((shown = true), result)),
     ]);
-    const releasedAt = await lock.released;
-    expect(shownAt).toBeLessThan(releasedAt);
+    try {
+      // Held until the read has answered and both writes show Discord's "thinking…" (deferred by the responder).
+      await until(() => shown && deferredCommands(sandbox.fake).includes('sheet skill set') && deferredCommands(sandbox.fake).includes('roll challenge'), 'the read answered and both writes deferred');
+    } finally {
+      lock.release();
+    }
+    await lock.released;
+    const [skill, roll, show] = await acts;
     expect(kinds(skill)).toEqual(['deferred', 'delete', 'followup (private)']);
     expect(last(skill).content).toContain('Climbing');
     expect(kinds(roll)).toEqual(['deferred', 'edit']);
@@ -222,9 +229,15 @@ describe('real commands while another process holds the database', () => {
   it('given a contest started while the lock is held, the contest keeps the id of the message its deferred reply became', async () => {
     expect(kinds(await act({ user: 'sasha', command: 'sheet create', options: { name: 'Kat' } }))).toEqual(['reply (private)']);
     await act({ user: 'sasha', command: 'sheet skill set', options: { name: 'Driving', level: 40 } });
-    const lock = await holdWriteLock(file(), 1000);
-    const started = await act({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays', skill: 'Driving', role: 'attacker' } });
+    const lock = await holdWriteLock(file());
+    const starting = act({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat outdrives Troy', stakes: 'Troy pays', skill: 'Driving', role: 'attacker' } });
+    try {
+      await until(() => deferredCommands(sandbox.fake).includes('contest start'), 'the contest start deferred');
+    } finally {
+      lock.release();
+    }
     await lock.released;
+    const started = await starting;
     expect(kinds(started)).toEqual(['deferred', 'edit']);
     const id = Number(/Contest #(\d+)/.exec(textOf(last(started)))?.[1]);
     const contest = await sandbox.bot.store.contests.find(sandbox.fake.guildId, id);

@@ -10,6 +10,7 @@ import { OPEN_PHASES, proposeContest, type ContestState } from '../../src/engine
 import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { contestAdjustForm, type PlayedContest } from '../helpers/contest-play.js';
 import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const CHALLENGER = 'sasha';
 const OPPONENT = 'mike';
@@ -80,7 +81,6 @@ afterEach(async () => {
 // ---- helpers ------------------------------------------------------------------------------------------------
 
 type Contest = PlayedContest;
-
 
 function advanceMinutes(minutes: number): void {
   clock = new Date(clock.getTime() + minutes * 60_000);
@@ -284,14 +284,6 @@ function menuValues(contest: Contest, side: 'challenger' | 'opponent'): string[]
   const menu = componentsOf(contest).find((component) => component.custom_id === `contest:skill:${contest.id}:${side}`);
   expect(menu, `the ${side}'s skill menu`).toBeDefined();
   return menu!.options!.map((option) => option.value);
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** Two interactions at once, straight through the fake (neither may break a Discord rule). */
@@ -786,7 +778,7 @@ describe('expiry', () => {
     // The step runs out while the bot is down (its 30 s sweep never ran in between): the new bot's start-up sweep marks it.
     advanceMinutes(2);
     await sandbox.restartBot();
-    await waitFor(() => shownText(contest).includes('the contest expired'), 'the start-up sweep to mark the contest expired');
+    await until(() => shownText(contest).includes('the contest expired'), 'the start-up sweep to mark the contest expired');
     expect(shownText(contest)).toContain('⛔ Nobody acted in time: the contest expired.');
     const components = componentsOf(contest);
     expect(components.map((component) => component.custom_id)).toEqual([`contest:agree:${contest.id}`, `contest:withdraw:${contest.id}`, `contest:adjust:${contest.id}`, `contest:cancel:${contest.id}`]);

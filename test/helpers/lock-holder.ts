@@ -1,4 +1,5 @@
-// Runs test/helpers/lock-holder.mjs: another OS process that holds the write lock on a SQLite file for a while.
+// Runs test/helpers/lock-holder.mjs: another OS process that holds the write lock on a SQLite file until the test
+// lets it go, so a test releases it when what it waits for has happened, not after a fixed time.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +9,15 @@ const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lock-hol
 export interface HeldLock {
   /** Date.now() when the other process had the lock. */
   lockedAt: number;
+  /** Tells the other process to commit and let go; `released` then resolves. */
+  release(): void;
   /** Resolves with Date.now() when it committed and let go; rejects if it failed. */
   released: Promise<number>;
 }
 
-/** Resolves once another process holds the write lock on `file`; it lets go after `holdMs`. */
-export function holdWriteLock(file: string, holdMs: number): Promise<HeldLock> {
-  const child = spawn(process.execPath, [SCRIPT, file, String(holdMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Resolves once another process holds the write lock on `file`; it keeps it until `release()`. */
+export function holdWriteLock(file: string): Promise<HeldLock> {
+  const child = spawn(process.execPath, [SCRIPT, file], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   const waiting: Array<() => void> = [];
@@ -42,5 +45,8 @@ export function holdWriteLock(file: string, holdMs: number): Promise<HeldLock> {
     });
   const released = line('released');
   released.catch(() => undefined);
-  return line('locked').then((lockedAt) => ({ lockedAt, released }));
+  const release = (): void => {
+    child.stdin.end('release\n');
+  };
+  return line('locked').then((lockedAt) => ({ lockedAt, release, released }));
 }

@@ -42,20 +42,35 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
+/**
+ * Waits for the server's own word that it accepts connections (its log line), then for one connection to succeed:
+ * no fixed pause. Fails at once if the server stops; the deadline is only a hang guard.
+ */
 async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`PostgreSQL stopped at start-up:\n${output()}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`PostgreSQL did not answer within 60 s: ${(error as Error).message}\n${output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  const ready = new Promise<void>((resolve, reject) => {
+    const look = (): void => {
+      if (/ready to accept connections/.test(output())) resolve();
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    child.once('exit', () => reject(new Error(`PostgreSQL stopped at start-up:\n${output()}`)));
+    look();
+  });
+  ready.catch(() => undefined); // raced below; a stop after the hang guard fired is not news
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`PostgreSQL did not say it accepts connections within 60 s:\n${output()}`)), 60_000);
+  });
+  try {
+    await Promise.race([ready, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

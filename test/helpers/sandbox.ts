@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { pino, type Logger } from 'pino';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
-import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { MessageFlags } from 'discord.js';
+import type { FakeDiscord, SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from './database.js';
 
 export interface TestSandbox extends Sandbox {
@@ -107,4 +108,15 @@ export async function stopChecked(sandbox: TestSandbox | undefined): Promise<voi
   } finally {
     await sandbox.stop();
   }
+}
+
+/**
+ * The slash commands whose answer is a deferral still "thinking…" (Discord's Loading flag) right now: a test sees an
+ * interaction deferred while its handler still waits (for a lock, say), before interact() resolves.
+ */
+export function deferredCommands(fake: FakeDiscord): string[] {
+  return fake
+    .messages(undefined, { includeEphemeral: true })
+    .filter((message) => (message.flags & MessageFlags.Loading) !== 0)
+    .map((message) => message.interaction?.command ?? '');
 }

@@ -7,19 +7,18 @@
 // Run with `npm run test:reliability` (vitest.reliability.config.ts); `npm test` does not pick this file up.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { RESTEvents, type Client } from 'discord.js';
 import type { ContestPhase, ContestSideName } from '../../src/engine/systems/tactalk/contest.js';
 import type { FakeMessage, SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const SEED = process.env.FAULTS_SEED ?? 'tactalk-faults-1';
 const CONTESTS = Number(process.env.FAULTS_CONTESTS ?? 12);
 /** Of the bot's writes during the contests, about this share fail: 500s, then 429s. */
 const FAIL_500 = 0.15;
 const FAIL_429 = 0.12;
-const DEADLINE_MS = 3000;
 
 type Json = Record<string, unknown>;
 
@@ -126,13 +125,15 @@ function problemsSince(violationsBefore: number): string[] {
   return problems;
 }
 
-/** Acts as a user; fails on any broken rule, late first answer, uncaught exception or unexpected error line. */
+/**
+ * Acts as a user; fails on any broken rule (a first answer after Discord's 3 s among them: the fake refuses it, as
+ * Discord does, and counts a violation), uncaught exception or unexpected error line.
+ */
 async function step(request: SandboxInteractionRequest): Promise<SandboxInteractionResult> {
   tally.interactions++;
   const violationsBefore = sandbox.fake.violations.length;
   const result = await sandbox.fake.interact(request);
   const problems = [...result.errors.map((e) => `rule broken: ${e}`), ...problemsSince(violationsBefore)];
-  if (result.firstResponseMs !== undefined && result.firstResponseMs > DEADLINE_MS) problems.push(`first answer after ${Math.round(result.firstResponseMs)} ms`);
   if (problems.length) throw new Error(`${JSON.stringify(request).slice(0, 500)}\nfaults: ${JSON.stringify(result.faults ?? [])}\n${problems.join('\n')}`);
   if (result.faults?.length) {
     if (result.responses.length > 0) tally.survived++;
@@ -354,9 +355,8 @@ describe('REST faults', () => {
     const rollsBefore = (await rollsOfKind('challenge')).length;
     fake.faults.add({ target: 'callback', status: 429, retryAfterMs: 300, times: 1, name: 'b: callback 429' });
     const roll = await step({ user: 'nina', command: 'roll challenge', options: { skill: 'Stealth', cl: 80 } });
+    // The callback was refused once, then tried again and accepted (in time: step() fails on a late one).
     expect(roll.faults).toHaveLength(1);
-    expect(roll.firstResponseMs).toBeGreaterThanOrEqual(300);
-    expect(roll.firstResponseMs).toBeLessThan(DEADLINE_MS);
     expect(roll.responses.map((r) => r.kind)).toEqual(['reply']);
     expect(await rollsOfKind('challenge')).toHaveLength(rollsBefore + 1);
 
@@ -383,7 +383,7 @@ describe('REST faults', () => {
     const injectedBefore = fake.faults.stats.injected;
     clock = new Date(clock.getTime() + 24 * 60 * 60_000);
     await sweepNow();
-    await until(() => fake.faults.stats.injected > injectedBefore && componentsOf(fake.message(message)).every((c) => c.disabled), 5000, 'the sweep to grey out the expired contest');
+    await until(() => fake.faults.stats.injected > injectedBefore && componentsOf(fake.message(message)).every((c) => c.disabled), 'the sweep to grey out the expired contest');
     expect((await stored(id)).state.phase).toBe('expired');
     expect(fake.messages().filter((m) => m.id === message)).toHaveLength(1);
     expect(problemsSince(fake.violations.length)).toEqual([]);
@@ -539,8 +539,8 @@ describe('gateway drops', () => {
       fake.dropGateway(drop);
       // Made while the bot is away: it waits in the session, and its 3 s run from now.
       const roll = await step({ user: 'nina', command: 'roll challenge', options: { skill: 'Climbing', cl: 70 } });
+      // In time from the interaction's creation, not from the resume: step() fails on a late answer.
       expect(roll.responses.map((r) => r.kind)).toEqual(['reply']);
-      expect(roll.firstResponseMs).toBeLessThan(DEADLINE_MS);
       await fake.waitForGateway(5000);
       const next = await step({ user: 'nina', command: 'sheet list' });
       expect(next.responses).toHaveLength(1);
@@ -560,10 +560,3 @@ async function sweepNow(): Promise<void> {
   watchRest(sandbox.bot.client);
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}

@@ -9,7 +9,8 @@
 // says it finished the interaction (not after a quiet period, which a slow machine can outlast), and contests expire
 // on the bot's injected clock only (the fuzz moves the clock, then runs the expiry sweep itself, between two steps).
 // The first test proves it: the same seed twice, FUZZ_REPRO_STEPS steps each, gives the same digest of every request
-// and every answer. Bounded: the run stops and fails after FUZZ_TIME_LIMIT_S seconds, naming the step it reached.
+// and every answer. Nothing here asserts how long anything took: a late answer is Discord's rule, which the fake
+// enforces (a violation); the summary prints the steps a second and the first answers' percentiles for reading.
 //
 // Run with `npm run test:reliability` (vitest.reliability.config.ts); `npm test` does not pick this file up.
 import { createHash } from 'node:crypto';
@@ -26,11 +27,11 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 const STEPS = Number(process.env.FUZZ_STEPS ?? 10_000);
 const SEED = process.env.FUZZ_SEED ?? 'tactalk-fuzz-1';
 const REPRO_STEPS = Number(process.env.FUZZ_REPRO_STEPS ?? 1500);
-const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_S ?? 240) * 1000;
+/** Only a hang guard for a whole run (about a minute on an idle machine): vitest ends a run that goes on longer. */
+const RUN_HANG_MS = 20 * 60_000;
 const USERS = Array.from({ length: 20 }, (_, i) => `fuzz${i}`);
-const DEADLINE_MS = 3000;
-/** The router's last word on an interaction may come this long after Discord's deadline before the step fails. */
-const HANDLER_GRACE_MS = 7000;
+/** Only a hang guard: how long a step waits for the router's last word on an interaction before calling it lost. */
+const HANDLER_HANG_MS = 60_000;
 // The router's closing log line ends a step, so the fake's quiet period only costs time.
 const SETTLE_MS = Number(process.env.FUZZ_SETTLE_MS ?? 0);
 const START_CLOCK = new Date('2032-01-01T12:00:00Z');
@@ -764,7 +765,7 @@ function printSummary(summary: Summary): void {
       `    top refusals: ${topRefusals.map(([reason, count]) => `${count}× ${reason}`).join('; ')}`,
       `  faults injected: ${faults.reduce((sum, [, count]) => sum + count, 0)}: ${faults.map(([fault, count]) => `${fault} ${count}`).join(', ')}`,
       `  invariants checked (violations found: ${summary.violations.length}):`,
-      `    answered within ${DEADLINE_MS} ms: ${summary.checks.answered ?? 0} interactions (first answer p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)})`,
+      `    answered: ${summary.checks.answered ?? 0} interactions (first answer p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)})`,
       `    no Discord rule broken and no unhandled request in the fake: ${summary.checks.rules ?? 0} steps`,
       `    no ping of anyone not meant: ${summary.checks.pings ?? 0} responses`,
       `    no error or uncaught exception in the log: ${summary.checks.log ?? 0} steps`,
@@ -778,7 +779,7 @@ function printSummary(summary: Summary): void {
  * One fuzz run on a fresh sandbox: `steps` steps from `seed`, each checked, then the end checks. Throws at the
  * first violation (or at the time limit) with the seed and the step; the summary is printed either way.
  */
-async function runFuzz(options: { seed: string; steps: number; timeLimitMs: number; keepLines?: boolean; endChecks?: boolean }): Promise<{ summary: Summary; digest: Digest }> {
+async function runFuzz(options: { seed: string; steps: number; keepLines?: boolean; endChecks?: boolean }): Promise<{ summary: Summary; digest: Digest }> {
   const { seed, steps } = options;
   const summary = newSummary(seed, steps);
   const digest = new Digest(options.keepLines ?? false);
@@ -801,13 +802,6 @@ async function runFuzz(options: { seed: string; steps: number; timeLimitMs: numb
   try {
     const fuzzer = createFuzzer(seed, sandbox);
     for (let index = 0; index < steps; index++) {
-      const elapsed = performance.now() - started;
-      if (elapsed > options.timeLimitMs) {
-        throw new Error(
-          `fuzz seed ${seed}: time limit of ${options.timeLimitMs / 1000} s reached at step ${index} of ${steps} ` +
-            `(${(index / (elapsed / 1000)).toFixed(0)} steps/s). FUZZ_TIME_LIMIT_S or FUZZ_STEPS change it; a slower bot is a finding.`,
-        );
-      }
       const jump = fuzzer.clockJump();
       if (jump > 0) {
         clock = new Date(clock.getTime() + jump * 60_000);
@@ -826,15 +820,15 @@ async function runFuzz(options: { seed: string; steps: number; timeLimitMs: numb
       try {
         const result = await sandbox.fake.interact(step.request);
         kind.sent++;
-        if (!(await log.handled(result.id, DEADLINE_MS + HANDLER_GRACE_MS))) problems.push(`the bot did not finish handling it within ${(DEADLINE_MS + HANDLER_GRACE_MS) / 1000} s`);
+        if (!(await log.handled(result.id, HANDLER_HANG_MS))) problems.push(`the bot never finished handling it (no "interaction handled" line in ${HANDLER_HANG_MS / 1000} s)`);
         const record = tracker.get(result.id) ?? { ...result, ack: result.firstResponseMs === undefined ? undefined : 1 };
         const firstResponseMs = record.firstResponseAt !== undefined && record.dispatchedAt !== undefined ? record.firstResponseAt - record.dispatchedAt : result.firstResponseMs;
         count('answered');
         problems.push(...record.errors);
-        if (record.ack === undefined || firstResponseMs === undefined) problems.push(`no answer within ${DEADLINE_MS} ms: ${JSON.stringify(result).slice(0, 1500)}`);
+        if (record.ack === undefined || firstResponseMs === undefined) problems.push(`no answer: ${JSON.stringify(result).slice(0, 1500)}`);
         else {
+          // An answer after Discord's 3 s is refused by the fake and counted as a violation (below), as Discord refuses it.
           summary.firstResponseMs.push(firstResponseMs);
-          if (firstResponseMs > DEADLINE_MS) problems.push(`answered after ${Math.round(firstResponseMs)} ms`);
         }
         for (const response of record.responses) {
           count('pings');
@@ -913,8 +907,8 @@ async function endChecks(sandbox: TestSandbox, botId: string, summary: Summary, 
 beforeAll(startDiceNotationThread);
 
 it.skipIf(REPRO_STEPS <= 0)(`is reproducible: seed ${SEED} gives the same ${REPRO_STEPS} interactions and answers twice`, async () => {
-  const first = await runFuzz({ seed: SEED, steps: REPRO_STEPS, timeLimitMs: TIME_LIMIT_MS, keepLines: true, endChecks: false });
-  const second = await runFuzz({ seed: SEED, steps: REPRO_STEPS, timeLimitMs: TIME_LIMIT_MS, keepLines: true, endChecks: false });
+  const first = await runFuzz({ seed: SEED, steps: REPRO_STEPS, keepLines: true, endChecks: false });
+  const second = await runFuzz({ seed: SEED, steps: REPRO_STEPS, keepLines: true, endChecks: false });
   const a = first.digest.lines;
   const b = second.digest.lines;
   const differs = a.findIndex((line, index) => line !== b[index]);
@@ -925,10 +919,10 @@ it.skipIf(REPRO_STEPS <= 0)(`is reproducible: seed ${SEED} gives the same ${REPR
     expect.fail(`seed ${SEED} gave two different runs from line ${at}:\nfirst:  ${String(a[at]).slice(0, 3000)}\nsecond: ${String(b[at]).slice(0, 3000)}`);
   }
   expect(first.summary.digest).toBe(second.summary.digest);
-}, 2 * TIME_LIMIT_MS + 60_000);
+}, 2 * RUN_HANG_MS);
 
-it(`survives ${STEPS} random interactions (seed ${SEED}) within ${TIME_LIMIT_MS / 1000} s`, async () => {
-  const { summary } = await runFuzz({ seed: SEED, steps: STEPS, timeLimitMs: TIME_LIMIT_MS });
+it(`survives ${STEPS} random interactions (seed ${SEED})`, async () => {
+  const { summary } = await runFuzz({ seed: SEED, steps: STEPS });
   expect(summary.stepsDone).toBe(STEPS);
   expect(summary.violations).toEqual([]);
-}, TIME_LIMIT_MS + 60_000);
+}, RUN_HANG_MS);

@@ -1,7 +1,6 @@
 // Tests of the fake Discord itself, driven by a bare, unmodified discord.js Client written here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import {
   ActionRowBuilder,
@@ -22,6 +21,8 @@ import {
   type Interaction,
 } from 'discord.js';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
+import { deferredCommands } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const commands = [
   new SlashCommandBuilder().setName('ping').setDescription('Answers pong'),
@@ -51,6 +52,8 @@ const commands = [
 
 /** Errors the bot met (DiscordAPIError codes), so tests can check what the bot saw. */
 const botErrors: unknown[] = [];
+/** What /slow waits for between its deferral and its edit (open unless a test closes it). */
+let slowGate: Promise<void> = Promise.resolve();
 
 async function handle(interaction: Interaction, client: Client): Promise<void> {
   if (interaction.isAutocomplete()) {
@@ -122,7 +125,8 @@ async function handle(interaction: Interaction, client: Client): Promise<void> {
       return;
     case 'slow':
       await interaction.deferReply();
-      await sleep(60);
+      // The test opens the gate once it has seen the deferral, and interact() still waiting.
+      await slowGate;
       await interaction.editReply('done');
       return;
     case 'multi':
@@ -164,7 +168,8 @@ async function handle(interaction: Interaction, client: Client): Promise<void> {
       return;
     }
     case 'late':
-      await sleep(150);
+      // Past the fake's deadline (100 ms in the test that uses it) by the interaction's own creation time.
+      await until(() => Date.now() - interaction.createdTimestamp > 150, 'the interaction to be past its deadline');
       try {
         await interaction.reply('too late');
       } catch (error) {
@@ -306,7 +311,14 @@ describe('fake Discord with a bare discord.js client', () => {
   });
 
   it('waits past a deferral for the edit', async () => {
-    const result = await fake.interact({ user: 'mike', command: 'slow' });
+    let open!: () => void;
+    slowGate = new Promise((resolve) => (open = resolve));
+    let collected = false;
+    const collecting = fake.interact({ user: 'mike', command: 'slow' }).then((result) => ((collected = true), result));
+    await until(() => deferredCommands(fake).includes('slow'), 'the deferral of /slow');
+    expect(collected).toBe(false);
+    open();
+    const result = await collecting;
     expect(result.responses.map((r) => r.kind)).toEqual(['deferred', 'edit']);
     expect(result.responses[1]).toMatchObject({ content: 'done', messageId: result.responses[0]!.messageId });
     expect(fake.message(result.responses[0]!.messageId!)?.content).toBe('done');
@@ -409,6 +421,7 @@ describe('fake Discord with a bare discord.js client', () => {
   });
 
   it('dispatches to the newest client when a second one logs in', async () => {
+    const goodbyes = fake.gatewayCounts.goodbyes;
     const second = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.restApi } });
     second.on(Events.InteractionCreate, (interaction) => {
       if (interaction.isChatInputCommand()) void interaction.reply('from the second client');
@@ -421,7 +434,7 @@ describe('fake Discord with a bare discord.js client', () => {
     } finally {
       await second.destroy();
     }
-    await sleep(20);
+    await until(() => fake.gatewayCounts.goodbyes === goodbyes + 1, 'the fake to end the second client\'s session');
     const back = await fake.interact({ user: 'mike', command: 'ping' });
     expect(back.responses[0]?.content).toBe('pong');
   });

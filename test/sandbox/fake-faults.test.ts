@@ -2,10 +2,10 @@
 // a faulted request is answered as Discord answers it and not carried out, @discordjs/rest's retries then apply it
 // once, faults are never counted as the bot's violations, and a dropped gateway resumes with the missed events.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, REST, RESTEvents, Routes, SlashCommandBuilder, type Interaction } from 'discord.js';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { FakeFaults, faultTargetOf } from '../../src/sandbox/fake-faults.js';
+import { until } from '../helpers/until.js';
 
 const commands = [
   new SlashCommandBuilder().setName('ping').setDescription('Answers pong'),
@@ -284,7 +284,7 @@ describe('gateway drops', () => {
   it('resumes after a close with a resumable code too', async () => {
     const before = { ...fake.gatewayCounts };
     fake.dropGateway({ code: 4000 });
-    await sleep(10);
+    await until(() => fake.gatewayCounts.resumes === before.resumes + 1, 'the client to resume');
     await fake.waitForGateway(5000);
     expect(fake.gatewayCounts).toMatchObject({ identifies: before.identifies, resumes: before.resumes + 1 });
     expect((await fake.interact({ user: 'mike', command: 'ping' })).responses[0]?.content).toBe('pong');
@@ -303,8 +303,9 @@ describe('gateway drops', () => {
 
   it('ends the session of a client that says goodbye: nothing waits for it', async () => {
     const other = await loggedIn(fake);
+    const goodbyes = fake.gatewayCounts.goodbyes;
     await other.destroy();
-    await sleep(20);
+    await until(() => fake.gatewayCounts.goodbyes === goodbyes + 1, 'the fake to end the session of the client that said goodbye');
     // The first client is still here and gets the interaction.
     expect((await fake.interact({ user: 'mike', command: 'ping' })).responses[0]?.content).toBe('pong');
   });

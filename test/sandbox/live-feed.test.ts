@@ -39,14 +39,18 @@ async function feed(url: string) {
   let read = 0;
   return {
     events,
+    /** The next event, as soon as it arrives (a reader wakes each waiter); a hang guard ends a wait for none. */
     async next(): Promise<FeedEvent> {
-      const deadline = Date.now() + 5000;
-      while (read >= events.length) {
-        if (Date.now() > deadline) throw new Error('no event within 5 s');
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
+      if (read >= events.length) {
+        let timer: NodeJS.Timeout | undefined;
+        const never = new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('no event came (waited 30 s)')), 30_000);
         });
+        try {
+          while (read >= events.length) await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), never]);
+        } finally {
+          clearTimeout(timer);
+        }
       }
       return events[read++]!;
     },

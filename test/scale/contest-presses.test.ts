@@ -8,6 +8,7 @@ import { seededRng } from '../../src/engine/rng.js';
 import type { Store } from '../../src/store/index.js';
 import { twoProcessStores } from '../helpers/database.js';
 import { adminQuery } from '../helpers/postgres-server.js';
+import { until } from '../helpers/until.js';
 
 let a: Store;
 let b: Store;
@@ -53,7 +54,7 @@ describe('presses on one contest in two processes', () => {
     let letFirstFinish!: () => void;
     const hold = new Promise<void>((resolve) => (letFirstFinish = resolve));
     const first = decline(a, contest.id, log, 'a', hold);
-    await waitFor(() => log.includes('a in'));
+    await until(() => log.includes('a in'), 'a to take its turn');
     const second = decline(b, contest.id, log, 'b');
     // b's press waits for a's turn, however long a takes (up to the lock timeout).
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,7 +81,7 @@ describe('presses on one contest in two processes', () => {
     const never = new Promise<void>((resolve) => (dead = resolve));
     const log: string[] = [];
     const stuck = decline(a, contest.id, log, 'a', never).catch(() => 'a lost its connection');
-    await waitFor(() => log.includes('a in'));
+    await until(() => log.includes('a in'), 'a to take its turn');
     // The process's connections end as they would when it is killed.
     await adminQuery(inject('postgresAdminUrl'), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tactalk-bot' AND query LIKE '%pg_advisory_lock%'`);
     expect(await decline(b, contest.id, log, 'b')).toBe(true);
@@ -89,10 +90,3 @@ describe('presses on one contest in two processes', () => {
   });
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('gave up waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -9,6 +9,7 @@ import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 let fake: FakeDiscord;
 let databaseUrl: string;
@@ -44,20 +45,12 @@ async function startMachine(env: Record<string, string>): Promise<ChildBot> {
   return machine;
 }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('two machines, each running its SHARD_IDS of SHARD_COUNT=2', () => {
   it('each machine runs and answers its own shard only; the one with shard 0 clears the old global commands', async () => {
     const second = await startMachine({ SHARD_COUNT: '2', SHARD_IDS: '1' });
     expect(second.logs.find((line) => /^shards running/.test(line.msg ?? ''))).toMatchObject({ shards: [1], count: 2 });
     expect(fake.liveShards()).toEqual([1]);
-    await waitFor(() => fake.commands(servers[1]).length > 1, 'the slash list of the shard-1 server');
+    await until(() => fake.commands(servers[1]).length > 1, 'the slash list of the shard-1 server');
     // Shard 0's servers have nobody yet: Discord (the fake) cannot deliver their interactions.
     await expect(fake.interact({ user: 'mike', guild: servers[0], command: 'old-roll' })).rejects.toThrow(/not connected to the fake gateway as shard 0 of 2/);
     expect(second.logs.some((line) => /^global commands removed/.test(line.msg ?? ''))).toBe(false);
@@ -67,7 +60,7 @@ describe('two machines, each running its SHARD_IDS of SHARD_COUNT=2', () => {
     expect(first.logs.find((line) => /^shards running/.test(line.msg ?? ''))).toMatchObject({ shards: [0], count: 2 });
     expect(fake.liveShards()).toEqual([0, 1]);
     await first.waitForLog((line) => /^global commands removed/.test(line.msg ?? ''), 10_000, 'the old global commands removed');
-    await waitFor(() => fake.commands(servers[0]).length > 0, 'the slash list of the shard-0 server');
+    await until(() => fake.commands(servers[0]).length > 0, 'the slash list of the shard-0 server');
     for (const server of servers) expect(fake.commands(server).map((command) => (command as { name: string }).name)).not.toContain('old-roll');
 
     for (const [shard, server] of servers.entries()) {

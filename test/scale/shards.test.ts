@@ -9,6 +9,7 @@ import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxRespon
 import { ChildBot, isAlive, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const SHARDS = 3;
 const CHALLENGER = 'sasha';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   });
   await bot.waitForLog(() => bot!.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).length === SHARDS, 30_000, 'every shard process running');
   // Each shard process registers its own servers' slash lists once it is ready.
-  for (const server of servers) await waitFor(() => fake.commands(server).length > 0, `the slash list of ${server}`);
+  for (const server of servers) await until(() => fake.commands(server).length > 0, () => `the slash list of ${server}:\n${bot?.tail(30)}`);
 }, 180_000);
 
 afterAll(async () => {
@@ -57,14 +58,6 @@ function serverPerShard(): string[] {
     found[fake.shardOf(name)] ??= name;
   }
   return found as string[];
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${bot?.tail(30)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function act(server: string, request: SandboxInteractionRequest): Promise<SandboxInteractionResult> {
@@ -157,7 +150,7 @@ describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQ
     expect(died).toMatchObject({ signal: 'SIGKILL' });
     const respawned = await bot!.waitForLog((line) => line.shard === victim && line.pid !== killedPid && /process \d+ spawned/.test(line.msg ?? ''), 30_000, 'the respawn');
     await bot!.waitForLog((line) => line.shard === victim && line.pid === respawned.pid && /ready/.test(line.msg ?? ''), 60_000, 'the respawned shard ready');
-    await waitFor(() => fake.liveShards().includes(victim), 'the respawned shard on the gateway');
+    await until(() => fake.liveShards().includes(victim), () => `the respawned shard on the gateway:\n${bot?.tail(30)}`);
 
     // The other shards played on while one was down; then the respawned one finishes the contest its predecessor held.
     for (const contest of contests) await finish(contest);
@@ -204,7 +197,7 @@ describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQ
     // Resolves once the manager's output is closed, which its shard processes share: they are exiting too.
     const exit = await bot!.kill('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
-    await waitFor(() => current.every((pid) => !isAlive(pid)), 'the shard processes to exit');
+    await until(() => current.every((pid) => !isAlive(pid)), () => `the shard processes to exit:\n${bot?.tail(30)}`);
     const stopped = bot!.logs.filter((line) => line.signal === 'the shard manager is gone' && /^shutting down/.test(line.msg ?? ''));
     expect(stopped.map((line) => line.shards).sort()).toEqual([[0], [1], [2]]);
     expect(fake.liveShards()).toEqual([]);

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { adminQuery } from '../helpers/postgres-server.js';
 import { twoProcessStores } from '../helpers/database.js';
+import { until } from '../helpers/until.js';
 
 let url: string;
 let a: Store;
@@ -22,14 +23,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   for (;;) {
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('gave up waiting');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -90,7 +83,7 @@ describe('read caches shared by the processes of one PostgreSQL database', () =>
     const pid = b.caches.listenerPid;
     expect(pid).not.toBeNull();
     await adminQuery(inject('postgresAdminUrl'), `SELECT pg_terminate_backend(${pid})`);
-    await until(() => !b.caches.listening);
+    await until(() => !b.caches.listening, 'b to notice its listener is gone');
     // Caches off: every read is the database's, never the copy from before.
     expect(await climbing(b)).toBe(41);
     await sneak(42);
@@ -98,7 +91,7 @@ describe('read caches shared by the processes of one PostgreSQL database', () =>
     await a.operators.setSkill(sheet, 'Climbing', 43); // its notification reaches nobody in b
     expect(await climbing(b)).toBe(43);
 
-    await until(() => b.caches.listening);
+    await until(() => b.caches.listening, 'b to listen again');
     expect(b.caches.listenerPid).not.toBe(pid);
     await heardAll();
     expect(await climbing(b)).toBe(43);
