@@ -6,33 +6,26 @@
  */
 import type { Logger } from '../log.js';
 import { nameKey } from '../engine/names.js';
-import type { SqlDriverAdapter, SqlQuery } from './sqlite-adapter.js';
+import { statement, type SqlDriverAdapter } from './sqlite-adapter.js';
 
 /** Bump when `nameKey` changes what it makes of a stored name. */
 const NAME_KEYS_VERSION = 1;
 const KEYED_TABLES = ['Operator', 'Skill', 'Archetype', 'Condition', 'Attribute', 'OutcomeTable'] as const;
 
-const query = (sql: string, ...args: Array<string | number>): SqlQuery => ({
-  sql,
-  args,
-  argTypes: args.map((arg) => ({ scalarType: typeof arg === 'number' ? 'int' : 'string', arity: 'scalar' }) as const),
-});
-
 /**
- * On the store's one connection, through the driver adapter Prisma uses (sqlite-adapter.ts), not Prisma's client:
- * it runs as the store opens, and Prisma's query compiler then loads only once a command needs it (about 60 ms of a
- * start).
+ * On the store's one connection, through the driver adapter Prisma uses (sqlite-adapter.ts): it runs as the store
+ * opens, while Prisma's client is still starting in the background (database.ts, warmUp).
  */
 export async function rekeyNames(connection: SqlDriverAdapter, log?: Logger): Promise<void> {
-  const version = await connection.queryRaw(query('PRAGMA user_version'));
+  const version = await connection.queryRaw(statement('PRAGMA user_version'));
   if (Number(version.rows[0]?.[0] ?? 0) >= NAME_KEYS_VERSION) return;
   for (const table of KEYED_TABLES) {
-    const { rows } = await connection.queryRaw(query(`SELECT "id", "name", "nameKey" FROM "${table}"`));
+    const { rows } = await connection.queryRaw(statement(`SELECT "id", "name", "nameKey" FROM "${table}"`));
     for (const [id, name, stored] of rows as Array<[number | bigint, string, string]>) {
       const key = nameKey(name);
       if (key === stored) continue;
       try {
-        await connection.executeRaw(query(`UPDATE "${table}" SET "nameKey" = ? WHERE "id" = ?`, key, Number(id)));
+        await connection.executeRaw(statement(`UPDATE "${table}" SET "nameKey" = ? WHERE "id" = ?`, key, Number(id)));
       } catch (error) {
         // Two names told apart before are one now (the same name in two Unicode forms, on one sheet): the first
         // takes the key; the other keeps its old one, so nothing is lost, and the warning says where it is.
@@ -40,5 +33,5 @@ export async function rekeyNames(connection: SqlDriverAdapter, log?: Logger): Pr
       }
     }
   }
-  await connection.executeRaw(query(`PRAGMA user_version = ${NAME_KEYS_VERSION}`));
+  await connection.executeRaw(statement(`PRAGMA user_version = ${NAME_KEYS_VERSION}`));
 }

@@ -133,7 +133,7 @@ export async function openPostgres(databaseUrl: string): Promise<{ db: Database;
   });
   try {
     // Reach the server now, so that a database that cannot be reached fails the start-up rather than the first
-    // interaction. Prisma connects on its first query (its query compiler loads then, when a command first needs it).
+    // interaction. Prisma starts in the background as the store opens (database.ts, warmUp).
     await pool.query('SELECT 1');
   } catch (error) {
     await client.$disconnect().catch(() => undefined);

@@ -60,7 +60,7 @@ function storedInputs(roll: RollRecordInput): unknown {
  * A page of the roll log is Prisma's raw query: a page after a cursor is "(createdAt, id) before the cursor's", which
  * as a model query is an OR of two conditions that neither database keeps to the index. On PostgreSQL with 1M rolls,
  * /log user:X of a member with 100,000 rolls took ~230 ms a page that way, its "newer" check reading every one of
- * the member's rolls; as one row comparison the index (guildId, userId, createdAt) takes it in order
+ * the member's rolls; as one row comparison the index (guildId, userId, createdAt, id) takes it in order
  * (docs/performance.md).
  */
 const olderThan = (cursor: RollCursor) => Prisma.sql` AND ("createdAt", "id") < (${cursor.createdAt}, ${cursor.id})`;
@@ -104,7 +104,7 @@ export interface RollEntry {
   createdAt: Date;
 }
 
-/** The roll log's columns, in the order of a RollEntry's values (`rowValues`). */
+/** The roll log's columns: the one list every INSERT and page of the log uses. */
 const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt'] as const;
 const ROLL_COLUMN_LIST = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
 

@@ -16,7 +16,12 @@ type SqlTransaction = Awaited<ReturnType<SqlDriverAdapter['startTransaction']>>;
 export type SqlQuery = Parameters<SqlDriverAdapter['queryRaw']>[0];
 type IsolationLevel = Parameters<SqlDriverAdapter['startTransaction']>[0];
 
-export const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
+/** A statement in the driver adapter's shape, with text or whole-number values for its `?`s, in order. */
+export const statement = (sql: string, ...args: Array<string | number>): SqlQuery => ({
+  sql,
+  args,
+  argTypes: args.map((arg) => ({ scalarType: typeof arg === 'number' ? 'int' : 'string', arity: 'scalar' }) as const),
+});
 
 class LockAwareTransaction implements SqlTransaction {
   readonly provider: SqlTransaction['provider'];

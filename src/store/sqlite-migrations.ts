@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type AppliedMigration, applyMigrations, migrationNames, type MigrationTarget, projectMigrations, RECORD_MIGRATION } from './migrations.js';
 import { connectSqlite } from './sqlite.js';
-import type { SqlDriverAdapter, SqlQuery } from './sqlite-adapter.js';
+import { statement, type SqlDriverAdapter } from './sqlite-adapter.js';
 import { databaseFile } from './sqlite-file-guard.js';
 import { whileLocked } from './sqlite-locks.js';
 
@@ -32,12 +32,9 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 /** A time as Prisma's SQLite adapter writes it: ISO 8601 with an explicit +00:00. */
 const stamp = (): string => new Date().toISOString().replace('Z', '+00:00');
 
-/** A statement with text values, in the driver adapter's shape. */
-const query = (sql: string, ...args: string[]): SqlQuery => ({ sql, args, argTypes: args.map(() => ({ scalarType: 'string', arity: 'scalar' }) as const) });
-
 /** The rows of a query as objects, by column name. */
 async function rowsOf<Row>(connection: SqlDriverAdapter, sql: string): Promise<Row[]> {
-  const { columnNames, rows } = await connection.queryRaw(query(sql));
+  const { columnNames, rows } = await connection.queryRaw(statement(sql));
   return rows.map((row) => Object.fromEntries(columnNames.map((name, index) => [name, row[index]])) as Row);
 }
 
@@ -73,7 +70,7 @@ export async function migrateSqlite(databaseUrl: string, folder = sqliteMigratio
   const opened = await connectSqlite(file);
   try {
     return await opened.exclusively(async (connection) => {
-      await connection.executeRaw(query('PRAGMA foreign_keys = OFF'));
+      await connection.executeRaw(statement('PRAGMA foreign_keys = OFF'));
       const target: MigrationTarget = {
         database: `the SQLite file ${file}`,
         committedFolder: COMMITTED_FOLDER,
@@ -82,19 +79,19 @@ export async function migrateSqlite(databaseUrl: string, folder = sqliteMigratio
           const startedAt = stamp();
           try {
             // Another program holding the file is waited for, as the bot waits for it (sqlite-locks.ts).
-            await whileLocked(() => connection.executeRaw(query('BEGIN IMMEDIATE')));
+            await whileLocked(() => connection.executeRaw(statement('BEGIN IMMEDIATE')));
           } catch (error) {
             throw new Error(`${(error as Error).message} (another program has the file open: close it and start again)`, { cause: error });
           }
           try {
             await connection.executeScript(MIGRATIONS_TABLE);
             await connection.executeScript(migration.sql);
-            const broken = await connection.queryRaw(query('PRAGMA foreign_key_check'));
+            const broken = await connection.queryRaw(statement('PRAGMA foreign_key_check'));
             if (broken.rows.length > 0) throw new Error(`${broken.rows.length} rows would break a foreign key`);
-            await connection.executeRaw(query(`${RECORD_MIGRATION} VALUES (?, ?, ?, ?, ?, 1)`, id, migration.checksum, migration.name, startedAt, stamp()));
-            await connection.executeRaw(query('COMMIT'));
+            await connection.executeRaw(statement(`${RECORD_MIGRATION} VALUES (?, ?, ?, ?, ?, 1)`, id, migration.checksum, migration.name, startedAt, stamp()));
+            await connection.executeRaw(statement('COMMIT'));
           } catch (error) {
-            await connection.executeRaw(query('ROLLBACK')).catch(() => undefined);
+            await connection.executeRaw(statement('ROLLBACK')).catch(() => undefined);
             throw error;
           }
         },

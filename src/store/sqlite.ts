@@ -80,7 +80,7 @@ export async function openSqlite(databaseUrl: string): Promise<{ db: Database; c
   const file = databaseFile(databaseUrl);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // The connection opens now, so a file that cannot be opened fails the start-up rather than the first interaction;
-  // Prisma takes it on its first query (its query compiler loads then, when a command first needs it).
+  // Prisma takes it when it starts (in the background as the store opens: database.ts, warmUp).
   const connection = await connectSqlite(file);
   let taken = false;
   const prisma = new PrismaClient({
