@@ -109,15 +109,6 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   if (opponent.id === context.userId) throw new UserError('You cannot contest yourself. Pick another player.');
   const { store } = context;
   const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest start' });
-  for (const [userId, who] of [[context.userId, 'You have'], [opponent.id, `<@${opponent.id}> has`]] as const) {
-    if ((await store.contests.openCount(context.guildId, userId)) >= CONTEST_LIMITS.openPerUser) {
-      const open = await store.contests.openOf(context.guildId, userId);
-      const links = open.map((contest) => (contest.messageId ? `#${contest.id} ${messageLink(contest.guildId, contest.channelId, contest.messageId)}` : `#${contest.id}`));
-      throw new UserError(
-        `${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once: ${links.join(', ')}. Finish one (the challenger may withdraw before the dice roll) or let one expire first.`,
-      );
-    }
-  }
   const settings = await store.servers.settings(context.guildId);
   const role = interaction.options.getString('role', true);
   if (role !== 'attacker' && role !== 'defender') throw new UserError('The role is **attacker** or **defender**.');
@@ -132,11 +123,29 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
   });
   // A draft until its opening is in the channel: a crash or a lost reply before then leaves nothing open, and the
   // user's retry is the only contest that counts.
-  const draft = await store.contests.create({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) });
+  const draft = await store.contests.start({ guildId: context.guildId, channelId: context.channelId, state, expiresAt: expiryFrom(context.now(), settings) }, CONTEST_LIMITS.openPerUser, context.now());
+  if ('full' in draft) throw await contestLimitReached(context, draft.full);
   await inTurn(store, draft.id, async () => {
     const opening = contestOpening(viewOf({ ...draft, state: postContest(draft.state) }, settings));
-    await store.contests.post(draft, await context.answer.replyWithMessageId(opening));
+    let messageId: string | null;
+    try {
+      messageId = await context.answer.replyWithMessageId(opening);
+    } catch (error) {
+      await store.contests.forgetDraft(draft).catch((gone: unknown) => context.log.warn({ err: gone, contestId: draft.id }, 'a draft whose opening failed could not be forgotten'));
+      throw error;
+    }
+    await store.contests.post(draft, messageId);
   });
+}
+
+/** The refusal of a contest past the limit, linking the contests that hold it. */
+async function contestLimitReached(context: HandlerContext, userId: string): Promise<UserError> {
+  const who = userId === context.userId ? 'You have' : `<@${userId}> has`;
+  const open = await context.store.contests.openOf(context.guildId, userId);
+  const links = open.map((contest) => (contest.messageId ? `#${contest.id} ${messageLink(contest.guildId, contest.channelId, contest.messageId)}` : `#${contest.id}`));
+  return new UserError(
+    `${who} ${CONTEST_LIMITS.openPerUser} open contests already, the most at once${links.length > 0 ? `: ${links.join(', ')}` : ' (one is still being posted)'}. Finish one (the challenger may withdraw before the dice roll) or let one expire first.`,
+  );
 }
 
 /** A player's role, skill and archetypes from their sheet: the skill as on the sheet (nearest names suggested), each archetype once. */

@@ -164,11 +164,11 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     }),
     operatorName: sheet.name,
   };
-  const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
   const channel = interaction.channel;
   if (!channel?.isSendable()) throw new UserError('The bot cannot post in this channel; ask an admin for its Send Messages permission.');
-  const message = await channel.send(requestOpening({ id: request.id, state }));
-  await context.store.rollRequests.setMessage(request.id, message.id);
+  const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
+  const message = await shownOrForgotten(context, request, () => channel.send(requestOpening({ id: request.id, state })).then(({ id }) => id));
+  if (message) await context.store.rollRequests.fillMessage(request, message);
   await context.answer.reply(
     privateNote(
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
@@ -187,12 +187,22 @@ export async function stateIntentCommand(interaction: ChatInputCommandInteractio
     intent: interaction.options.getString('intent', true),
     outcome: interaction.options.getString('outcome', true),
   });
-  if ((await context.store.rollRequests.countStated(context.guildId, context.userId)) >= STATED_INTENTS_MAX) {
-    throw new UserError(`You already have ${STATED_INTENTS_MAX} intents waiting for a Dispatcher. Withdraw one (its **Withdraw** button) or wait for an answer.`);
+  const request = await context.store.rollRequests.stateIntent(context.guildId, context.channelId, state, STATED_INTENTS_MAX, context.now());
+  if (!request) {
+    throw new UserError(`You already have ${STATED_INTENTS_MAX} intents waiting for a Dispatcher. Withdraw one (the **Withdraw** button on its message) or wait for an answer.`);
   }
-  const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
-  const messageId = await context.answer.replyWithMessageId(intentOpening({ id: request.id, state }));
-  if (messageId) await context.store.rollRequests.setMessage(request.id, messageId);
+  const messageId = await shownOrForgotten(context, request, () => context.answer.replyWithMessageId(intentOpening({ id: request.id, state })));
+  if (messageId) await context.store.rollRequests.fillMessage(request, messageId);
+}
+
+/** Posts a new request's message; one that never reached the channel is forgotten, so it waits on nobody. */
+async function shownOrForgotten(context: HandlerContext, request: StoredRollRequest, post: () => Promise<string | null>): Promise<string | null> {
+  try {
+    return await post();
+  } catch (error) {
+    await context.store.rollRequests.forgetUnshown(request).catch((gone: unknown) => context.log.warn({ err: gone, requestId: request.id }, 'a request whose message failed could not be forgotten'));
+    throw error;
+  }
 }
 
 // ---- presses ---------------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@
  */
 import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isRowId, type Database, type Dialect } from './database.js';
+import { isRowId, transaction, type Database, type Dialect } from './database.js';
 import type { Turns } from './locks.js';
-import { compareAndSet, type RollEntry } from './rolls.js';
+import { saveIfUnchanged, stillPosting } from './message-state.js';
+import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
@@ -25,6 +26,13 @@ export interface StoredContest {
   expiresAt: Date;
 }
 
+export interface NewContest {
+  guildId: string;
+  channelId: string;
+  state: ContestState;
+  expiresAt: Date;
+}
+
 /** The servers whose contests a process sweeps: those of its shards, `(guild_id >> 22) % count` (src/bot.ts). */
 export interface SweptShards {
   ids: readonly number[];
@@ -36,19 +44,10 @@ const CONTEST_COLUMNS = Prisma.raw(Object.keys(CONTEST_FIELDS).map((column) => `
 type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date };
 
 /*
- * A step's reload and its compare-and-set are Prisma's raw queries: a contest's state is a few kilobytes of JSON,
- * which a model query carries through Prisma's query compiler, and the raw statement does not (a reload ~40 µs
- * against ~130 µs, a compare-and-set ~80 µs against ~140 µs; docs/performance.md). They read and write what the
- * model queries do, `updatedAt` included (test/store/contest-steps.test.ts).
+ * A step's reload is Prisma's raw query: a contest's state is a few kilobytes of JSON, which a model query carries
+ * through Prisma's query compiler, and the raw statement does not (~40 µs against ~130 µs; docs/performance.md).
+ * It reads what the model query does (test/store/contest-steps.test.ts).
  */
-
-/** The compare-and-set: the new state, only on the version it was decided from (and `phase`, when given). */
-function setIfUnchanged(writer: Pick<Database, '$executeRaw'>, contest: StoredContest, state: ContestState, set: { expiresAt?: Date; messageId?: string | null }, phase?: ContestPhase): Promise<number> {
-  const expiresAt = set.expiresAt ? Prisma.sql`, "expiresAt" = ${set.expiresAt}` : Prisma.empty;
-  const messageId = set.messageId ? Prisma.sql`, "messageId" = ${set.messageId}` : Prisma.empty;
-  const inPhase = phase ? Prisma.sql` AND "phase" = ${phase}` : Prisma.empty;
-  return writer.$executeRaw`UPDATE "Contest" SET "state" = ${JSON.stringify(state)}, "phase" = ${state.phase}, "version" = "version" + 1, "updatedAt" = ${new Date()}${expiresAt}${messageId} WHERE "id" = ${contest.id} AND "version" = ${contest.version}${inPhase}`;
-}
 
 function fromRow(row: ContestRow): StoredContest {
   return { ...row, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }) };
@@ -82,20 +81,37 @@ export class ContestStore {
     return isRowId(id) ? this.turns.inTurn('contest', id, work) : work();
   }
 
-  async create(input: { guildId: string; channelId: string; state: ContestState; expiresAt: Date }): Promise<StoredContest> {
-    const row = await this.db.contest.create({
-      data: {
-        guildId: input.guildId,
-        channelId: input.channelId,
-        challengerId: input.state.challenger.userId,
-        opponentId: input.state.opponent.userId,
-        phase: input.state.phase,
-        state: JSON.stringify(input.state),
-        expiresAt: input.expiresAt,
-      },
+  /**
+   * A new contest, as a draft until its opening is in the channel, unless either player already takes part in `most`
+   * contests: open ones, and drafts still being posted (a draft whose opening never got there counts for
+   * POSTING_GRACE_MS only, by the bot's clock `now`). The count and the insert are one transaction, so starts at once
+   * never open more than `most`; `{ full }` names the player who has them.
+   */
+  async start(input: NewContest, most: number, now: Date): Promise<StoredContest | { full: string }> {
+    const { guildId, state } = input;
+    return transaction(this.db, async (tx) => {
+      for (const userId of [state.challenger.userId, state.opponent.userId]) {
+        const takesPart = { OR: [{ challengerId: userId }, { opponentId: userId }] };
+        const holding = { OR: [{ phase: { in: [...OPEN_PHASES] } }, { phase: 'draft', createdAt: { gt: stillPosting(now) } }] };
+        if ((await tx.contest.count({ where: { guildId, AND: [takesPart, holding] } })) >= most) return { full: userId };
+      }
+      return this.create(input, now, tx);
+    });
+  }
+
+  /** A new contest as a draft, with no limit (`start` keeps the players' limit). */
+  async create(input: NewContest, now = new Date(), writer: Pick<Database, 'contest'> = this.db): Promise<StoredContest> {
+    const { guildId, channelId, state, expiresAt } = input;
+    const row = await writer.contest.create({
+      data: { guildId, channelId, challengerId: state.challenger.userId, opponentId: state.opponent.userId, phase: state.phase, state: JSON.stringify(state), expiresAt, createdAt: now },
       select: { id: true },
     });
-    return { id: row.id, guildId: input.guildId, channelId: input.channelId, messageId: null, version: 0, state: input.state, expiresAt: input.expiresAt };
+    return { id: row.id, guildId, channelId, messageId: null, version: 0, state, expiresAt };
+  }
+
+  /** A draft whose opening could not be posted: gone at once, so the player's retry is the only contest that counts. */
+  async forgetDraft(draft: StoredContest): Promise<void> {
+    await this.db.contest.deleteMany({ where: { id: draft.id, guildId: draft.guildId, phase: 'draft' } });
   }
 
   /**
@@ -104,8 +120,8 @@ export class ContestStore {
    */
   async post(draft: StoredContest, messageId: string | null): Promise<StoredContest | null> {
     const state = postContest(draft.state);
-    const changed = await setIfUnchanged(this.db, draft, state, { messageId }, 'draft');
-    return changed === 1 ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
+    const posted = await saveIfUnchanged(this.db, 'Contest', draft, state, { phase: state.phase, messageId: messageId ?? undefined }, { phase: 'draft' });
+    return posted ? { ...draft, state, messageId: messageId ?? draft.messageId, version: draft.version + 1 } : null;
   }
 
   /**
@@ -133,7 +149,7 @@ export class ContestStore {
    * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
-    const won = await compareAndSet(this.db, async (writer) => ({ count: await setIfUnchanged(writer, contest, state, { expiresAt }) }), roll);
+    const won = await saveIfUnchanged(this.db, 'Contest', contest, state, { phase: state.phase, expiresAt }, { roll });
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 

@@ -6,7 +6,8 @@
 import { Refused } from '../engine/refusals.js';
 import { trackerStateSchema, type TrackerState } from '../engine/initiative.js';
 import { isRowId, transaction, type Database } from './database.js';
-import { compareAndSet, type RollEntry } from './rolls.js';
+import { saveIfUnchanged } from './message-state.js';
+import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** Open trackers on one server: one per channel, and a bound on channels a Dispatcher could fill. */
@@ -73,9 +74,7 @@ export class InitiativeStore {
    * (the initiative roll the state shows), the roll lands in the roll log in the same transaction.
    */
   async save(tracker: StoredTracker, state: TrackerState, roll?: RollEntry): Promise<StoredTracker | null> {
-    const where = { id: tracker.id, guildId: tracker.guildId, version: tracker.version };
-    const data = { state: JSON.stringify(state), version: { increment: 1 } };
-    const won = await compareAndSet(this.db, (writer) => writer.initiativeTracker.updateMany({ where, data }), roll);
+    const won = await saveIfUnchanged(this.db, 'InitiativeTracker', tracker, state, {}, { roll });
     return won ? { ...tracker, state, version: tracker.version + 1 } : null;
   }
 

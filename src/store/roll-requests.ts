@@ -1,7 +1,8 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import { rollRequestStateSchema, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
-import { isRowId, type Database } from './database.js';
-import { compareAndSet, type RollEntry } from './rolls.js';
+import { isRowId, transaction, type Database } from './database.js';
+import { saveIfUnchanged, stillPosting } from './message-state.js';
+import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** A stored request's state; one stored before the conversation reads as the current shape (the schema's defaults). */
@@ -27,6 +28,7 @@ export interface DeclinedRequest {
 export class RollRequestStore {
   constructor(private readonly db: Database) {}
 
+  /** A Dispatcher's request for a roll; its message is posted next (`setMessage`), or it is forgotten (`forgetUnshown`). */
   async create(guildId: string, channelId: string, state: RollRequestState): Promise<StoredRollRequest> {
     const row = await this.db.rollRequest.create({
       data: { guildId, channelId, dispatcherId: state.dispatcherId, playerId: state.playerId, phase: state.phase, state: JSON.stringify(state) },
@@ -34,8 +36,32 @@ export class RollRequestStore {
     return { id: row.id, guildId, channelId, messageId: null, version: row.version, state };
   }
 
-  async setMessage(id: number, messageId: string): Promise<void> {
-    await this.db.rollRequest.update({ where: { id }, data: { messageId } });
+  /**
+   * A player's intent, unless they have `most` intents waiting for a Dispatcher already: those in the channel, and
+   * those still being posted (one whose message never got there counts for POSTING_GRACE_MS only, by the bot's clock `now`). The count and the
+   * insert are one transaction, so intents stated at once never leave more than `most` waiting; null when full.
+   */
+  async stateIntent(guildId: string, channelId: string, state: RollRequestState, most: number, now: Date): Promise<StoredRollRequest | null> {
+    return transaction(this.db, async (tx) => {
+      const shown = { OR: [{ messageId: { not: null } }, { createdAt: { gt: stillPosting(now) } }] };
+      if ((await tx.rollRequest.count({ where: { guildId, playerId: state.playerId, phase: 'stated', ...shown } })) >= most) return null;
+      const row = await tx.rollRequest.create({
+        data: { guildId, channelId, dispatcherId: state.dispatcherId, playerId: state.playerId, phase: state.phase, state: JSON.stringify(state), createdAt: now },
+      });
+      return { id: row.id, guildId, channelId, messageId: null, version: row.version, state };
+    });
+  }
+
+  /** A request or intent whose message could not be posted: gone, so it waits on nobody and counts for nobody. */
+  async forgetUnshown(request: StoredRollRequest): Promise<void> {
+    await this.db.rollRequest.deleteMany({ where: { id: request.id, guildId: request.guildId, messageId: null, version: request.version } });
+  }
+
+  /** Records the message a request is shown on, if none is recorded yet (a crash can come between posting and this). */
+  async fillMessage(request: StoredRollRequest, messageId: string): Promise<StoredRollRequest> {
+    if (request.messageId) return request;
+    await this.db.rollRequest.updateMany({ where: { id: request.id, guildId: request.guildId, messageId: null }, data: { messageId } });
+    return { ...request, messageId };
   }
 
   /** A request of this server; one of another server is not found, exactly as an id never used. */
@@ -43,11 +69,6 @@ export class RollRequestStore {
     if (!isRowId(id)) return null;
     const row = await this.db.rollRequest.findUnique({ where: { id, guildId } });
     return row ? { ...row, state: stateOf(row) } : null;
-  }
-
-  /** How many intents this player has waiting for a Dispatcher. */
-  async countStated(guildId: string, playerId: string): Promise<number> {
-    return this.db.rollRequest.count({ where: { guildId, playerId, phase: 'stated' } });
   }
 
   /**
@@ -71,10 +92,8 @@ export class RollRequestStore {
    * not stored, nor a roll of a press that lost the race.
    */
   async save(request: StoredRollRequest, state: RollRequestState, roll?: RollEntry): Promise<StoredRollRequest | null> {
-    const where = { id: request.id, version: request.version };
     // The Dispatcher who answered a stated intent is known only from then on.
-    const data = { state: JSON.stringify(state), phase: state.phase, dispatcherId: state.dispatcherId, version: { increment: 1 } };
-    const won = await compareAndSet(this.db, (writer) => writer.rollRequest.updateMany({ where, data }), roll);
+    const won = await saveIfUnchanged(this.db, 'RollRequest', request, state, { phase: state.phase, dispatcherId: state.dispatcherId }, { roll });
     return won ? { ...request, state, version: request.version + 1 } : null;
   }
 }

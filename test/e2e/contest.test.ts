@@ -11,6 +11,7 @@ import type { FakeMessage, SandboxInteractionRequest, SandboxResponse } from '..
 import { contestAdjustForm, type PlayedContest } from '../helpers/contest-play.js';
 import { importSheet, startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
+import { POSTING_GRACE_MS } from '../../src/store/message-state.js';
 
 const CHALLENGER = 'sasha';
 const OPPONENT = 'mike';
@@ -1023,12 +1024,16 @@ describe('crash windows', () => {
     expect(componentsOf(contest).every((component) => component.disabled === true)).toBe(true);
   });
 
-  it('a draft never shown (the bot died before its opening) takes no open contest, and the sweep expires it without a message', async () => {
+  it('a draft never shown (the bot died before its opening) takes no open contest once its posting time is over, and the sweep expires it without a message', async () => {
     const state = proposeContest({ challengerId: ids.challenger, opponentId: ids.opponent, challengerOperator: { id: 1, name: 'Kat' }, intent: 'Lost', stakes: 'Lost', addsOwnSkill: false });
-    const draft = await sandbox.bot.store.contests.create({ guildId: sandbox.fake.guildId, channelId: sandbox.fake.channelId, state, expiresAt: new Date(clock.getTime() + 15 * 60_000) });
+    const draft = await sandbox.bot.store.contests.create({ guildId: sandbox.fake.guildId, channelId: sandbox.fake.channelId, state, expiresAt: new Date(clock.getTime() + 15 * 60_000) }, clock);
     expect(OPEN_PHASES).not.toContain(draft.state.phase);
-    // The user tries again: their retries are the only contests that count, all three of them.
-    for (let retry = 0; retry < 3; retry++) await startContest();
+    // While its opening may still be on its way it holds a place (starts at once never pass the limit)…
+    for (let retry = 0; retry < 2; retry++) await startContest();
+    await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'One more', stakes: 'Troy loses', skill: 'CQC', role: 'attacker' } }, 'You have 3 open contests already');
+    // …and past that, the user's retries are the only contests that count, all three of them.
+    advanceMinutes(POSTING_GRACE_MS / 60_000);
+    await startContest();
     await expectRefusedCommand({ user: CHALLENGER, command: 'contest start', options: { opponent: OPPONENT, intent: 'One more', stakes: 'Troy loses', skill: 'CQC', role: 'attacker' } }, 'You have 3 open contests already');
 
     const messages = sandbox.fake.messages().length;
