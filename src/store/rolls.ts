@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, transaction, type Database } from './database.js';
+import { isIdClash, type Database } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -119,24 +119,6 @@ export async function insertRoll(writer: Pick<Database, '$executeRaw'>, row: Rol
   await writer.$executeRaw`INSERT INTO "Roll" (${ROLL_COLUMN_LIST}) VALUES (${Prisma.join(ROLL_COLUMNS.map((column) => row[column]))})`;
 }
 
-/** A client that runs one change: the database itself, or the transaction a change runs in. */
-type Writer = Pick<Database, 'contest' | 'rollRequest' | 'initiativeTracker' | '$executeRaw'>;
-
-/**
- * A compare-and-set (`change`: an updateMany that matches its row only if nobody saved since it was read) and, with
- * `roll`, the roll the new state shows, in one transaction: never a state showing a roll that is not stored, nor a
- * roll of a change that lost the race. True when the change won; a failed insert (its id is taken) throws and
- * changes nothing.
- */
-export async function compareAndSet(db: Database, change: (writer: Writer) => Promise<{ count: number }>, roll?: RollEntry): Promise<boolean> {
-  if (!roll) return (await change(db)).count === 1;
-  return transaction(db, async (tx) => {
-    if ((await change(tx)).count !== 1) return false;
-    await insertRoll(tx, roll);
-    return true;
-  });
-}
-
 export class RollLog {
   /** Rolls made within one millisecond still list in the order they were made. */
   private lastCreatedAt = 0;
@@ -211,6 +193,21 @@ export class RollLog {
   async find(guildId: string, id: string): Promise<StoredRoll | null> {
     const row = await this.db.roll.findUnique({ where: { id, guildId } });
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * Records the message a result posted on its own (a next table's roll, a request's consequence) is shown as. False
+   * when one was recorded first: another press posted it too, and the caller deletes its copy.
+   */
+  async markPosted(guildId: string, id: string, messageId: string): Promise<boolean> {
+    const { count } = await this.db.roll.updateMany({ where: { id, guildId, messageId: null }, data: { messageId } });
+    return count === 1;
+  }
+
+  /** Whether a result posted on its own reached the channel (its message is recorded). */
+  async isPosted(guildId: string, id: string): Promise<boolean> {
+    const row = await this.db.roll.findUnique({ where: { id, guildId }, select: { messageId: true } });
+    return row?.messageId != null;
   }
 
   /** A roll of this server by the id a user typed; a clear error when there is none. */

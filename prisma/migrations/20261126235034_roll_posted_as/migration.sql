@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Roll" ADD COLUMN "messageId" TEXT;
+
