@@ -1,6 +1,7 @@
 /** The environment, read once, checked, typed, with defaults. A bad value stops start-up with a clear message. */
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
+import { redactPasswords } from './log.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,17 +101,18 @@ function refuseMisspeltNames(env: NodeJS.ProcessEnv): void {
  */
 export function sqliteFileOf(databaseUrl: string): string {
   if (!databaseUrl.startsWith('file:')) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db or a PostgreSQL one such as postgresql://user:password@host:5432/tactalk, not "${databaseUrl}".`);
+    throw new ConfigError(`DATABASE_URL must be a SQLite file URL such as file:./data/bot.db or a PostgreSQL one such as postgresql://user:password@host:5432/tactalk, not "${redactPasswords(databaseUrl)}".`);
   }
   const [file = '', query] = databaseUrl.slice('file:'.length).split(/\?(.*)/s);
   if (query !== undefined) {
     const options = new URLSearchParams(query);
+    const given = redactPasswords(`?${query}`);
     const readOnly = options.get('mode') === 'ro' || ['1', 'true', 'yes', 'on'].includes(options.get('immutable') ?? '');
     const example = `file:${file || './data/bot.db'}`;
     if (readOnly) {
-      throw new ConfigError(`DATABASE_URL asks for a read-only database ("?${query}"), but the bot writes every roll, sheet and contest, so it cannot run on one. Use ${example} on a file the bot may write.`);
+      throw new ConfigError(`DATABASE_URL asks for a read-only database ("${given}"), but the bot writes every roll, sheet and contest, so it cannot run on one. Use ${example} on a file the bot may write.`);
     }
-    throw new ConfigError(`DATABASE_URL takes the file only, without options after "?" ("?${query}" is not supported). Use ${example}.`);
+    throw new ConfigError(`DATABASE_URL takes the file only, without options after "?" ("${given}" is not supported). Use ${example}.`);
   }
   if (!file) throw new ConfigError('DATABASE_URL names no file: write it as file:./data/bot.db or file:/absolute/path/bot.db.');
   return path.resolve(file);
@@ -238,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shardIds = shardIdsOf(env, shardCount);
   if (shardCount !== null && shardCount !== 1 && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError(
-      `SHARD_COUNT=${env.SHARD_COUNT?.trim()} runs a process per shard, and several processes cannot share one SQLite file (${databaseUrl}). ` +
+      `SHARD_COUNT=${env.SHARD_COUNT?.trim()} runs a process per shard, and several processes cannot share one SQLite file (${redactPasswords(databaseUrl)}). ` +
         'Use PostgreSQL (DATABASE_URL=postgresql://user:password@host:5432/tactalk; docs/scaling.md says how to copy an SQLite database there), or unset SHARD_COUNT to run one process.',
     );
   }

@@ -1,6 +1,7 @@
 /**
  * One pino logger: pretty on a terminal, JSON lines otherwise. Children carry guild, user and interaction id.
- * Every line passes through `redactSecrets` on its way out, whoever logged it and in whatever field.
+ * Every line passes through `redactSecrets` on its way out, whoever logged it and in whatever field: no token, and no
+ * password of a database URL (`redactPasswords`, also used wherever such a URL is shown).
  */
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
@@ -19,13 +20,34 @@ const SECRETS: Array<[RegExp, string]> = [
   [/aW50ZXJhY3Rpb246[\w-]+/g, REDACTED],
   // A bot token's shape (base64 user id . timestamp . signature), e.g. in a string that echoes a header.
   [/[\w-]{23,}\.[\w-]{6}\.[\w-]{27,}/g, REDACTED],
-  // Any field named …token or authorization, at any depth (the line is JSON: "key":"value").
-  [/("(?:[A-Za-z_]*[Tt]oken|[Aa]uthorization)":)"(?:[^"\\]|\\.)*"/g, `$1"${REDACTED}"`],
+  // Any field named …token, authorization or …password, at any depth (the line is JSON: "key":"value").
+  [/("(?:[A-Za-z_]*[Tt]oken|[Aa]uthorization|[A-Za-z_]*[Pp]ass(?:word|wd))":)"(?:[^"\\]|\\.)*"/g, `$1"${REDACTED}"`],
 ];
 
-/** A log line with every token it carries replaced by [REDACTED]. */
+// A database URL's password, wherever it sits: in the userinfo (`postgresql://user:secret@host`), as a query or
+// keyword parameter (`?password=secret`, `sslpassword=…`, `PGPASSWORD=…`), under any scheme, misspelt ones too, and
+// in text no URL parser would take (an unencoded @ or / in the password). A password may hold @ (the last one before
+// the host ends it); in the URLs of the web a path may hold `/@me`, so there a password stops at the first /.
+const PASSWORDS: Array<[RegExp, string]> = [
+  [/((?:\b[a-z][a-z0-9+.-]*:?)?\/\/[^\s/?#@:"'\\]*:)[^\s/"'\\]*@/gi, `$1${REDACTED}@`],
+  [/(\b(?!(?:https?|wss?):)[a-z][a-z0-9+.-]*:?\/\/[^\s/?#@:"'\\]*:)[^\s"'\\]*@/gi, `$1${REDACTED}@`],
+  [/((?<![a-z0-9_])(?:ssl|pg)?pass(?:word|wd)?=)[^&\s"'#\\]*/gi, `$1${REDACTED}`],
+];
+
+/**
+ * `text` with every password of a database URL in it replaced by [REDACTED]: the one redaction for wherever a
+ * DATABASE_URL (or a URL given to `npm run db:copy`) is shown or logged. Takes any text, a URL that does not parse
+ * included, and leaves the rest of it as it was (the user, the host, the database name).
+ */
+export function redactPasswords(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of PASSWORDS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** A log line with every token and password it carries replaced by [REDACTED]. */
 export function redactSecrets(line: string): string {
-  let out = line;
+  let out = redactPasswords(line);
   for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement);
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, redactPasswords, type Logger } from './log.js';
 
 // Loaded for the mode this process runs in only: a shard manager then carries no commands, store or fake Discord.
 const bot = () => import('./bot.js');
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      console.error(`Configuration error: ${redactPasswords(error.message)}`);
       process.exit(1);
     }
     throw error;

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { copySqliteToPostgres, CopyRefused, countsTable } from './copy.js';
-import { redacted } from './postgres.js';
+import { redactPasswords } from '../log.js';
 
 const USAGE = 'usage: npm run db:copy -- <sqlite url> <postgresql url>\n   e.g. npm run db:copy -- file:./data/bot.db postgresql://tactalk:secret@127.0.0.1:5432/tactalk\n   (or --from <sqlite url> --to <postgresql url>). Stop the bot first: rows it writes during the copy are not copied.';
 
@@ -21,14 +21,14 @@ async function main(): Promise<number> {
   try {
     given = urls();
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    console.error(`${redactPasswords((error as Error).message)}\n${USAGE}`);
     return 1;
   }
   if (!given) {
     console.error(USAGE);
     return 1;
   }
-  console.log(`Copying ${given.from} into ${redacted(given.to)}`);
+  console.log(`Copying ${redactPasswords(given.from)} into ${redactPasswords(given.to)}`);
   try {
     const report = await copySqliteToPostgres(given.from, given.to, { progress: (message) => console.log(message) });
     console.log(countsTable(report));
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     console.log('Every table has as many rows in PostgreSQL as in SQLite. Set DATABASE_URL to the PostgreSQL URL and start the bot.');
     return 0;
   } catch (error) {
-    const reason = error instanceof CopyRefused ? error.message : `the copy failed: ${(error as Error).message}`;
+    const reason = redactPasswords(error instanceof CopyRefused ? error.message : `the copy failed: ${(error as Error).message}`);
     console.error(`${reason}\nNothing was kept in the PostgreSQL database (the copy is one transaction); run the copy again once this is mended.`);
     return 1;
   }

@@ -14,9 +14,9 @@
  */
 import fs from 'node:fs';
 import { Prisma as SqlitePrisma } from '../generated/prisma/client.js';
+import { redactPasswords } from '../log.js';
 import { dialectOf, migrateDatabase, openDatabase, type Database } from './database.js';
 import { openStore } from './index.js';
-import { redacted } from './postgres.js';
 import { databaseFile } from './sqlite-file-guard.js';
 
 /** Rows read and written at a time: a roll log of millions of rows is never in memory at once. */
@@ -125,8 +125,8 @@ export interface CopyOptions {
 export async function copySqliteToPostgres(sourceUrl: string, targetUrl: string, options: CopyOptions = {}): Promise<CopyReport> {
   const progress = options.progress ?? (() => undefined);
   const batchSize = options.batchSize ?? COPY_BATCH;
-  if (dialectOf(sourceUrl) !== 'sqlite') throw new CopyRefused(`the source must be the bot's SQLite file (file:./data/bot.db), not ${redacted(sourceUrl)}`);
-  if (dialectOf(targetUrl) !== 'postgresql') throw new CopyRefused(`the target must be a PostgreSQL database (postgresql://user:password@host:5432/name), not ${targetUrl}`);
+  if (dialectOf(sourceUrl) !== 'sqlite') throw new CopyRefused(`the source must be the bot's SQLite file (file:./data/bot.db), not ${redactPasswords(sourceUrl)}`);
+  if (dialectOf(targetUrl) !== 'postgresql') throw new CopyRefused(`the target must be a PostgreSQL database (postgresql://user:password@host:5432/name), not ${redactPasswords(targetUrl)}`);
   const file = databaseFile(sourceUrl);
   if (!fs.existsSync(file)) throw new CopyRefused(`there is no SQLite database at ${file}: give the DATABASE_URL the bot runs with (file:./data/bot.db by default)`);
 
@@ -135,7 +135,7 @@ export async function copySqliteToPostgres(sourceUrl: string, targetUrl: string,
   progress(`source ${file}: ${await migrateDatabase(sourceUrl)}`);
   const source = await openStore(sourceUrl);
   try {
-    progress(`target ${redacted(targetUrl)}: ${await migrateDatabase(targetUrl)}`);
+    progress(`target ${redactPasswords(targetUrl)}: ${await migrateDatabase(targetUrl)}`);
     const target = await openDatabase(targetUrl);
     try {
       const models = Object.values(SqlitePrisma.ModelName);

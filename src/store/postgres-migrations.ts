@@ -8,7 +8,8 @@
  * Why this and not postgrator or node-pg-migrate: docs/scaling.md.
  */
 import { applyMigrations, type AppliedMigration, projectMigrations, RECORD_MIGRATION } from './migrations.js';
-import { postgresPool, redacted } from './postgres.js';
+import { redactPasswords } from '../log.js';
+import { postgresPool } from './postgres.js';
 
 /** Prisma's own definition of its bookkeeping table (so a later `prisma migrate deploy` finds everything applied). */
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -40,7 +41,7 @@ export async function migratePostgres(databaseUrl: string, folder = postgresMigr
     client = await pool.connect();
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`could not connect to the PostgreSQL database of DATABASE_URL (${redacted(databaseUrl)}) to apply its migrations: ${(error as Error).message}`, { cause: error });
+    throw new Error(`could not connect to the PostgreSQL database of DATABASE_URL (${redactPasswords(databaseUrl)}) to apply its migrations: ${(error as Error).message}`, { cause: error });
   }
   try {
     // Waits for another process's run to finish.

@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { AsyncQueue } from '@sapphire/async-queue';
 import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/prisma-postgres/client.js';
+import { redactPasswords } from '../log.js';
 import type { Database } from './database.js';
 import { TURN_CONNECTIONS } from './locks.js';
 import { TransactionEndedError } from './unavailable.js';
@@ -138,19 +139,8 @@ export async function openPostgres(databaseUrl: string): Promise<{ db: Database;
   } catch (error) {
     await client.$disconnect().catch(() => undefined);
     await pool.end().catch(() => undefined);
-    throw new Error(`could not connect to the PostgreSQL database of DATABASE_URL (${redacted(databaseUrl)}): ${(error as Error).message}`, { cause: error });
+    throw new Error(`could not connect to the PostgreSQL database of DATABASE_URL (${redactPasswords(databaseUrl)}): ${(error as Error).message}`, { cause: error });
   }
   // Same models, same API (database.ts): the store uses the SQLite client's type for both.
   return { db: client as unknown as Database, pool };
-}
-
-/** The URL without its password, for messages and logs. */
-export function redacted(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return 'postgresql://…';
-  }
 }
