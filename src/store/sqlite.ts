@@ -12,6 +12,7 @@ import type { Database } from './database.js';
 import { LockAwareAdapter, statement, type SqlDriverAdapter } from './sqlite-adapter.js';
 import { acquireGuard, databaseFile } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, SQLITE_BUSY_TIMEOUT_MS, whileLocked } from './sqlite-locks.js';
+import { errorChain } from './unavailable.js';
 
 /**
  * Set on the connection. WAL lets readers go on while one writer writes (and is kept in the file); `synchronous =
@@ -59,8 +60,60 @@ function keepPrepared(connection: SqlDriverAdapter): void {
 }
 
 /**
+ * The database file cannot be written (no write permission for the bot's user, an immutable file, a read-only disk):
+ * SQLite opens such a file read-only without a word, and every roll, sheet and contest would then fail. The bot
+ * does not start on it; the message names the file and what to do.
+ */
+export class DatabaseFileNotWritableError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    const uid = process.getuid?.();
+    super(
+      `the SQLite file ${file} cannot be written (${code}), and the bot writes every roll, sheet and contest, so it does not start on it. ` +
+        `Let the user the bot runs as${uid === undefined ? '' : ` (uid ${uid})`} write the file and its folder (chown / chmod u+w; chattr -i if the file is immutable; ` +
+        'remount its disk read-write if it is read-only), or set DATABASE_URL to a file the bot may write.',
+      { cause },
+    );
+  }
+}
+
+/** The first SQLite result code in an error's chain (better-sqlite3's `code`, the adapter's `originalCode`). */
+function sqliteCodeOf(error: unknown): string | null {
+  for (const record of errorChain(error)) {
+    for (const field of ['originalCode', 'code']) {
+      const code = record[field];
+      if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a file the connection cannot write: a write in a transaction that is rolled back (the version number set
+ * to the value it has), so nothing changes. A write lock another program holds means the file is written: the
+ * check does not wait for it.
+ */
+async function checkWritable(connection: SqlDriverAdapter, file: string): Promise<void> {
+  const version = Number((await connection.queryRaw(statement('PRAGMA user_version'))).rows[0]?.[0] ?? 0);
+  await connection.executeRaw(statement('BEGIN'));
+  try {
+    await connection.executeRaw(statement(`PRAGMA user_version = ${version}`));
+  } catch (error) {
+    const code = sqliteCodeOf(error);
+    if (code && /^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) throw new DatabaseFileNotWritableError(file, code, error);
+    if (!code || !/^SQLITE_(BUSY|LOCKED)/.test(code)) throw error;
+  } finally {
+    await connection.executeRaw(statement('ROLLBACK')).catch(() => undefined);
+  }
+}
+
+/**
  * Opens a connection to the file with its settings, and its guard: the store's one connection, or the migration
- * step's (sqlite-migrations.ts), which is closed before the store opens.
+ * step's (sqlite-migrations.ts), which is closed before the store opens. A file the bot cannot write is refused
+ * (DatabaseFileNotWritableError).
  */
 export async function connectSqlite(file: string): Promise<LockAwareAdapter> {
   const connection: SqlDriverAdapter = await new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS }).connect();
@@ -69,6 +122,7 @@ export async function connectSqlite(file: string): Promise<LockAwareAdapter> {
   const adapter = new LockAwareAdapter(connection, acquireGuard(file));
   try {
     for (const pragma of CONNECTION_PRAGMAS) await whileLocked(() => connection.queryRaw(statement(`PRAGMA ${pragma}`)));
+    await checkWritable(connection, file);
   } catch (error) {
     await adapter.dispose();
     throw error;

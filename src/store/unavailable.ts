@@ -1,7 +1,9 @@
 /**
  * PostgreSQL failures that are nobody's doing but the database's load or reachability: a statement or lock wait
  * that ran out, no free connection in time, a connection lost. The user is told the database is busy or out of
- * reach and to try again in a moment (src/views/messages.ts words it), the operator gets a warning.
+ * reach and to try again in a moment (src/views/messages.ts words it), the operator gets a warning. And a write the
+ * database refused for want of space or permission, on either database (`databaseUnwritable`): the user is told
+ * nothing was saved and to tell the admin, the operator gets an error with the database's own code.
  *
  * They reach the store in several shapes: pg's own error (the lock pool, the roll log's direct insert), and Prisma's
  * wrapping of it (a DriverAdapterError with the driver's code, a known request error with a P-code and the
@@ -66,6 +68,42 @@ export function* errorChain(error: unknown): Generator<Record<string, unknown>> 
     yield record;
     queue.push(record.cause, (record.meta as Record<string, unknown> | undefined)?.driverAdapterError);
   }
+}
+
+/**
+ * Why the database refused a write that nobody can retry away: the disk is full, the database (its file, its disk,
+ * a PostgreSQL standby) is read-only, or the disk failed. The operator must act; the user is told nothing was saved.
+ */
+export type UnwritableReason = 'full' | 'read-only' | 'disk-error';
+
+export interface DatabaseUnwritable {
+  reason: UnwritableReason;
+  /** The database's own code, as the operator looks it up: SQLITE_FULL, SQLITE_READONLY_…, SQLITE_IOERR_…, 53100… */
+  code: string;
+}
+
+/**
+ * SQLite's result codes (better-sqlite3's `code`, the adapter's `originalCode`; the extended ones too, such as
+ * SQLITE_IOERR_WRITE or SQLITE_READONLY_DBMOVED) and PostgreSQL's SQLSTATEs: disk_full, read_only_sql_transaction,
+ * io_error.
+ */
+const UNWRITABLE_CODES: Array<[RegExp, UnwritableReason]> = [
+  [/^(SQLITE_FULL|53100)$/, 'full'],
+  [/^(SQLITE_READONLY(_\w+)?|25006)$/, 'read-only'],
+  [/^(SQLITE_IOERR(_\w+)?|58030)$/, 'disk-error'],
+];
+
+/** The database refused a write for want of space or permission (`DatabaseUnwritable`), anywhere in the chain; else null. */
+export function databaseUnwritable(error: unknown): DatabaseUnwritable | null {
+  for (const record of errorChain(error)) {
+    for (const field of ['originalCode', 'code']) {
+      const code = record[field];
+      if (typeof code !== 'string') continue;
+      const known = UNWRITABLE_CODES.find(([pattern]) => pattern.test(code));
+      if (known) return { reason: known[1], code };
+    }
+  }
+  return null;
 }
 
 /** Whether `error` is the database's load ('busy') or reach ('unreachable'), not a fault of the bot's; else null. */

@@ -4,6 +4,7 @@ import type { UserError } from '../errors.js';
 import { isRefused } from '../engine/refusals.js';
 import { NO_PINGS, truncate, DISCORD_LIMITS } from './limits.js';
 import { refusalText } from './refusals.js';
+import type { UnwritableReason } from '../store/unavailable.js';
 
 export interface ReplyPayload {
   content?: string;
@@ -47,6 +48,18 @@ export function databaseTroubleReply(trouble: 'busy' | 'unreachable'): ReplyPayl
       ? 'The bot’s database is busy right now, so this could not be done. Please try again in a moment.'
       : 'The bot could not reach its database just now, so this may not have been done. Please check, and try again in a moment.',
   );
+}
+
+/** What keeps the database from taking writes, in the words of a user's reply and of the operator's log line. */
+export const UNWRITABLE_WORDS: Record<UnwritableReason, string> = {
+  full: 'the disk is full',
+  'read-only': 'it is read-only',
+  'disk-error': 'its disk reports an error',
+};
+
+/** A write the database refused (src/store/unavailable.ts): nothing the user can mend, so they are sent to the admin. */
+export function databaseUnwritableReply(reason: UnwritableReason): ReplyPayload {
+  return userErrorReply(`The bot’s database cannot be written right now (${UNWRITABLE_WORDS[reason]}), so this was not saved. Please tell the server admin.`);
 }
 
 export function apologyReply(interactionId: string): ReplyPayload {
