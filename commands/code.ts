@@ -11,6 +11,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -232,7 +233,14 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   const result = stored.result as CodeCheckResult;
   const facts = stored.inputs as StoredCheckInputs;
   const markerId = derivedRollId(rollId, 'spend');
-  const already = () => context.answer.reply(privateNote(`This check's points were already spent (\`${markerId}\`). Nothing was changed.`));
+  const who = facts.roller?.name ?? interaction.user.displayName;
+  // Spent already (perhaps by a press whose answer was lost): the message shows it, as the marker recorded it.
+  const already = async () => {
+    const marker = await context.store.rolls.find(context.guildId, markerId);
+    const spent = (marker?.inputs as { spent?: { sheet: string; track: string; amount: number; before: number; after: number } } | undefined)?.spent;
+    const payload = spent ? codeCheckMessage({ who, rollId, result, facts, spent: { markerId, ...spent } }) : { components: [] };
+    await answerFromStore(interaction, context, payload, `This check's points were already spent (\`${markerId}\`). Nothing was changed.`);
+  };
   if (await context.store.rolls.find(context.guildId, markerId)) return void (await already());
   const amount = pointsToSpend(result);
   const target = facts.target;
@@ -252,7 +260,7 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   if (changed === null) throw new UserError(gone);
   await context.answer.update(
     codeCheckMessage({
-      who: facts.roller?.name ?? interaction.user.displayName,
+      who,
       rollId,
       result,
       facts,

@@ -13,6 +13,7 @@ import {
   type BaseInteraction,
 } from 'discord.js';
 import { fromMessage, rolledBy, type BotCommand, type BotServices, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore, shownControls } from '../src/discord/stored-message.js';
 import type { Responder } from '../src/discord/responder.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -377,37 +378,9 @@ async function show(interaction: ComponentInteraction, answer: Responder, payloa
   await answer.reply(privateNote(note ?? 'Done.'));
 }
 
-/** The action rows of the message a press came from, as sent to Discord. */
-function shownRows(interaction: ComponentInteraction): unknown[] {
-  return interaction.message?.components.map((row) => row.toJSON()) ?? [];
-}
-
-/** The controls in action rows: each one's custom_id, whether it is greyed, and what its menu has picked. */
-function controlsIn(rows: readonly unknown[]): { customId?: string; disabled: boolean; picked: string[] }[] {
-  return rows.flatMap((row) =>
-    ((row as { components?: unknown[] }).components ?? []).map((component) => {
-      const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
-      return { customId: custom_id, disabled: disabled === true, picked: (options ?? []).filter((option) => option.default).map((option) => option.value) };
-    }),
-  );
-}
-
-/**
- * Whether the message a press came from shows the contest as stored: the same controls (buttons, greyed or not, the
- * skill picked in each menu). A press whose answer Discord never took (an outage that outlasted the retries) leaves
- * the message a step behind, with buttons of a step that is over: refusing them privately would leave it stuck.
- */
-function showsStored(interaction: ComponentInteraction, payload: ReturnType<typeof contestMessage>): boolean {
-  if (!fromMessage(interaction)) return true;
-  const state = (rows: readonly unknown[]) => JSON.stringify(controlsIn(rows).map(({ customId, disabled, picked }) => [customId, disabled, picked]));
-  return state(shownRows(interaction)) === state(payload.components ?? []);
-}
-
 /** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
 async function refuse(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest, note: string): Promise<void> {
-  const current = contestMessage(viewOf(contest, settings, await sideSkills(context, contest.guildId, contest.state)));
-  if (showsStored(interaction, current)) await context.answer.reply(privateNote(note));
-  else await show(interaction, context.answer, current, note);
+  await answerFromStore(interaction, context, contestMessage(viewOf(contest, settings, await sideSkills(context, contest.guildId, contest.state))), note);
 }
 
 /**
@@ -453,7 +426,7 @@ async function component(interaction: ComponentInteraction, control: ContestCont
  */
 async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
   const ownControl = (customId = '') => contestIds.parse(customId)?.contestId === contest.id;
-  const messageId = interaction.message && controlsIn(shownRows(interaction)).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
+  const messageId = interaction.message && shownControls(interaction).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
   if (contest.state.phase === 'draft') {
     // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
     if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');

@@ -1,6 +1,7 @@
 /** /d10: d10 pools read by the highest die with matches (RULES 5, seed 004): basic, advanced and cumulative rolls. */
 import { InteractionContextType, SlashCommandBuilder, type ButtonInteraction, type SlashCommandSubcommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import {
@@ -241,21 +242,18 @@ async function rollAgain(interaction: ButtonInteraction, context: HandlerContext
   }
   const steps = await storedSteps(context, first);
   const previous = steps[steps.length - 1]!;
-  if (steps.length >= step) {
-    await context.answer.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${stepRollId(cumulativeId, step)}\`). Nothing was rolled.`));
-    return;
-  }
+  // A step stored whose answer was lost leaves the message a step behind: the press brings it up to date.
+  const fromStore = async (note: string) => answerFromStore(interaction, context, cumulativeMessage(await storedSteps(context, first), interaction.user.displayName), note);
+  if (steps.length >= step) return fromStore(`Roll ${step} of this cumulative roll was already made (\`${stepRollId(cumulativeId, step)}\`). Nothing was rolled.`);
   if (steps.length !== step - 1 || previous.result.end !== null) {
-    await context.answer.reply(privateNote(`This button is out of date: the cumulative roll ${previous.result.end ? `is over (${previous.result.end})` : `is at roll ${steps.length}`}. Nothing was rolled.`));
-    return;
+    return fromStore(`This button is out of date: the cumulative roll ${previous.result.end ? `is over (${previous.result.end})` : `is at roll ${steps.length}`}. Nothing was rolled.`);
   }
   const seed = context.newSeed();
   const result = resolveCumulativeStep(nextStepInput(previous.result), seededRng(seed));
   const rollId = stepRollId(cumulativeId, step);
   if (!(await recordStep(context, rollId, seed, result))) {
     // Another press (or another process) made this step between our look-up and our write.
-    await context.answer.reply(privateNote(`Roll ${step} of this cumulative roll was already made (\`${rollId}\`). Nothing was rolled.`));
-    return;
+    return fromStore(`Roll ${step} of this cumulative roll was already made (\`${rollId}\`). Nothing was rolled.`);
   }
   await context.answer.update(cumulativeMessage([...steps, { rollId, result }], interaction.user.displayName));
 }

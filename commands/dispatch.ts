@@ -16,6 +16,7 @@ import {
 } from 'discord.js';
 import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import type { AnswerPayload } from '../src/discord/responder.js';
+import { answerFromStore, postResult, unposted, type PostedResult } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
@@ -44,7 +45,7 @@ import {
   type RollCall,
   type RollRequestState,
 } from '../src/engine/systems/tactalk/roll-request.js';
-import { resolveOutcomeRoll, revealChallengeLevel } from '../src/engine/tables.js';
+import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
@@ -215,6 +216,8 @@ interface Decided {
   note?: string;
   /** Posted in the channel after the message is updated (pings only whom it names). */
   followUp?: AnswerPayload;
+  /** A result that is its own message: posted before the message is updated, once (src/discord/stored-message.ts). */
+  result?: PostedResult;
 }
 
 async function roll(context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
@@ -303,13 +306,33 @@ async function rollConsequence(context: HandlerContext, request: StoredRollReque
     success: null,
   });
   const next = recordConsequenceRoll(state, context.userId, { rollId, table: table.name, result: outcome.result, rowText: outcome.row.text });
+  const payload = await consequenceMessage(context, request, outcome, rollId, state.result?.operatorName ?? sheet?.name ?? 'The Operator', sheet?.id ?? null);
+  return { state: next, roll, result: { rollId, payload } };
+}
+
+/** The Outcome Roll a failure cost, as its own message: the table's roll, after which challenge roll of which request. */
+async function consequenceMessage(context: HandlerContext, request: StoredRollRequest, outcome: OutcomeRollResult, rollId: string, who: string, sheetId: number | null): Promise<AnswerPayload> {
+  const after = request.state.result?.rollId ?? null;
   const nextName = outcome.row.next;
-  const nextTable: NextTable = nextName ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId: sheet?.id ?? null } : null;
-  const reply = outcomeReply(outcome, state.result?.operatorName ?? sheet?.name ?? 'The Operator', rollId, nextTable);
+  const nextTable: NextTable = nextName ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId } : null;
+  const reply = outcomeReply(outcome, who, rollId, nextTable);
   const [embed, ...others] = reply.embeds ?? [];
   const followed = `After ${after ? `challenge roll \`${after}\`` : 'a failure that needed no dice'} (request #${request.id}).`;
   const embeds = embed ? [{ ...embed, description: `${followed}\n${embed.description ?? ''}`.slice(0, 4096) }, ...others] : [];
-  return { state: next, roll, followUp: { ...reply, embeds } };
+  return { ...reply, embeds };
+}
+
+/** The request's consequence roll if it was made and its message never reached the channel. */
+async function lostConsequence(context: HandlerContext, request: StoredRollRequest): Promise<PostedResult[]> {
+  const made = request.state.consequenceRoll;
+  if (!made) return [];
+  const roll = await context.store.rolls.find(context.guildId, made.rollId);
+  if (!roll) return [];
+  const inputs = roll.inputs as OutcomeRollResult['input'];
+  const outcome = { ...(roll.result as Omit<OutcomeRollResult, 'input'>), input: inputs };
+  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: request.state.playerId }, 'tactalk');
+  const payload = await consequenceMessage(context, request, outcome, roll.id, request.state.result?.operatorName ?? sheet?.name ?? 'The Operator', sheet?.id ?? null);
+  return unposted(context, [{ rollId: roll.id, payload }]);
 }
 
 /** The id of a failure's Outcome Roll: derived from the challenge roll (or the request when no dice were rolled). */
@@ -409,8 +432,10 @@ async function answerWithRoll(interaction: ComponentInteraction, context: Handle
 }
 
 async function component(interaction: ComponentInteraction, { action: verb, requestId }: DispatchControl, context: HandlerContext): Promise<void> {
-  const request = await context.store.rollRequests.find(context.guildId, requestId);
-  if (!request) throw new UserError('This roll request no longer exists.');
+  const found = await context.store.rollRequests.find(context.guildId, requestId);
+  if (!found) throw new UserError('This roll request no longer exists.');
+  // A press from its message proves the message is in the channel, even when the bot died before recording it.
+  const request = fromMessage(interaction) && interaction.message && !found.messageId ? await context.store.rollRequests.fillMessage(found, interaction.message.id) : found;
   const view = (state: RollRequestState) => ({ id: request.id, state });
   try {
     if (verb === 'details') {
@@ -436,9 +461,11 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     else if (verb === 'noroll') decided = { state: grantWithoutRoll(request.state, { userId: context.userId, isDispatcher: await context.isDispatcher() }) };
     else decided = await answerWithRoll(interaction, context, request);
     const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
-    if (!saved) {
-      await context.answer.reply(privateNote('Another press got there first: this is already handled, nothing changed.'));
-      return;
+    if (!saved) return void (await showStored(interaction, context, request.id, 'Another press got there first: this is already handled, nothing changed.'));
+    if (decided.result) {
+      // The roll is in the channel before the request says it was made: a lost post leaves its button for the next press.
+      await context.answer.holdMessage();
+      await postResult(context, decided.result);
     }
     await context.answer.update(requestMessage(view(saved.state)));
     if (decided.note) await context.answer.followUp(privateNote(decided.note));
@@ -447,11 +474,20 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     if (error instanceof UserError) {
       // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.
       const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${userErrorText(error)} ${await context.dispatcherRequirement()}` : userErrorText(error);
+      // A step refused because it was made already may be one whose answer was lost: the message catches up.
+      if (error instanceof RollRequestRefusal && !error.dispatcherOnly && verb !== 'details' && verb !== 'call') return void (await showStored(interaction, context, request.id, text));
       await context.answer.reply(privateNote(text));
       return;
     }
     throw error;
   }
+}
+
+/** A press refused: privately, and the request's message redrawn from the store if it lags behind, with a lost roll posted. */
+async function showStored(interaction: ComponentInteraction, context: HandlerContext, requestId: number, note: string): Promise<void> {
+  const current = await context.store.rollRequests.find(context.guildId, requestId);
+  if (!current) return void (await context.answer.reply(privateNote(note)));
+  await answerFromStore(interaction, context, requestMessage({ id: current.id, state: current.state }), note, await lostConsequence(context, current));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {

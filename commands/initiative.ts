@@ -9,6 +9,7 @@
  */
 import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import {
   addCombatant,
@@ -437,16 +438,16 @@ async function component(interaction: ComponentInteraction, { action: verb, trac
   try {
     if (!interaction.isButton()) throw new UserError('This action comes from a button.');
     const tracker = await context.store.initiatives.find(context.guildId, trackerId);
-    if (!tracker) throw new UserError('This initiative has ended (or is not one of this server’s).');
+    // Ended (perhaps by a press whose answer was lost): its message keeps no live buttons.
+    if (!tracker) return void (await answerFromStore(interaction, context, { components: [] }, 'This initiative has ended (or is not one of this server’s).'));
     if (tracker.messageId && interaction.message.id !== tracker.messageId) {
       throw new UserError(`This is an old copy of the initiative; use the one here: ${messageLink(tracker.guildId, tracker.channelId, tracker.messageId)}`);
     }
     await checkMayPress(context, tracker.state, verb);
     if (version !== tracker.version) {
-      // Drawn before the last change (a double click, a join): shown as it stands, nothing moved.
-      await context.answer.update(trackerMessage(viewOf(tracker)));
-      await context.answer.followUp(privateNote('The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.'));
-      return;
+      // Drawn before the last change (a double click, a join, an answer that was lost): shown as it stands, nothing moved.
+      const note = 'The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.';
+      return void (await answerFromStore(interaction, context, trackerMessage(viewOf(tracker)), note));
     }
     if (verb === 'end') {
       if (!(await context.store.initiatives.end(tracker))) throw new UserError('Another press got there first; nothing changed.');

@@ -8,6 +8,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -197,6 +198,11 @@ async function rollFor(interaction: ButtonInteraction | StringSelectMenuInteract
   return roll;
 }
 
+/** A press whose change was made already: the message as the roll log has it now (src/discord/stored-message.ts). */
+async function showStored(interaction: ComponentInteraction, context: HandlerContext, roll: StoredRoll, who: string, note: string): Promise<void> {
+  await answerFromStore(interaction, context, poolMessage(await storedState(context, roll, who)), note);
+}
+
 /** The rolls a push costs, as the roll log stores them: the push's dice and the condition it cost. */
 function conditionEntry(context: HandlerContext, rollId: string, record: PoolConditionRecord) {
   return context.store.rolls.entry(conditionRollId(rollId), {
@@ -237,11 +243,11 @@ async function push(interaction: StringSelectMenuInteraction, context: HandlerCo
   const roll = await rollFor(interaction, context, rollId, 'push this roll');
   if (!roll) return;
   const id = pushRollId(rollId);
-  const already = () => context.answer.reply(privateNote(`This roll was already pushed (\`${id}\`): a roll is pushed only once. Nothing was rolled.`));
+  const fromStore = (note: string) => showStored(interaction, context, roll, interaction.user.displayName, note);
+  const already = () => fromStore(`This roll was already pushed (\`${id}\`): a roll is pushed only once. Nothing was rolled.`);
+  const tieBroken = () => fromStore('The tie of this opposed roll was re-rolled, and the re-roll decides it: the first roll can no longer be pushed. Nothing was rolled.');
   if (await context.store.rolls.find(context.guildId, id)) return void (await already());
-  if (await context.store.rolls.find(context.guildId, tieBreakRollId(rollId, 1))) {
-    throw new UserError('The tie of this opposed roll was re-rolled, and the re-roll decides it: the first roll can no longer be pushed. Nothing was rolled.');
-  }
+  if (await context.store.rolls.find(context.guildId, tieBreakRollId(rollId, 1))) return void (await tieBroken());
   const original = roll.result as D6PoolResult;
   const { sheet, condition } = await payingSheet(context, original, interaction.values[0]);
   const seed = context.newSeed();
@@ -262,9 +268,12 @@ async function push(interaction: StringSelectMenuInteraction, context: HandlerCo
   const paid = await context.store.operators.setCondition(sheet, { name: condition, modifier: CONDITION_MODIFIER, skills: null, expiresAt: null }, context.now(), {
     rolls: [pushEntry, conditionEntry(context, rollId, record)],
     onlyNew: true,
+    // A Dispatcher's re-roll of the tie, pressed at the same moment, makes the push void: one of the two lands.
+    unless: [tieBreakRollId(rollId, 1)],
   });
   // Another choice (or another process) pushed between our look-up and our write.
   if (paid === 'already made') return void (await already());
+  if (paid === 'voided') return void (await tieBroken());
   if (paid === 'already there') throw new UserError(`${sheet.name} already suffers ${condition}, which is no new cost: pick another condition. Nothing was rolled.`);
   await context.answer.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
@@ -294,7 +303,7 @@ async function pickCondition(interaction: StringSelectMenuInteraction, context: 
     rolls: [conditionEntry(context, rollId, record)],
     onlyNew: true,
   });
-  if (paid === 'already made') return void (await context.answer.reply(privateNote('The condition for this push was already picked. Nothing was changed.')));
+  if (paid === 'already made') return void (await showStored(interaction, context, roll, interaction.user.displayName, 'The condition for this push was already picked. Nothing was changed.'));
   if (paid === 'already there') throw new UserError(`${sheet.name} already suffers ${condition}, which is no new cost: pick another condition.`);
   await context.answer.update(poolMessage(await storedState(context, roll, interaction.user.displayName)));
 }
@@ -313,7 +322,7 @@ async function oppose(interaction: ButtonInteraction, context: HandlerContext, r
     return;
   }
   const id = opposedRollId(rollId);
-  const already = () => context.answer.reply(privateNote(`You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`));
+  const already = () => showStored(interaction, context, roll, `<@${roll.userId}>`, `You already rolled against this roll (\`${id}\`): once only. Nothing was rolled.`);
   if (await context.store.rolls.find(context.guildId, id)) return void (await already());
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
   const { conditions, ...fromSheet } = sheetPool(sheet, { name: by.skill, attribute: by.attribute }, context.now());
@@ -351,13 +360,15 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
   if (!state.opposed) throw new UserError('The opponent has not rolled yet: there is no tie to break.');
   const done = state.tieBreaks?.length ?? 0;
   const id = tieBreakRollId(rollId, round);
-  const already = () => context.answer.reply(privateNote(`Re-roll ${round} of this tie was already made (\`${id}\`). Nothing was rolled.`));
+  const fromStore = (note: string) => showStored(interaction, context, roll, `<@${roll.userId}>`, note);
+  const already = () => fromStore(`Re-roll ${round} of this tie was already made (\`${id}\`). Nothing was rolled.`);
   if (round <= done) return void (await already());
   const standing = opposedStanding(original, state.push?.result, state.opposed.result, (state.tieBreaks ?? []).map((entry) => entry.result));
   if (!standing.tie || round !== done + 1 || round > TIE_BREAKS_MAX) throw new UserError('This opposed roll is not tied (any more): there is nothing to re-roll. Nothing was rolled.');
   const seed = context.newSeed();
   const result = resolveTieBreak({ rollId, round, active: original.input, opponent: state.opposed.result.input }, seededRng(seed));
-  const stored = await context.store.rolls.recordOnce(id, {
+  // Decided without a push: a push pressed at the same moment makes this re-roll void (one of the two lands).
+  const stored = await context.store.rolls.recordOnceUnless(id, {
     ...rolledBy(context),
     kind: 'pool-tiebreak',
     system: D6_POOL_SYSTEM,
@@ -368,8 +379,9 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
     total: result.outcome.left,
     challengeLevel: null,
     success: result.outcome.win,
-  });
-  if (!stored) return void (await already());
+  }, state.push ? [] : [pushRollId(rollId)]);
+  if (stored === 'already made') return void (await already());
+  if (stored === 'voided') return void (await fromStore('The roll was pushed just now, which changes the standing: look at it again before re-rolling a tie. Nothing was rolled.'));
   await context.answer.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
 }
 

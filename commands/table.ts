@@ -11,6 +11,7 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore, postResult, unposted } from '../src/discord/stored-message.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError, isUserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -320,14 +321,21 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const nextName = (parent.result as { row?: { next?: string | null } }).row?.next;
   if (!nextName) throw new UserError('That roll has no next table.');
   const childId = derivedRollId(parent.id, 'next');
-  const alreadyRolled = () => context.answer.reply(privateNote(`The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`));
-  if (await context.store.rolls.find(context.guildId, childId)) return void (await alreadyRolled());
-  const table = await context.store.tables.require(context.guildId, nextName);
-
+  const done = { components: nextTableDoneComponents(parent.id, { name: nextName, sheetId }), allowedMentions: NO_PINGS };
   // The same sheet as the first roll (reloaded, and only if it is still the presser's); none then → the active one.
   const owner = { guildId: context.guildId, ownerId: context.userId };
   let sheet = sheetId !== null ? await context.store.operators.get(context.guildId, sheetId) : await context.store.operators.active(owner, 'tactalk');
   if (sheet && sheet.ownerId !== context.userId) sheet = null;
+  const who = sheet?.name ?? interaction.user.displayName;
+
+  // Rolled already (perhaps by a press whose answer was lost): the button greys, and the roll is posted if it never was.
+  const alreadyRolled = async () => {
+    const child = await context.store.rolls.find(context.guildId, childId);
+    const lost = child ? await unposted(context, [{ rollId: childId, payload: await storedOutcomeReply(context, child, who, sheet) }]) : [];
+    await answerFromStore(interaction, context, done, `The next table was already rolled from this roll: roll \`${childId}\`. Nothing was rolled.`, lost);
+  };
+  if (await context.store.rolls.find(context.guildId, childId)) return void (await alreadyRolled());
+  const table = await context.store.tables.require(context.guildId, nextName);
   if (!sheet && table.skill !== null && sheetId !== null) {
     throw new UserError(`**${escapeMarkdown(table.name)}** adds your **${escapeMarkdown(table.skill)}** aptitude, but the sheet of the first roll no longer exists. Roll it with \`/roll outcome\`.`);
   }
@@ -335,8 +343,18 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const rolled = await rollTable(context, table, modifiers, sheet, childId);
   if (!rolled) return void (await alreadyRolled());
   const { result, rollId: newRollId, next } = rolled;
-  await context.answer.update({ components: nextTableDoneComponents(parent.id, { name: nextName, sheetId }), allowedMentions: NO_PINGS });
-  await context.answer.followUp(outcomeReply(result, sheet?.name ?? interaction.user.displayName, newRollId, next));
+  // The roll is in the channel before its button greys: if posting it fails, the button stays and posts it next time.
+  await context.answer.holdMessage();
+  await postResult(context, { rollId: newRollId, payload: outcomeReply(result, who, newRollId, next) });
+  await context.answer.update(done);
+}
+
+/** A stored next-table roll's message, as it was posted (its own next table looked up now). */
+async function storedOutcomeReply(context: HandlerContext, child: StoredRoll, who: string, sheet: OperatorSheet | null) {
+  const result = { ...(child.result as Omit<OutcomeRollResult, 'input'>), input: child.inputs as OutcomeRollResult['input'] };
+  const nextName = result.row.next;
+  const next: NextTable = nextName ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId: sheet?.id ?? null } : null;
+  return outcomeReply(result, who, child.id, next);
 }
 
 async function component(interaction: ComponentInteraction, control: TableControl, context: HandlerContext): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -347,7 +348,13 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   }
   const result = stored.result as AttackResult;
   const markerId = derivedRollId(rollId, 'apply');
-  const alreadyApplied = () => context.answer.reply(privateNote(`This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`));
+  // Applied already (perhaps by a press whose answer was lost): the message shows it, as the marker recorded it.
+  const alreadyApplied = async () => {
+    const marker = await context.store.rolls.find(context.guildId, markerId);
+    const applied = (marker?.inputs as { applied?: AppliedDamage } | undefined)?.applied;
+    const payload = applied ? appliedMessage(result, rollId, appliedLine(markerId, 'Health', applied)) : { components: [] };
+    await answerFromStore(interaction, context, payload, `This attack's damage was already applied (\`${markerId}\`). Nothing was changed.`);
+  };
   if (await context.store.rolls.find(context.guildId, markerId)) return void (await alreadyApplied());
   if (!result.damage || result.input.target.sheetId === null) throw new UserError('This attack did no damage, so there is nothing to apply.');
   const sheet = await context.store.operators.get(context.guildId, result.input.target.sheetId);
@@ -368,8 +375,19 @@ async function applyDamage(interaction: ButtonInteraction, context: HandlerConte
   if (changed === 'already made') return void (await alreadyApplied());
   if (changed === null) throw new UserError(noHealth);
   const { before, after } = changed;
-  const line = `${escapeMarkdown(sheet.name)}: ${changed.name} ${before} → **${after}** (${damage} damage${after === 0 && before - damage < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
-  await context.answer.update(appliedMessage(result, rollId, line));
+  await context.answer.update(appliedMessage(result, rollId, appliedLine(markerId, changed.name, { sheet: sheet.name, damage, before, after })));
+}
+
+/** What applying an attack's damage did, as its marker records it. */
+interface AppliedDamage {
+  sheet: string;
+  damage: number;
+  before: number;
+  after: number;
+}
+
+function appliedLine(markerId: string, attribute: string, { sheet, damage, before, after }: AppliedDamage): string {
+  return `${escapeMarkdown(sheet)}: ${attribute} ${before} → **${after}** (${damage} damage${after === 0 && before - damage < 0 ? ', not below 0' : ''}) · \`${markerId}\``;
 }
 
 async function component(interaction: ComponentInteraction, press: ApplyPress, context: HandlerContext): Promise<void> {

@@ -31,6 +31,7 @@ import {
   type RepliableInteraction,
 } from 'discord.js';
 import { fromMessage } from './command.js';
+import { recordDrawn } from './stored-message.js';
 import type { Logger } from '../log.js';
 import { formTooLateReply } from '../views/messages.js';
 
@@ -104,6 +105,8 @@ export class Responder {
   /** A press's answer that redraws the message it came from. */
   async update(payload: UpdatePayload): Promise<void> {
     await this.answer(payload, 'update');
+    const pressed = this.target && fromMessage(this.target) ? this.target.message?.id : undefined;
+    if (pressed && payload.components !== undefined) recordDrawn(pressed, payload.components);
   }
 
   /** Acknowledges now, for a handler that knows it will be slow; its `reply` then comes as asked (private or not). */
@@ -117,6 +120,24 @@ export class Responder {
     this.begun = true;
     const sent = target.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
     this.deferral = { kind: 'reply', ephemeral, by: 'handler', ready: sent.then(() => true, () => false) };
+    await sent;
+  }
+
+  /**
+   * Acknowledges a press and leaves its message as it is for now: what the press posts as its own message comes
+   * first, and `update` then edits the message. So a message never says a result was made that the channel lacks:
+   * if the post fails, the message keeps its live controls and the next press posts the result (src/discord/stored-message.ts).
+   */
+  async holdMessage(): Promise<void> {
+    if (this.begun) {
+      await this.deferral?.ready;
+      return;
+    }
+    const target = this.repliable();
+    if (!fromMessage(target)) throw new Error('this interaction has no message to hold');
+    this.begun = true;
+    const sent = target.deferUpdate();
+    this.deferral = { kind: 'update', ephemeral: false, by: 'handler', ready: sent.then(() => true, () => false) };
     await sent;
   }
 

@@ -12,6 +12,7 @@ import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
 import { Responder } from './responder.js';
 import { requirePlayedHere } from './slash-list.js';
+import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 import { familyOf, outdatedControlText } from '../views/component-id.js';
@@ -134,7 +135,7 @@ export class Router {
         if (command?.autocomplete) await command.autocomplete(interaction, context);
         else await interaction.respond([]);
       } else if ((interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.component) {
-        await command.component(interaction, control, context);
+        await inMessageTurn(interaction, () => command.component!(interaction, control, context));
       }
     } catch (error) {
       await answerFailure(interaction, answer, error, context.log);

@@ -474,8 +474,10 @@ export class OperatorStore {
    * the rolls are written in the same transaction under their ids: the condition and its rolls land together or not
    * at all; when an id is taken (already made) nothing is written and the answer is 'already made'. With `onlyNew`
    * a condition the sheet already has (active) is not replaced: nothing is written and the answer is 'already there'.
+   * With `unless`, rolls whose making voids this one (a tie re-rolled voids a push): if one is stored, nothing is
+   * written and the answer is 'voided' (checked in the transaction, so of two made at once only one lands).
    */
-  async setCondition(sheet: SheetRef, condition: ConditionEntry, now: Date, once?: { rolls: RollEntry[]; onlyNew?: boolean }): Promise<void | 'already made' | 'already there'> {
+  async setCondition(sheet: SheetRef, condition: ConditionEntry, now: Date, once?: { rolls: RollEntry[]; onlyNew?: boolean; unless?: readonly string[] }): Promise<void | 'already made' | 'already there' | 'voided'> {
     const sheetId = sheet.id;
     return this.writingSheet(sheetId, async () => {
       try {
@@ -486,6 +488,7 @@ export class OperatorStore {
           const key = nameKey(condition.name);
           const existing = await tx.condition.findUnique({ where: { operatorId_nameKey: { operatorId: sheetId, nameKey: key } } });
           if (existing && once?.onlyNew) return 'already there';
+          if (once?.unless?.length && (await tx.roll.count({ where: { id: { in: [...once.unless] } } })) > 0) return 'voided';
           for (const roll of once?.rolls ?? []) await insertRoll(tx, roll);
           const data = {
             name: condition.name,

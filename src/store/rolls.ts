@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, type Database } from './database.js';
+import { isIdClash, transaction, type Database } from './database.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -185,6 +185,24 @@ export class RollLog {
       return true;
     } catch (error) {
       if (isIdClash(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * `recordOnce`, unless one of the rolls `unless` names is stored (a push voids a tie's re-roll decided without
+   * it): checked in the same transaction, so of two such rolls made at once only one lands.
+   */
+  async recordOnceUnless(id: string, roll: RollRecordInput, unless: readonly string[]): Promise<'recorded' | 'already made' | 'voided'> {
+    if (unless.length === 0) return (await this.recordOnce(id, roll)) ? 'recorded' : 'already made';
+    try {
+      return await transaction(this.db, async (tx) => {
+        if ((await tx.roll.count({ where: { id: { in: [...unless] } } })) > 0) return 'voided';
+        await insertRoll(tx, this.entry(id, roll));
+        return 'recorded';
+      });
+    } catch (error) {
+      if (isIdClash(error)) return 'already made';
       throw error;
     }
   }

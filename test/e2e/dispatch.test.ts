@@ -178,9 +178,11 @@ describe('/dispatch linked', () => {
     const stored = (sandbox.fake as unknown as { state: { messages: Map<string, { components: unknown[] }> } }).state.messages.get(message)!;
     const original = stored.components;
     stored.components = [...original, { type: 1, components: [{ type: 2, style: 2, custom_id: `dispatch:investigate:${id}`, label: 'Investigate' }] }];
-    const forged = await sandbox.one({ user: 'mike', button: `dispatch:investigate:${id}`, message });
+    const pressed = await sandbox.act({ user: 'mike', button: `dispatch:investigate:${id}`, message });
     stored.components = original;
-    expect(forged).toMatchObject({ kind: 'reply', ephemeral: true });
+    // Refused privately, and the message, which no longer showed the request as stored, is drawn as it is.
+    const forged = pressed.responses.find((response) => response.ephemeral)!;
+    expect(pressed.responses.filter((response) => !response.ephemeral).map(buttonsOf)).toEqual([[`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]]);
     expect(forged.content).toContain('A linked roll allows no investigation.');
     expect(textOf(forged)).not.toMatch(/\b(90|110)\b/);
 

@@ -31,7 +31,8 @@ describe('two presses at the same instant', () => {
       const results = await Promise.all([sandbox().fake.interact(press), sandbox().fake.interact(press)]);
       for (const result of results) expect(result.errors).toEqual([]);
       expect(await outcomes(), `trial ${trial}`).toBe(before + 1);
-      expect(results.map((result) => kinds(result.responses)).sort(), `trial ${trial}`).toEqual(['reply', 'update,followup']);
+      // The next roll is posted before the button greys; the second press, after it, is told privately.
+      expect(results.map((result) => kinds(result.responses)).sort(), `trial ${trial}`).toEqual(['deferred,followup,edit', 'reply']);
       const refusal = results.flatMap((result) => result.responses).find((response) => response.kind === 'reply')!;
       expect(refusal).toMatchObject({ ephemeral: true });
       expect(refusal.content).toContain('The next table was already rolled from this roll');

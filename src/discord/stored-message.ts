@@ -1,0 +1,135 @@
+/**
+ * Messages that carry stored state: a contest, a roll request or intent, an initiative tracker, a d6 pool roll (its
+ * push), a d10 cumulative roll (its steps), an outcome roll with a next table, an attack (its damage), a code check
+ * (its points). A press goes load → decide → compare-and-set with its roll → render → announce; what the channel
+ * shows must then follow what is stored. When a change is stored but its answer never reached Discord (the answer
+ * failed past the retries, the bot died after the commit), the message lags behind the store with controls of a step
+ * that is over. The next press on it is the moment to catch up: it redraws the message from the store and posts,
+ * once, a result that never reached the channel. Refusing such a press only privately would leave it stuck for good.
+ */
+import type { Message } from 'discord.js';
+import { fromMessage, type ComponentInteraction, type HandlerContext } from './command.js';
+import type { AnswerPayload, UpdatePayload } from './responder.js';
+import { privateNote } from '../views/messages.js';
+
+/** A control as a message shows it: its custom_id, whether it is greyed, and what its menu has picked. */
+interface ShownControl {
+  customId: string | undefined;
+  disabled: boolean;
+  picked: string[];
+}
+
+/** The controls in action rows (as sent to Discord, or as builders). */
+export function controlsIn(rows: readonly unknown[]): ShownControl[] {
+  return rows.flatMap((row) => {
+    const json = typeof (row as { toJSON?: unknown }).toJSON === 'function' ? (row as { toJSON(): unknown }).toJSON() : row;
+    return ((json as { components?: unknown[] }).components ?? []).map((component) => {
+      const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
+      return { customId: custom_id, disabled: disabled === true, picked: (options ?? []).filter((option) => option.default).map((option) => option.value) };
+    });
+  });
+}
+
+/** The controls of the message a press came from, as Discord sent it with the press. */
+export function shownControls(interaction: ComponentInteraction): ShownControl[] {
+  return fromMessage(interaction) ? controlsIn(interaction.message?.components ?? []) : [];
+}
+
+const controlsKey = (controls: ShownControl[]) => JSON.stringify(controls.map(({ customId, disabled, picked }) => [customId, disabled, picked]));
+
+/**
+ * The controls this process last drew on a message (a press's update that Discord took), and when. A press carries
+ * the message as it was when pressed: two presses at once both carry the old one, and the second, handled after the
+ * first was drawn, would take the message for one that lags. What was drawn since the press is newer.
+ */
+const drawn = new Map<string, { controls: string; at: number }>();
+const DRAWN_KEPT = 10_000;
+
+/** Called once Discord took a press's update of its message (src/discord/responder.ts). */
+export function recordDrawn(messageId: string, components: readonly unknown[] | undefined): void {
+  drawn.delete(messageId);
+  drawn.set(messageId, { controls: controlsKey(controlsIn(components ?? [])), at: Date.now() });
+  // The oldest go first: a message pressed again soon is drawn again, and so stays.
+  if (drawn.size > DRAWN_KEPT) drawn.delete(drawn.keys().next().value!);
+}
+
+/**
+ * Whether the message a press came from shows `payload`'s controls (the same buttons, greyed or not, the same picks
+ * in each menu): the state a message is in shows in what it offers. The message is as the press carried it, or as
+ * this process drew it after the press. A press from elsewhere (a form opened by a slash command) has no message to
+ * compare, so it counts as shown.
+ */
+export function showsStored(interaction: ComponentInteraction, payload: Pick<UpdatePayload, 'components'>): boolean {
+  if (!fromMessage(interaction) || !interaction.message) return true;
+  const since = drawn.get(interaction.message.id);
+  const shown = since && since.at >= interaction.createdTimestamp ? since.controls : controlsKey(shownControls(interaction));
+  return shown === controlsKey(controlsIn(payload.components ?? []));
+}
+
+/**
+ * Presses on one message are handled one at a time in this process, from the reload to the message's update: the
+ * second of two at once then finds the first one's change stored and drawn, and answers from it.
+ */
+const messageTurns = new Map<string, Promise<void>>();
+
+export async function inMessageTurn<T>(interaction: ComponentInteraction, work: () => Promise<T>): Promise<T> {
+  const messageId = fromMessage(interaction) ? interaction.message?.id : undefined;
+  if (!messageId) return work();
+  const before = messageTurns.get(messageId) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const line = before.then(() => mine);
+  messageTurns.set(messageId, line);
+  await before;
+  try {
+    return await work();
+  } finally {
+    done();
+    // Nobody behind: the next press starts a new line.
+    if (messageTurns.get(messageId) === line) messageTurns.delete(messageId);
+  }
+}
+
+/** A result that is its own message in the channel, under the id of the roll it shows. */
+export interface PostedResult {
+  rollId: string;
+  payload: AnswerPayload;
+}
+
+/**
+ * Posts a result that is its own message and records that message on its roll, so it is posted once: a press that
+ * finds it recorded posts nothing, and a press that lost the race to record it (another process posted it at the same
+ * moment) deletes its own copy.
+ */
+export async function postResult(context: HandlerContext, result: PostedResult): Promise<Message> {
+  const posted = await context.answer.followUp(result.payload);
+  if (!(await context.store.rolls.markPosted(context.guildId, result.rollId, posted.id))) {
+    await posted.delete().catch((error: unknown) => context.log.warn({ err: error, rollId: result.rollId }, 'a result posted twice could not be deleted'));
+  }
+  return posted;
+}
+
+/** Of `results` (stored), those whose message never reached the channel. */
+export async function unposted(context: HandlerContext, results: readonly PostedResult[]): Promise<PostedResult[]> {
+  const lost: PostedResult[] = [];
+  for (const result of results) if (!(await context.store.rolls.isPosted(context.guildId, result.rollId))) lost.push(result);
+  return lost;
+}
+
+/**
+ * A press whose change was made already (by an earlier try whose answer was lost, or by another press): `note` says
+ * so privately; if the message lags behind the store it is redrawn as `payload` (the stored state) first; and each of
+ * `lost`, stored results never posted, is posted now, once.
+ */
+export async function answerFromStore(interaction: ComponentInteraction, context: HandlerContext, payload: UpdatePayload, note: string, lost: readonly PostedResult[] = []): Promise<void> {
+  if (!showsStored(interaction, payload)) {
+    // A lost result goes first: the message, once redrawn, says it was made.
+    if (lost.length > 0) await context.answer.holdMessage();
+    for (const result of lost) await postResult(context, result);
+    await context.answer.update(payload);
+    await context.answer.followUp(privateNote(note));
+    return;
+  }
+  await context.answer.reply(privateNote(note));
+  for (const result of lost) await postResult(context, result);
+}
