@@ -151,9 +151,9 @@ export interface PlayedOn {
 
 /**
  * Plays a flow on as its players would, from what the channel shows: presses the first live control someone of the
- * cast presses (pressOf) on the flow's messages, again and again, until none is left. A control pressed twice without
- * changing the channel is given up on (the player is stuck) and reported. `act` may throw (a killed bot): the caller
- * decides, and calls again to go on.
+ * cast presses (pressOf) on the flow's messages, again and again, until none is left. A control whose press was
+ * answered twice without changing the channel is given up on (the player is stuck) and reported. `act` may throw (a
+ * killed bot): the caller decides, and calls again with the same `tried` to go on.
  */
 export async function playOn(fake: FakeDiscord, act: Act, since: ReadonlySet<string>, cast: Cast, options: { maxPresses?: number; tried?: Map<string, number> } = {}): Promise<PlayedOn> {
   const tried = options.tried ?? new Map<string, number>();
@@ -166,11 +166,9 @@ export async function playOn(fake: FakeDiscord, act: Act, since: ReadonlySet<str
     if (!next) break;
     const before = shownState(messages);
     presses.push(next.press!);
-    try {
-      await act(next.press!);
-    } finally {
-      if (shownState(messagesSince(fake, since)) === before) tried.set(next.key, (tried.get(next.key) ?? 0) + 1);
-    }
+    // A press that throws (its bot was killed) is not the bot ignoring it: only an answered press counts as a try.
+    await act(next.press!);
+    if (shownState(messagesSince(fake, since)) === before) tried.set(next.key, (tried.get(next.key) ?? 0) + 1);
   }
   const stuck = [...tried].filter(([, times]) => times >= 2).map(([key]) => key);
   return { presses, stuck };
