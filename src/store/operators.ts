@@ -2,8 +2,8 @@
  * Operator sheets in the database. Every method takes the acting user's scope (server + owner) and returns
  * engine types; limits and unique names are checked inside one transaction, so nothing half-written remains.
  */
-import { cleanName, closestNames, nameKey } from '../engine/names.js';
-import { Refused } from '../engine/refusals.js';
+import { cleanName, closestNames, lookAlikeIn, nameKey } from '../engine/names.js';
+import { Refused, type SheetEntryKind } from '../engine/refusals.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
 import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
@@ -82,7 +82,11 @@ const NUMBERED = {
   archetype: { field: 'modifier', limit: SHEET_LIMITS.archetypes },
   attribute: { field: 'value', limit: SHEET_LIMITS.attributes },
 } as const;
-interface NumberedTable {
+/** A sheet's list of named entries, as the look-alike check reads it. */
+interface NamedEntries {
+  findMany(args: { where: { operatorId: number }; select: { name: true } }): Promise<Array<{ name: string }>>;
+}
+interface NumberedTable extends NamedEntries {
   findUnique(args: unknown): Promise<({ id: number } & Record<string, unknown>) | null>;
   update(args: unknown): Promise<unknown>;
   count(args: unknown): Promise<number>;
@@ -332,9 +336,27 @@ export class OperatorStore {
     throw new Refused({ kind: 'no-such-sheet', typed: cleanName(name), npc: isNpcScope(owner), suggestions: closestNames(name, names) });
   }
 
+  /**
+   * Refuses a name another sheet (NPC) of the owner has, or looks just like (names.ts, `lookAlikeIn`). The owner's
+   * names are read in the transaction: on PostgreSQL two look-alikes created at once conflict, and one runs again.
+   */
   private async assertNameFree(tx: Tx, owner: SheetOwner, name: string, exceptId?: number): Promise<void> {
-    const clash = await tx.operator.findFirst({ where: { guildId: owner.guildId, ownerId: owner.ownerId, nameKey: nameKey(name) } });
-    if (clash && clash.id !== exceptId) throw new Refused({ kind: 'sheet-name-taken', name: clash.name, npc: isNpcScope(owner) });
+    const npc = isNpcScope(owner);
+    const others = (await tx.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { id: true, name: true } })).filter(
+      (row) => row.id !== exceptId,
+    );
+    const key = nameKey(name);
+    const clash = others.find((row) => nameKey(row.name) === key);
+    if (clash) throw new Refused({ kind: 'sheet-name-taken', name: clash.name, npc });
+    const lookAlike = lookAlikeIn(name, others.map((row) => row.name));
+    if (lookAlike) throw new Refused({ kind: 'name-looks-alike', list: npc ? 'npc' : 'sheet', name: cleanName(name), existing: lookAlike });
+  }
+
+  /** Refuses a new entry name that looks just like one the sheet has in that list (names.ts, `lookAlikeIn`). */
+  private async assertNoLookAlike(table: NamedEntries, kind: SheetEntryKind, sheetId: number, name: string): Promise<void> {
+    const names = (await table.findMany({ where: { operatorId: sheetId }, select: { name: true } })).map((row) => row.name);
+    const lookAlike = lookAlikeIn(name, names);
+    if (lookAlike) throw new Refused({ kind: 'name-looks-alike', list: kind, name: cleanName(name), existing: lookAlike });
   }
 
   /** Creates a sheet and makes it the active one of its system (NPCs have no active one); `system` is its rule system. */
@@ -420,6 +442,7 @@ export class OperatorStore {
         if ((await table.count({ where: { operatorId: sheetId } })) >= limit) {
           throw new Refused({ kind: 'entry-limit', entry: kind, most: limit });
         }
+        await this.assertNoLookAlike(table, kind, sheetId, name);
         await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
         return null;
       });
@@ -504,6 +527,7 @@ export class OperatorStore {
           if (count >= SHEET_LIMITS.conditions) {
             throw new Refused({ kind: 'entry-limit', entry: 'condition', most: SHEET_LIMITS.conditions });
           }
+          await this.assertNoLookAlike(tx.condition, 'condition', sheetId, condition.name);
           await tx.condition.create({ data: { operatorId: sheetId, nameKey: key, ...data } });
         });
       } catch (error) {
@@ -538,6 +562,9 @@ export class OperatorStore {
         if (existing && !replace) {
           throw new Refused({ kind: 'import-name-taken', name: existing.name });
         }
+        const names = (await tx.operator.findMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId }, select: { name: true } })).map((row) => row.name);
+        const lookAlike = lookAlikeIn(imported.name, names);
+        if (lookAlike) throw new Refused({ kind: 'name-looks-alike', list: isNpcScope(owner) ? 'npc' : 'sheet', name: imported.name, existing: lookAlike });
         if (!existing) {
           const count = await tx.operator.count({ where: { guildId: owner.guildId, ownerId: owner.ownerId } });
           if (count >= SHEET_LIMITS.sheetsPerUser) {
