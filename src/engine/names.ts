@@ -4,6 +4,7 @@
  * or a ligature "ﬁ" is the letters it looks like), spaces trimmed and collapsed, and no character that cannot be
  * seen, because two names that look the same must be the same name (RULES 1.7 matches names as players read them).
  */
+import unhomoglyph from 'unhomoglyph';
 import { UserError } from '../errors.js';
 
 /** Names are at most this long unless a caller says otherwise (sheets and tables both use it). */
@@ -63,6 +64,41 @@ export function cleanName(name: string): string {
 /** Names are matched without regard to case, spacing or Unicode form (RULES 1.7). */
 export function nameKey(name: string): string {
   return cleanName(name).toLowerCase();
+}
+
+/** Unicode's confusable skeleton (UTS #39: NFD, each character mapped by its confusables.txt data, NFD again). */
+function skeleton(text: string): string {
+  return unhomoglyph(text.normalize('NFD')).normalize('NFD');
+}
+
+/**
+ * What a name looks like, without regard to case: two names with one look-alike key can be taken for each other
+ * ("Troy" and "Тroy" with a Cyrillic Т, "Boss" and "Bоss" with a Cyrillic о, "Modern" and "Modem"). Names keep their
+ * keys (`nameKey`); this only tells a new name that would pass for one already there (`lookAlikeIn`).
+ */
+export function lookAlikeKey(name: string): string {
+  return skeleton(skeleton(cleanName(name)).toLowerCase());
+}
+
+/**
+ * The first of `names` that looks like `name` without being the same name (its `nameKey` differs: the same name is
+ * its list's own rule), or null. A new name in a list (a member's sheets, the server's NPCs or tables, a sheet's
+ * skills…) is refused when it has one.
+ */
+export function lookAlikeIn(name: string, names: Iterable<string>): string | null {
+  const key = nameKey(name);
+  const looks = lookAlikeKey(name);
+  for (const other of names) if (nameKey(other) !== key && lookAlikeKey(other) === looks) return other;
+  return null;
+}
+
+/**
+ * The first character of `name` that `other` does not have: what tells two look-alike names apart ("Тroy" from
+ * "Troy": the Cyrillic Т), or null when every one of its characters is in the other.
+ */
+export function lookAlikeDifference(name: string, other: string): string | null {
+  const theirs = new Set(Array.from(cleanName(other)));
+  return Array.from(cleanName(name)).find((char) => !theirs.has(char)) ?? null;
 }
 
 /** The name with its invisible characters left out: how a name stored before they were refused is written to a file. */

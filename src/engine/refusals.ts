@@ -10,6 +10,9 @@ import type { SystemId } from './systems/index.js';
 /** The entries a sheet holds a limited number of (SHEET_LIMITS). */
 export type SheetEntryKind = 'skill' | 'archetype' | 'attribute' | 'condition';
 
+/** The lists whose names are kept apart: a member's sheets, the server's NPCs and outcome tables, a sheet's entries. */
+export type NameList = 'sheet' | 'npc' | 'table' | SheetEntryKind;
+
 /** A skill on the sheet as a refusal shows it: its name and level. */
 export interface SkillShown {
   name: string;
@@ -39,6 +42,11 @@ export type Refusal =
   | { kind: 'wrong-system'; sheet: string; sheetSystem: string; system: SystemId; command: string | null; npc: boolean }
   /** No sheet (or NPC) by the typed name; `suggestions` are the nearest names. */
   | { kind: 'no-such-sheet'; typed: string; npc: boolean; suggestions: string[] }
+  /**
+   * A new name looks just like one already in its list (names.ts, `lookAlikeIn`: "Тroy" with a Cyrillic Т beside
+   * "Troy"): `list` says which list (a member's sheets, the server's NPCs or tables, a sheet's entries).
+   */
+  | { kind: 'name-looks-alike'; list: NameList; name: string; existing: string }
   /** Another sheet (or NPC) of the same owner already has the name. */
   | { kind: 'sheet-name-taken'; name: string; npc: boolean }
   /** The owner already has the most sheets (or the server the most NPCs). */

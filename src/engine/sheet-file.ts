@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { nameKey, nameProblem, visibleName } from './names.js';
+import { lookAlikeIn, nameKey, nameProblem, visibleName } from './names.js';
 import { checkedBy, firstProblem, pathText } from './schema.js';
 import { DEFAULT_SYSTEM, sheetRulesOf, SYSTEM_IDS, systemIdSchema, systemName, type SystemId } from './systems/index.js';
 import { entryProblem, SHEET_LIMITS, validAttributeValue, type EntryKind, validModifier, validSkillLevel, type OperatorSheet } from './sheet.js';
@@ -26,14 +26,25 @@ function wholeNumber(check: (value: number) => unknown) {
   return z.number({ error: notWhole }).int({ error: notWhole }).superRefine(checkedBy(check));
 }
 
-/** Each name once in a list (compared as names are: nameKey); `repeats` says what the n-th entry repeats. */
+/**
+ * Each name once in a list (compared as names are: nameKey), and none that looks just like another (`lookAlikeIn`:
+ * "Climbing" and "Сlimbing" with a Cyrillic С); `repeats` says what the n-th entry repeats.
+ */
 function namedOnce<T>(nameOf: (entry: T) => string, path: (index: number) => PropertyKey[], repeats: (name: string) => string) {
   return (entries: T[], context: z.RefinementCtx) => {
     const seen = new Set<string>();
+    const earlier: string[] = [];
     entries.forEach((entry, index) => {
-      const key = nameKey(nameOf(entry));
-      if (seen.has(key)) context.addIssue({ code: 'custom', path: path(index), message: repeats(nameOf(entry)), input: entry });
+      const name = nameOf(entry);
+      const key = nameKey(name);
+      const lookAlike = seen.has(key) ? null : lookAlikeIn(name, earlier);
+      if (seen.has(key)) context.addIssue({ code: 'custom', path: path(index), message: repeats(name), input: entry });
+      else if (lookAlike) {
+        const message = `"${name}" looks just like "${lookAlike}" before it, and two names that look the same would be taken for each other; rename one`;
+        context.addIssue({ code: 'custom', path: path(index), message, input: entry });
+      }
       seen.add(key);
+      earlier.push(name);
     });
   };
 }

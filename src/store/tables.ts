@@ -1,6 +1,6 @@
 /** A server's outcome tables (RULES 1.4). Rows are stored as one JSON list, written only after a full check. */
 import { Refused } from '../engine/refusals.js';
-import { closestNames, nameKey } from '../engine/names.js';
+import { closestNames, lookAlikeIn, nameKey } from '../engine/names.js';
 import { TABLE_LIMITS, tableRowsSchema, type OutcomeTable } from '../engine/tables.js';
 import { transaction, type Database } from './database.js';
 import { readStored } from './stored-json.js';
@@ -35,7 +35,10 @@ export class TableStore {
     return rows.map(fromRow);
   }
 
-  /** Creates the table, or replaces the one with the same name; returns whether it replaced one. */
+  /**
+   * Creates the table, or replaces the one with the same name; returns whether it replaced one. A new name that
+   * looks just like another table's is refused (names.ts, `lookAlikeIn`).
+   */
   async save(guildId: string, table: OutcomeTable): Promise<{ replaced: boolean }> {
     return transaction(this.db, async (tx) => {
       const key = nameKey(table.name);
@@ -49,6 +52,10 @@ export class TableStore {
       if (count >= TABLE_LIMITS.tablesPerServer) {
         throw new Refused({ kind: 'table-limit', count, most: TABLE_LIMITS.tablesPerServer });
       }
+      // A name that looks just like another table's would be rolled by mistake: refused, naming it.
+      const names = (await tx.outcomeTable.findMany({ where: { guildId }, select: { name: true } })).map((row) => row.name);
+      const lookAlike = lookAlikeIn(table.name, names);
+      if (lookAlike) throw new Refused({ kind: 'name-looks-alike', list: 'table', name: table.name, existing: lookAlike });
       await tx.outcomeTable.create({ data: { guildId, nameKey: key, ...data } });
       return { replaced: false };
     });

@@ -36,9 +36,22 @@ function escapeLineStarts(text: string): string {
   );
 }
 
+/**
+ * Text-direction overrides and isolates (U+202A–U+202E, U+2066–U+2069): in a stake, a label or a note, one would
+ * turn around or hide what follows it in the bot's public message ("If Kat wins: " + reversed text that reads as
+ * something else), beyond the user's own text. They are left out of every user text the views show, here, and only
+ * here: `escapeMarkdown` and `authorMarkdown`, which every user text passes, start with it.
+ */
+const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** User text without text-direction overrides and isolates (see above). */
+function withoutDirectionControls(text: string): string {
+  return text.replace(DIRECTION_CONTROLS, '');
+}
+
 /** A name or any other user text, shown literally (a sheet called `**x**` stays `**x**`). */
 export function escapeMarkdown(text: string): string {
-  return escapeLineStarts(text.replace(/[\\*_`~|[\]]/g, '\\$&'));
+  return escapeLineStarts(withoutDirectionControls(text).replace(/[\\*_`~|[\]]/g, '\\$&'));
 }
 
 /** How long a run of each emphasis character is when it is a style: `*` italic, `**` bold, `***` both… */
@@ -73,7 +86,7 @@ function authorLine(line: string): string {
 
 /** The text of a table row or a sheet's notes: inline emphasis shown as such, any other Markdown as typed. */
 export function authorMarkdown(text: string): string {
-  return text.split('\n').map(authorLine).join('\n');
+  return withoutDirectionControls(text).split('\n').map(authorLine).join('\n');
 }
 
 /** authorMarkdown within `max` characters: the text is cut before it is escaped, so no cut splits an escape or a style. */

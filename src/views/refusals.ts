@@ -2,12 +2,31 @@
  * The words of every refusal (src/engine/refusals.ts), as users read them: what was refused and what to do
  * instead, naming the commands that help. One case per kind: a new kind without words fails the type check.
  */
-import type { Refusal, SkillShown } from '../engine/refusals.js';
+import { lookAlikeDifference } from '../engine/names.js';
+import type { NameList, Refusal, SkillShown } from '../engine/refusals.js';
 import { systemCommand, systemName } from '../engine/systems/index.js';
 
 const bold = (names: string[]) => names.map((name) => `**${name}**`).join(', ');
 const didYouMean = (suggestions: string[]) => ` Did you mean ${bold(suggestions)}?`;
 const shownSkills = (skills: SkillShown[]) => skills.map((skill) => `**${skill.name}** ${skill.level}`).join(', ');
+
+/** Where the look-alike of a new name is: "your sheet", "this server's table", "this sheet's skill"… */
+const LIST_PLACES: Record<NameList, string> = {
+  sheet: 'your sheet',
+  npc: 'this server’s NPC',
+  table: 'this server’s table',
+  skill: 'this sheet’s skill',
+  archetype: 'this sheet’s archetype',
+  attribute: 'this sheet’s attribute',
+  condition: 'this sheet’s condition',
+};
+
+/** A character as Unicode names its code point and, for the scripts look-alikes come from, its script. */
+function characterShown(char: string): string {
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const script = ['Cyrillic', 'Greek', 'Latin', 'Armenian', 'Cherokee', 'Coptic'].find((name) => new RegExp(`\\p{Script=${name}}`, 'u').test(char));
+  return `"${char}" (${code}${script ? `, ${script}` : ''})`;
+}
 
 /** "a, b or c" */
 function either(ways: string[]): string {
@@ -55,6 +74,15 @@ export function refusalText(refusal: Refusal): string {
         `There is no ${refusal.npc ? 'NPC' : 'sheet'} named **${refusal.typed}**.` +
         (refusal.suggestions.length > 0 ? didYouMean(refusal.suggestions) : ` See ${refusal.npc ? '`/npc list`' : '`/sheet list`'}.`)
       );
+    case 'name-looks-alike': {
+      const { name, existing } = refusal;
+      const difference = lookAlikeDifference(name, existing);
+      const told = difference ? `, where its ${characterShown(difference)} passes for another letter` : '';
+      return (
+        `**${name}** looks just like ${LIST_PLACES[refusal.list]} **${existing}**${told}: two names that look the same would be taken for each other. ` +
+        `Choose a name that can be told apart (or use **${existing}**). Nothing was changed.`
+      );
+    }
     case 'sheet-name-taken':
       return refusal.npc ? `This server already has an NPC named **${refusal.name}**.` : `You already have a sheet named **${refusal.name}**.`;
     case 'sheet-limit':

@@ -88,6 +88,7 @@ const EXAMPLES: Record<RefusalKind, Refusal> = {
   'no-active-sheet': { kind: 'no-active-sheet', system: 'd6-pool', command: null, someoneElse: null, sheets: ['Ash', 'Birch'], others: [] },
   'wrong-system': { kind: 'wrong-system', sheet: 'Troy', sheetSystem: 'tactalk', system: 'd10-pool', command: '/dispatch', npc: false },
   'no-such-sheet': { kind: 'no-such-sheet', typed: 'Thugg', npc: true, suggestions: ['Thug'] },
+  'name-looks-alike': { kind: 'name-looks-alike', list: 'sheet', name: 'Тroy', existing: 'Troy' },
   'sheet-name-taken': { kind: 'sheet-name-taken', name: 'Troy', npc: false },
   'sheet-limit': { kind: 'sheet-limit', count: 10, most: 10, npc: false },
   'import-name-taken': { kind: 'import-name-taken', name: 'Troy' },
@@ -128,5 +129,8 @@ describe('every kind of refusal is worded', () => {
       'Troy has no skill named **Jumping**. Its skills: **Climbing** 60. You can roll one of those or add it with `/sheet skill set name:Jumping level:…`.',
     );
     expect(refusalText(EXAMPLES['entry-limit'])).toBe('A sheet holds at most 20 conditions; remove one first.');
+    expect(refusalText(EXAMPLES['name-looks-alike'])).toBe(
+      '**Тroy** looks just like your sheet **Troy**, where its "Т" (U+0422, Cyrillic) passes for another letter: two names that look the same would be taken for each other. Choose a name that can be told apart (or use **Troy**). Nothing was changed.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Names (issue 11, "Text and files"): one reading for every name, typed or read from a file.
 import { describe, expect, it } from 'vitest';
-import { checkName, nameKey, visibleName } from '../../src/engine/names.js';
+import { checkName, lookAlikeDifference, lookAlikeIn, lookAlikeKey, nameKey, visibleName } from '../../src/engine/names.js';
 import { findSkill, validName, type OperatorSheet } from '../../src/engine/sheet.js';
 import { parseSheetFile, toSheetFile } from '../../src/engine/sheet-file.js';
 import { parseTableCsv, parseTableJson } from '../../src/engine/tables.js';
@@ -63,6 +63,41 @@ describe('names are read in one Unicode form (NFKC)', () => {
 
   it('counts the length of the name as stored', () => {
     expect(() => validName('skill', 'Ａ'.repeat(65))).toThrow(/at most 64 characters; yours has 65/);
+  });
+});
+
+describe('names that look alike (Unicode’s confusables, UTS #39)', () => {
+  it('Latin Troy and Troy with a Cyrillic Т, Boss and Boss with a Cyrillic о, look alike, in any case', () => {
+    expect(nameKey('Troy')).not.toBe(nameKey('\u0422roy'));
+    expect(lookAlikeKey('Troy')).toBe(lookAlikeKey('\u0422roy'));
+    expect(lookAlikeKey('Boss')).toBe(lookAlikeKey('B\u043ess'));
+    expect(lookAlikeKey('BOSS')).toBe(lookAlikeKey('b\u043e\u0455s'));
+    // Greek capitals, a capital I for an l, rn for m: each passes for the other in the fonts Discord uses.
+    expect(lookAlikeKey('\u0392\u039f\u03a3\u03a3')).not.toBe(lookAlikeKey('BOSS'));
+    expect(lookAlikeKey('\u0392\u039fSS')).toBe(lookAlikeKey('Boss'));
+    expect(lookAlikeKey('BiII')).toBe(lookAlikeKey('Bill'));
+    expect(lookAlikeKey('Modem')).toBe(lookAlikeKey('Modern'));
+  });
+
+  it('finds the look-alike of a new name in its list, but not the same name, and not names merely similar', () => {
+    const sheets = ['Troy', 'Kat', 'Boss'];
+    expect(lookAlikeIn('\u0422roy', sheets)).toBe('Troy');
+    expect(lookAlikeIn('B\u043ess', sheets)).toBe('Boss');
+    expect(lookAlikeIn('troy', sheets)).toBeNull();
+    expect(lookAlikeIn('Ｔｒｏｙ', sheets)).toBeNull();
+    expect(lookAlikeIn('Troy 2', sheets)).toBeNull();
+    expect(lookAlikeIn('Katya', sheets)).toBeNull();
+    expect(lookAlikeIn('Тrоу', ['Тrоу'])).toBeNull();
+  });
+
+  it('names the character that tells them apart', () => {
+    expect(lookAlikeDifference('\u0422roy', 'Troy')).toBe('\u0422');
+    expect(lookAlikeDifference('Troy', 'troy')).toBe('T');
+  });
+
+  it('a sheet file whose list holds two names that look alike is refused, naming the second', () => {
+    const file = JSON.stringify({ name: 'Troy', skills: [{ name: 'Climbing', level: 40 }, { name: '\u0421limbing', level: 50 }] });
+    expect(() => parseSheetFile(file)).toThrow(/`skills\[1\]\.name` "\u0421limbing" looks just like "Climbing" before it, and two names that look the same would be taken for each other; rename one/);
   });
 });
 

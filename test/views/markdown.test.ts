@@ -97,3 +97,13 @@ describe("a sheet's notes", () => {
     expect(texts.join('\n')).toContain('**Owes** the Dispatcher a favour.');
   });
 });
+
+describe('text-direction controls in user text', () => {
+  it('an override or isolate (U+202A–U+202E, U+2066–U+2069) is left out of a name, a stake or a row’s text', () => {
+    const controls = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';
+    expect(escapeMarkdown(`If I win, ${controls}you pay *double*`)).toBe('If I win, you pay \\*double\\*');
+    expect(authorMarkdown(`**Loot**: \u202eelbat eht rednu\u202c\nline \u2067two\u2069`)).toBe('**Loot**: elbat eht rednu\nline two');
+    // The marks that only hint a direction (LRM, RLM) turn nothing around, and stay.
+    expect(escapeMarkdown('a\u200eb\u200fc')).toBe('a\u200eb\u200fc');
+  });
+});
