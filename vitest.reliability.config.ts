@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/reliability/**/*.reliability.ts'],
-    setupFiles: ['test/helpers/loopback-only.ts'],
+    setupFiles: ['test/helpers/loopback-only.ts', 'test/helpers/discord-spec-check.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Every file measures Discord's 3-second deadline: two of them sharing the 2 cores of a CI machine would each
     // see the other's load as the bot being slow. One file at a time (this also sets maxWorkers to 1).

@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/store/**/*.test.ts', 'test/scale/**/*.test.ts'],
     // SQLite's own: its file, its migration step, its name re-keying, and the offline schema derivation.
     exclude: ['test/store/database-file.test.ts', 'test/store/migrations.test.ts', 'test/store/name-keys.test.ts', 'test/store/postgres-schema.test.ts'],
-    setupFiles: ['test/helpers/loopback-only.ts'],
+    setupFiles: ['test/helpers/loopback-only.ts', 'test/helpers/discord-spec-check.ts'],
     globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/postgres-setup.ts'],
     env: { TEST_DATABASE: 'postgresql' },
     testTimeout: 60_000,

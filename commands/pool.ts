@@ -8,7 +8,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
-import { answerFromStore } from '../src/discord/stored-message.js';
+import { answerFromStore, pressedOnStored } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -363,6 +363,8 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
   const fromStore = (note: string) => showStored(interaction, context, roll, `<@${roll.userId}>`, note);
   const already = () => fromStore(`Re-roll ${round} of this tie was already made (\`${id}\`). Nothing was rolled.`);
   if (round <= done) return void (await already());
+  // A push made after the Dispatcher looked changes the standing they decided on: they look again first.
+  if (!pressedOnStored(interaction, poolMessage(state))) return void (await fromStore('This roll changed since you looked at it (it was pushed): look at it again before re-rolling a tie. Nothing was rolled.'));
   const standing = opposedStanding(original, state.push?.result, state.opposed.result, (state.tieBreaks ?? []).map((entry) => entry.result));
   if (!standing.tie || round !== done + 1 || round > TIE_BREAKS_MAX) throw new UserError('This opposed roll is not tied (any more): there is nothing to re-roll. Nothing was rolled.');
   const seed = context.newSeed();
@@ -381,7 +383,7 @@ async function breakTie(interaction: ButtonInteraction, context: HandlerContext,
     success: result.outcome.win,
   }, state.push ? [] : [pushRollId(rollId)]);
   if (stored === 'already made') return void (await already());
-  if (stored === 'voided') return void (await fromStore('The roll was pushed just now, which changes the standing: look at it again before re-rolling a tie. Nothing was rolled.'));
+  if (stored === 'voided') return void (await fromStore('This roll changed since you looked at it (it was pushed): look at it again before re-rolling a tie. Nothing was rolled.'));
   await context.answer.update(poolMessage(await storedState(context, roll, `<@${roll.userId}>`)));
 }
 

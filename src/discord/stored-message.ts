@@ -67,6 +67,15 @@ export function showsStored(interaction: ComponentInteraction, payload: Pick<Upd
 }
 
 /**
+ * Whether the message, as the presser saw it when pressing, showed `payload`'s controls: a press decided on a
+ * message that had fallen behind (another player's change landed first) may mean something else now.
+ */
+export function pressedOnStored(interaction: ComponentInteraction, payload: Pick<UpdatePayload, 'components'>): boolean {
+  if (!fromMessage(interaction)) return true;
+  return controlsKey(shownControls(interaction)) === controlsKey(controlsIn(payload.components ?? []));
+}
+
+/**
  * Presses on one message are handled one at a time in this process, from the reload to the message's update: the
  * second of two at once then finds the first one's change stored and drawn, and answers from it.
  */

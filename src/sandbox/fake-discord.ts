@@ -54,6 +54,7 @@ export type {
   SandboxResponse,
 } from './types.js';
 export { SandboxRequestError } from './types.js';
+export { takeSpecViolations } from './fake-state.js';
 export type { FaultCounts, FaultHandle, FaultRule, FaultTarget, InjectedFault } from './fake-faults.js';
 export type { GatewayCounts } from './fake-gateway.js';
 export { shardOf } from './fake-gateway.js';
@@ -126,6 +127,10 @@ export class FakeDiscord {
     this.state.onRoleCreate = (guild, role) => this.gateway.broadcast(guild.id, 'GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.state.apiRole(role) });
     this.state.onGuildCreate = (guild) => this.gateway.broadcast(guild.id, 'GUILD_CREATE', guild.gatewayGuild());
     this.state.onMessageChange = (change, message) => this.publish(change, message);
+    this.state.onViolation = (text, spec) => {
+      options.onViolation?.(text, spec);
+      for (const stream of this.eventStreams) writeEvent(stream.res, 'violation', { text, spec });
+    };
   }
 
   get port(): number {
@@ -336,8 +341,9 @@ export class FakeDiscord {
     return [...this.state.users.values()].map((u) => ({ ...u }));
   }
 
+  /** Forgets the violations so far (a test that provoked some on purpose, after checking them). */
   clearViolations(): void {
-    this.state.violations.length = 0;
+    this.state.clearViolations();
   }
 
   /**

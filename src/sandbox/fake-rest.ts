@@ -22,6 +22,7 @@ import {
   isEmptyMessage,
 } from './discord-limits.js';
 import { stableSnowflake } from './snowflake.js';
+import { checkBodyAgainstSpec, routeProblem, specOperationOf, SPEC_VERSION } from './discord-spec.js';
 import type { FakeFaults } from './fake-faults.js';
 
 export interface RestRequest {
@@ -182,6 +183,7 @@ export class FakeRest {
         return { status: faulted.answer.status, body: faulted.answer.body, headers: faulted.answer.headers };
       }
       await this.parseBody(ctx);
+      this.checkSpec(ctx);
       return await route.handler(ctx);
     } catch (error) {
       if (error instanceof RestError) return { status: error.status, body: error.body };
@@ -194,6 +196,9 @@ export class FakeRest {
   // ---- plumbing -------------------------------------------------------------------------------------------
 
   private route(method: string, pattern: string, auth: Route['auth'], handler: Handler): void {
+    // A route Discord's spec does not have, or one taking a body the spec check cannot read, is the fake's own mistake.
+    const problem = routeProblem(method, pattern);
+    if (problem) throw new Error(`fake Discord: ${problem}`);
     this.routes.push({ method, segments: pattern.split('/').filter(Boolean), auth, handler });
   }
 
@@ -318,6 +323,21 @@ export class FakeRest {
   private fail(ctx: Context, status: number, code: number, message: string, violation = true, extra: Json = {}): RestError {
     if (violation) this.violate(ctx, `${message} (HTTP ${status}, code ${code})`);
     return new RestError(status, { message, code, ...extra });
+  }
+
+  /**
+   * The body against Discord's own API spec (discord-spec.ts): a mismatch is a violation answered as Discord answers
+   * an invalid body, 400 with code 50035 and the issues by path, before the route does anything.
+   */
+  private checkSpec(ctx: Context): void {
+    const operation = specOperationOf(ctx.request.method, ctx.request.path);
+    if (!operation) return;
+    const { schema, issues } = checkBodyAgainstSpec(operation, ctx.json);
+    if (issues.length === 0) return;
+    const line = `${ctx.label}: the body does not match Discord's API spec (${SPEC_VERSION}, ${schema}): ${describeIssues(issues)}`;
+    this.state.recordViolation(line, { spec: true });
+    if (ctx.interaction) this.tracker.addError(ctx.interaction, line);
+    throw new RestError(400, invalidFormBody(issues));
   }
 
   private invalid(ctx: Context, issues: LimitIssue[]): RestError {

@@ -159,6 +159,8 @@ export class FakeState {
   onRoleCreate?: (guild: FakeGuild, role: RoleRecord) => void;
   /** Called after a message is created, edited (or finishes loading) or deleted (the sandbox's live feed). */
   onMessageChange?: (change: MessageChange, message: MessageRecord) => void;
+  /** Called with each violation as it is logged (the sandbox logs it and shows it on the page). */
+  onViolation?: (text: string, spec: boolean) => void;
 
   constructor(options: StateOptions) {
     this.applicationId = options.applicationId;
@@ -443,10 +445,36 @@ export class FakeState {
     return file;
   }
 
-  recordViolation(text: string): string {
+  /**
+   * Logs a rule the bot broke. `spec`: the rule is Discord's API spec (discord-spec.ts); such a violation also waits in
+   * this process's list of spec violations until a test's check takes it (takeSpecViolations), so a test fails on
+   * it even where nothing looks at `violations`.
+   */
+  recordViolation(text: string, options: { spec?: boolean } = {}): string {
     this.violations.push(text);
+    if (options.spec) unreportedSpecViolations.push({ state: this, text });
+    this.onViolation?.(text, options.spec === true);
     return text;
   }
+
+  /** Forgets the violations logged so far, spec violations waiting for a test's check included. */
+  clearViolations(): void {
+    this.violations.length = 0;
+    for (let i = unreportedSpecViolations.length - 1; i >= 0; i--) {
+      if (unreportedSpecViolations[i]!.state === this) unreportedSpecViolations.splice(i, 1);
+    }
+  }
+}
+
+/** Spec violations of every fake in this process that no check has taken yet, oldest first. */
+const unreportedSpecViolations: { state: FakeState; text: string }[] = [];
+
+/**
+ * Takes (and forgets) the spec violations of every fake Discord in this process since the last call: the test
+ * setup file test/helpers/discord-spec-check.ts fails each test that leaves one.
+ */
+export function takeSpecViolations(): string[] {
+  return unreportedSpecViolations.splice(0).map((entry) => entry.text);
 }
 
 const DEFAULT_GUILD_NAME = 'Sandbox Server';

@@ -29,7 +29,7 @@ export interface Sandbox {
 const ROLLS_LIMIT_MAX = 100;
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs });
+  const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs, onViolation: violationLogger(options.log) });
   await fake.start();
   addSandboxPage(fake);
   // This fake Discord starts with no commands, whatever the database remembers registering at an earlier one: the
@@ -68,6 +68,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
 }
 
+/**
+ * Every rule the bot breaks, logged as an error: the sandbox is where a new view is first tried, and a body Discord's
+ * API spec rejects would fail on the real Discord.
+ */
+function violationLogger(log: Logger): (text: string, spec: boolean) => void {
+  return (text, spec) => log.error({ violation: text }, spec ? "fake Discord: the bot sent a body Discord's API spec rejects" : 'fake Discord: the bot broke a Discord rule');
+}
+
 /** GET /api/rolls: the newest rolls of every server, read from the store (docs/sandbox.md). */
 function addRollsRoute(fake: FakeDiscord, store: () => Store): void {
   fake.route('GET', '/api/rolls', async ({ query }) => {
@@ -102,7 +110,7 @@ export interface ShardedSandbox {
 export async function startShardedSandbox(options: ShardedSandboxOptions): Promise<ShardedSandbox> {
   // Shards log in 344 ms apart here, as a large bot's (max_concurrency 16) do: Discord's pace for a small one (one
   // IDENTIFY per 5 s) would only slow a sandbox on loopback.
-  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: 16 });
+  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: 16, onViolation: violationLogger(options.log) });
   await fake.start();
   addSandboxPage(fake);
   let shards: RunningShards | null = null;

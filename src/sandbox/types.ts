@@ -25,6 +25,11 @@ export interface FakeDiscordOptions {
   shards?: number;
   /** GET /gateway/bot's `session_start_limit.max_concurrency` (default 1, as for most bots on Discord). */
   maxConcurrency?: number;
+  /**
+   * Called with each violation as the fake logs it; `spec` when the rule broken is Discord's API spec (a request
+   * body it rejects). The sandbox logs them; every violation also goes to the page's live feed (`violation` events).
+   */
+  onViolation?: (text: string, spec: boolean) => void;
 }
 
 /** Where an interaction went and who answered it (FakeDiscord.interactionShard). */

@@ -376,6 +376,9 @@ describe('fake Discord with a bare discord.js client', () => {
     expect(result.responses).toEqual([]);
     expect(result.errors[0]).toMatch(/data\.embeds\[0\]\.fields: Must be 25 or fewer/);
     expect(botErrors).toEqual([50035]);
+    // Discord's API spec says so too (RichEmbed.fields: maxItems 25): a violation sent on purpose, taken here.
+    expect(fake.violations).toEqual([expect.stringMatching(/does not match Discord's API spec .*data\.embeds\[0\]\.fields: Must be 25 or fewer/)]);
+    fake.clearViolations();
   });
 
   it('supports withResponse, fetchReply, deleteReply and channel messages', async () => {

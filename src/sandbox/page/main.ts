@@ -229,10 +229,10 @@ function applyChange(change: Change): void {
 }
 
 /** A message from the sandbox itself (a request it refused), shown only here. */
-function notice(text: string): void {
+function notice(text: string, kind: 'notice' | 'violation' = 'notice'): void {
   const stick = nearBottom();
   list.append(
-    h('article', { class: 'message ephemeral notice' },
+    h('article', { class: `message ephemeral notice${kind === 'violation' ? ' violation' : ''}`, ...(kind === 'violation' ? { role: 'alert' } : {}) },
       h('div', { class: 'message-main' }, h('div', { class: 'avatar sandbox', 'aria-hidden': 'true' }, '⚙'),
         h('div', { class: 'message-body' },
           h('div', { class: 'message-header' }, h('span', { class: 'author' }, 'Sandbox'), h('span', { class: 'app-tag system' }, 'SYSTEM')),
@@ -262,7 +262,25 @@ function connect(): void {
     list.dataset.viewer = me?.name ?? '';
   });
   source.addEventListener('message', (event) => applyChange(JSON.parse((event as MessageEvent<string>).data) as Change));
+  source.addEventListener('violation', (event) => {
+    const { text, spec } = JSON.parse((event as MessageEvent<string>).data) as { text: string; spec: boolean };
+    showViolation(text, spec);
+  });
   source.addEventListener('error', () => setStatus('reconnecting…', false));
+}
+
+/** Violations already shown: one reaches the page both as a live event and in the answer to the player's own action. */
+const shownViolations = new Set<string>();
+
+/**
+ * A rule the bot broke (whoever acted): shown in the channel, marked in red, and logged in the browser's console. A
+ * body Discord's API spec rejects would fail on the real Discord the same way.
+ */
+function showViolation(text: string, spec: boolean): void {
+  if (shownViolations.has(text)) return;
+  shownViolations.add(text);
+  console.error(`fake Discord violation: ${text}`);
+  notice(`${spec ? 'The bot sent what Discord’s API spec rejects' : 'The bot broke Discord’s rules'}: ${text}`, 'violation');
 }
 
 // ---- acting ----------------------------------------------------------------------------------------------
@@ -272,7 +290,7 @@ async function act(request: Record<string, unknown>): Promise<string | undefined
   if (!me) return 'Choose who you are first: type a name under Players.';
   try {
     const result = await interact(me, request);
-    if (result.errors.length) notice(`The bot broke Discord’s rules: ${result.errors.join('; ')}`);
+    for (const error of result.errors) showViolation(error, error.includes('Discord\'s API spec'));
     const modal = result.responses.find((r) => r.kind === 'modal')?.modal;
     if (modal) openModal(modal, typeof request.message === 'string' ? request.message : undefined);
     void refreshUsers();
