@@ -36,7 +36,7 @@ export interface Target {
   problems: string[];
   /** Times @discordjs/rest delayed a request for a rate limit (the global 50/s does not apply to callbacks). */
   rateLimited: number;
-  /** The fake's quiet period before interact() resolves. */
+  /** The fake's quiet period before interact() resolves (0 for our bot, which says when it is done). */
   settleMs: number;
   /** Our bot's store (its database), for a part that fills it first; absent for the bare bot. */
   store?: Store;
@@ -47,13 +47,13 @@ export interface Target {
  * Our bot: startSandbox on a migrated temporary SQLite file (or on `database`, e.g. PostgreSQL: bench/postgres.ts),
  * with mike's sheet Troy (Climbing 40, Acuity 10) and one like it for each of PLAYERS.
  */
-export async function startOurs(settleMs: number, database?: { url: string; name: string }): Promise<Target> {
+export async function startOurs(database?: { url: string; name: string }): Promise<Target> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-bench-'));
   const databaseUrl = database?.url ?? `file:${path.join(folder, 'bench.db')}`;
   const removeFolder = (): void => fs.rmSync(folder, { recursive: true, force: true });
   let sandbox;
   try {
-    sandbox = await startSandbox({ port: 0, databaseUrl, log: pino({ level: 'silent' }), migrate: true, settleMs });
+    sandbox = await startSandbox({ port: 0, databaseUrl, log: pino({ level: 'silent' }), migrate: true });
   } catch (error) {
     removeFolder();
     throw error;
@@ -63,7 +63,8 @@ export async function startOurs(settleMs: number, database?: { url: string; name
     fake: sandbox.fake,
     problems: [],
     rateLimited: 0,
-    settleMs,
+    // The sandbox's bot says when it is done with each interaction: interact() waits for no quiet period.
+    settleMs: 0,
     store: sandbox.bot.store,
     async stop() {
       await sandbox.stop();

@@ -36,8 +36,8 @@ export async function startBenchPostgres(): Promise<BenchPostgres | null> {
 }
 
 /** Our bot as startOurs makes it (the same sheets, the same players), on a new PostgreSQL database. */
-export async function startOursOnPostgres(postgres: BenchPostgres, settleMs: number): Promise<Target> {
-  return startOurs(settleMs, { url: await postgres.newDatabase(), name: 'Tac Talk bot on PostgreSQL' });
+export async function startOursOnPostgres(postgres: BenchPostgres): Promise<Target> {
+  return startOurs({ url: await postgres.newDatabase(), name: 'Tac Talk bot on PostgreSQL' });
 }
 
 // ---- throughput with shard processes ------------------------------------------------------------------------------

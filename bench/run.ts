@@ -179,7 +179,7 @@ async function measureLarge(postgres: BenchPostgres | null): Promise<LargeDataba
   const figures: LargeDatabaseFigures[] = [];
   for (const engine of postgres ? (['SQLite', 'PostgreSQL'] as const) : (['SQLite'] as const)) {
     console.log(`large database on ${engine}: ${LARGE_ROLLS.toLocaleString('en')} rolls and ${LARGE_SHEETS.toLocaleString('en')} sheets, then /log user:X, /roll replay, autocomplete`);
-    const target = engine === 'PostgreSQL' ? await startOursOnPostgres(postgres!, SETTLE_MS) : await startOurs(SETTLE_MS);
+    const target = engine === 'PostgreSQL' ? await startOursOnPostgres(postgres!) : await startOurs();
     try {
       figures.push(await largeDatabase(target));
     } finally {
@@ -223,7 +223,7 @@ async function onlySome(parts: Part[]): Promise<void> {
   const details: string[] = [];
   if (parts.includes('contest') || parts.includes('fair')) {
     console.log('starting our bot (a temporary SQLite file, 51 players with sheets), in this process…');
-    const ours = await startOurs(SETTLE_MS);
+    const ours = await startOurs();
     try {
       console.log(`warm-up: ${WARM_UP} /roll challenge`);
       await sequential(ours, WARM_UP);
@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   let postgres: BenchPostgres | null = null;
   try {
     console.log('starting our bot (a temporary SQLite file, 51 players with sheets) and a bare discord.js bot, in this process…');
-    const ours = await startOurs(SETTLE_MS);
+    const ours = await startOurs();
     targets.push(ours);
     const bare = await startBare(SETTLE_MS);
     targets.push(bare);
@@ -293,7 +293,7 @@ async function main(): Promise<void> {
     let onPostgres: { sqlite: Summary; postgres: Summary; problems: number } | null = null;
     if (postgres) {
       console.log(`PostgreSQL: our bot on a new database of a throwaway server; ${WARM_UP} warm-up, then ${BLOCKS} blocks of ${BLOCK_SIZE} sequential /roll challenge, alternating with the SQLite one`);
-      const oursPostgres = await startOursOnPostgres(postgres, SETTLE_MS);
+      const oursPostgres = await startOursOnPostgres(postgres);
       targets.push(oursPostgres);
       await sequential(oursPostgres, WARM_UP);
       oursPostgres.problems.length = 0;

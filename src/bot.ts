@@ -37,6 +37,11 @@ export interface BotOptions {
    * It then serves, sweeps and registers slash lists for its shards' servers only.
    */
   shards?: ShardSet;
+  /**
+   * Called once the router is done with an interaction (its answers and the welcome sent, or its failure answered):
+   * the sandbox tells its fake Discord, so a test waits for the bot rather than for a quiet period.
+   */
+  onInteractionHandled?: (interactionId: string) => void;
 }
 
 export interface RunningBot {
@@ -107,7 +112,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const loggedIn = loginAndWaitUntilReady(client, options.token);
   loggedIn.catch(() => undefined); // awaited below, once the store is open
   const opening = openBotStore(options, client, served);
-  client.on(Events.InteractionCreate, (interaction) => void opening.then(({ router }) => router.handle(interaction), () => undefined));
+  const handled = options.onInteractionHandled;
+  client.on(Events.InteractionCreate, (interaction) => {
+    const handling = opening.then(({ router }) => router.handle(interaction), () => undefined);
+    void (handled ? handling.finally(() => handled(interaction.id)) : handling);
+  });
   // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.
   client.on(Events.GuildCreate, (guild) =>
     void opening

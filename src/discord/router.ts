@@ -112,9 +112,24 @@ export class Router {
     }
   }
 
+  /**
+   * Handles the interaction to its end: its answer (or its failure's), then the server's welcome. The closing debug
+   * line, "interaction handled", says the bot is done with it (test/helpers/bot-log.ts waits for it).
+   */
   async handle(interaction: Interaction): Promise<void> {
     const started = performance.now();
     const context = this.contextFor(interaction);
+    try {
+      await this.answer(interaction, context);
+      await this.welcomeOnce(interaction, context);
+    } finally {
+      if (this.services.log.isLevelEnabled('debug')) {
+        context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: context.answer.deferred }, 'interaction handled');
+      }
+    }
+  }
+
+  private async answer(interaction: Interaction, context: HandlerContext): Promise<void> {
     const { answer } = context;
     let endTurn = (): void => {};
     try {
@@ -142,10 +157,6 @@ export class Router {
     } finally {
       endTurn();
       answer.stop();
-      if (this.services.log.isLevelEnabled('debug')) {
-        context.log.debug({ ms: Math.round((performance.now() - started) * 100) / 100, deferred: answer.deferred }, 'interaction handled');
-      }
     }
-    await this.welcomeOnce(interaction, context);
   }
 }

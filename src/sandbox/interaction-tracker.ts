@@ -1,9 +1,17 @@
 // Bookkeeping for injected interactions: which callbacks and webhook calls belong to which interaction, and
-// interact()'s rule for "the bot is done answering":
+// interact()'s rule for "the bot is done answering".
+//
+// When the bot says when it is done (FakeDiscordOptions.botSaysWhenDone: the sandbox's bot in this process calls
+// FakeDiscord.interactionHandled once its router returns, a test forwards a child process's "interaction handled"
+// log line), that is the rule, and no quiet period is waited for:
+//   1. wait up to responseTimeoutMs for the first response, a rejected request or a fault (else "did not answer");
+//   2. then wait until the bot said it is done and none of the interaction's requests is in flight. Everything the
+//      handler awaited has been received by then, however slow the machine: a follow-up is never missed.
+// Otherwise (a bot in another process that says nothing, e.g. the sharded sandbox's page) the end is a guess:
 //   1. wait up to responseTimeoutMs for the first response (or a rejected request, e.g. a late callback);
 //   2. if that first response was a deferral, wait up to responseTimeoutMs more for a real one (edit/follow-up);
 //   3. then wait until settleMs pass with no request for this interaction in flight or arriving.
-// An injected fault (fake-faults.ts) is not an answer: after one, interact() also waits for the bot's retry (a 5xx
+// An injected fault (fake-faults.ts) is not an answer: after one, the guess also waits for the bot's retry (a 5xx
 // is retried at once, a 429 after its retry-after) until RETRY_GRACE_MS past when it was due. When no retry comes,
 // the bot gave up: interact() then resolves with what it got (maybe nothing) and the faults, instead of timing out.
 import { randomBytes } from 'node:crypto';
@@ -42,6 +50,10 @@ export interface InteractionRecord {
   awaitingRetry?: Map<string, number>;
   lastActivity: number;
   inflight: number;
+  /** interact() waits for the bot to say it is done with this interaction (FakeDiscordOptions.botSaysWhenDone). */
+  awaitsHandled?: boolean;
+  /** The bot said it is done with this interaction (FakeDiscord.interactionHandled). */
+  handled?: boolean;
   /** performance.now() when INTERACTION_CREATE was dispatched, and when the first accepted callback arrived. */
   dispatchedAt?: number;
   firstResponseAt?: number;
@@ -151,17 +163,33 @@ export class InteractionTracker {
     this.touch(record);
   }
 
+  /** The bot is done with the interaction: its handler returned, every request it awaited answered. */
+  handled(id: string): void {
+    const record = this.byId.get(id);
+    if (!record) return;
+    record.handled = true;
+    this.touch(record);
+  }
+
   private touch(record: InteractionRecord): void {
     record.lastActivity = Date.now();
     this.signals.get(record.id)?.notify();
   }
 
-  /** Waits until the bot is done with this interaction (see the top of this file) and returns what it did. */
-  async collect(record: InteractionRecord, responseTimeoutMs: number, settleMs: number): Promise<SandboxInteractionResult> {
+  /**
+   * Waits until the bot is done with this interaction (see the top of this file) and returns what it did.
+   * `handledTimeoutMs` only stops a wait for a bot that answered and then never said it is done (it hung or died).
+   */
+  async collect(record: InteractionRecord, timing: { responseTimeoutMs: number; settleMs: number; handledTimeoutMs: number }): Promise<SandboxInteractionResult> {
+    const { responseTimeoutMs, settleMs } = timing;
     const signal = new Signal();
     this.signals.set(record.id, signal);
     this.open.push(record);
     try {
+      if (record.awaitsHandled) {
+        await this.untilHandled(record, signal, responseTimeoutMs, timing.handledTimeoutMs);
+        return resultOf(record);
+      }
       /** Until when a retry of a faulted request is still expected (0: none is). */
       const retryDue = (): number => {
         let due = 0;
@@ -203,19 +231,30 @@ export class InteractionTracker {
         const wait = record.inflight > 0 ? settleCap - Date.now() : due ? due - Date.now() : settleMs - quiet;
         await signal.wait(Math.max(1, Math.min(wait, settleCap - Date.now())));
       }
-      const { dispatchedAt, firstResponseAt } = record;
-      return {
-        id: record.id,
-        responses: [...record.responses],
-        errors: [...record.errors],
-        ...(record.faults?.length ? { faults: [...record.faults] } : {}),
-        ...(dispatchedAt !== undefined && firstResponseAt !== undefined ? { firstResponseMs: firstResponseAt - dispatchedAt } : {}),
-      };
+      return resultOf(record);
     } finally {
       this.signals.delete(record.id);
       const index = this.open.indexOf(record);
       if (index >= 0) this.open.splice(index, 1);
     }
+  }
+
+  /** Rule 1 and 2 of a bot that says when it is done (the top of this file). */
+  private async untilHandled(record: InteractionRecord, signal: Signal, responseTimeoutMs: number, handledTimeoutMs: number): Promise<void> {
+    const answered = (): boolean => record.responses.length > 0 || record.errors.length > 0 || (record.faults?.length ?? 0) > 0;
+    const firstDeadline = Date.now() + responseTimeoutMs;
+    while (!answered() && !record.handled) {
+      const left = firstDeadline - Date.now();
+      if (left <= 0) throw new SandboxRequestError(`the bot did not answer within ${responseTimeoutMs} ms`);
+      await signal.wait(left);
+    }
+    const doneDeadline = Date.now() + handledTimeoutMs;
+    while (!record.handled || record.inflight > 0) {
+      const left = doneDeadline - Date.now();
+      if (left <= 0) throw new SandboxRequestError(`the bot answered but did not finish handling the interaction within ${handledTimeoutMs / 1000} s`);
+      await signal.wait(left);
+    }
+    if (!answered()) throw new SandboxRequestError('the bot did not answer: it finished handling the interaction without a response');
   }
 
   /** Forget interactions whose tokens expired, so a long sandbox session does not grow without bound. */
@@ -228,4 +267,16 @@ export class InteractionTracker {
       this.byToken.delete(record.token);
     }
   }
+}
+
+/** What the bot did with an interaction, as interact() returns it. */
+function resultOf(record: InteractionRecord): SandboxInteractionResult {
+  const { dispatchedAt, firstResponseAt } = record;
+  return {
+    id: record.id,
+    responses: [...record.responses],
+    errors: [...record.errors],
+    ...(record.faults?.length ? { faults: [...record.faults] } : {}),
+    ...(dispatchedAt !== undefined && firstResponseAt !== undefined ? { firstResponseMs: firstResponseAt - dispatchedAt } : {}),
+  };
 }

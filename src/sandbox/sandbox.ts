@@ -13,8 +13,6 @@ import { addSandboxPage } from './page-server.js';
 export interface SandboxOptions extends Omit<BotOptions, 'token' | 'restApi'> {
   /** 0 picks a free port. */
   port: number;
-  /** The fake's quiet period before interact() resolves (FakeDiscordOptions.settleMs); benchmarks lower it. */
-  settleMs?: number;
 }
 
 export interface Sandbox {
@@ -29,14 +27,20 @@ export interface Sandbox {
 const ROLLS_LIMIT_MAX = 100;
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const fake = new FakeDiscord({ port: options.port, settleMs: options.settleMs, onViolation: violationLogger(options.log) });
+  // The bot runs in this process and says when it is done with each interaction: interact() waits for that.
+  const fake = new FakeDiscord({ port: options.port, botSaysWhenDone: true, onViolation: violationLogger(options.log) });
   await fake.start();
   addSandboxPage(fake);
   // This fake Discord starts with no commands, whatever the database remembers registering at an earlier one: the
   // bot registers each server's list here, and again only if it changes while this fake runs (a restart does not).
   const commandsScope = `sandbox ${randomUUID()}`;
   const launch = async (overrides: Partial<SandboxOptions> = {}): Promise<RunningBot> => {
-    const bot = await startBot({ ...options, ...overrides, token: fake.token, restApi: fake.restApi, commandsScope });
+    const settings = { ...options, ...overrides };
+    const onInteractionHandled = (id: string): void => {
+      fake.interactionHandled(id);
+      settings.onInteractionHandled?.(id);
+    };
+    const bot = await startBot({ ...settings, token: fake.token, restApi: fake.restApi, commandsScope, onInteractionHandled });
     await bot.commandsReady;
     return bot;
   };

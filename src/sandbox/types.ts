@@ -8,10 +8,18 @@ export interface FakeDiscordOptions {
   applicationId?: string;
   /** Default 'Tac Talk Bot'. */
   botUsername?: string;
-  /** Quiet period after the last request for an interaction before interact() resolves; default 40 ms. */
+  /**
+   * The bot says when it is done with each interaction (FakeDiscord.interactionHandled): interact() resolves then,
+   * with nothing of the interaction in flight, instead of after a quiet period (default false: a bot that says
+   * nothing, e.g. in processes of its own). The sandbox's bot in this process always says.
+   */
+  botSaysWhenDone?: boolean;
+  /** Without `botSaysWhenDone`: the quiet period after the last request for an interaction before interact() resolves; default 40 ms. */
   settleMs?: number;
-  /** How long interact() waits for the first response (and, after a deferral, for the real one); default 5000 ms. */
+  /** How long interact() waits for the first response (and without `botSaysWhenDone`, after a deferral, for the real one); default 5000 ms. */
   responseTimeoutMs?: number;
+  /** With `botSaysWhenDone`: how long interact() waits, after the first answer, for the bot to say it is done before failing; default 60 s (a hang guard). */
+  handledTimeoutMs?: number;
   /** Discord's deadline for the first callback; default 3000 ms. Lower it to test late answers quickly. */
   interactionDeadlineMs?: number;
   /** How long an interaction token stays valid for follow-ups and edits; default 15 minutes as on Discord. */

@@ -1,7 +1,7 @@
 // The bot's log kept in memory for the reliability suite. Its warnings and errors are invariants (no error line may
-// appear), and the router's closing line per interaction ("interaction handled") is the one sure sign that the bot
-// is done with an interaction: the fake's quiet period is only a guess, and a follow-up that comes after it would
-// make a seeded run depend on the machine's speed.
+// appear), and the router's closing line per interaction ("interaction handled") is the sure sign that the bot is
+// done with an interaction (the sandbox's fake hears of it directly; never from a quiet period, which a follow-up
+// could outlast and make a seeded run depend on the machine's speed).
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 

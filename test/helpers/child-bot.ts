@@ -45,6 +45,17 @@ export interface ChildBotOptions {
 
 const READY_MESSAGE = /^bot running/;
 
+/**
+ * An `onLog` for a bot whose fake Discord was made with `botSaysWhenDone`: the router's closing line for each
+ * interaction ("interaction handled", written at LOG_LEVEL debug) tells the fake the bot is done with it, so interact()
+ * waits for the bot in its own process exactly as for the sandbox's bot in this one, never for a quiet period.
+ */
+export function tellFakeWhenHandled(fake: { interactionHandled(interactionId: string): void }): (line: LogLine) => void {
+  return (line) => {
+    if (line.msg === 'interaction handled' && typeof line.interactionId === 'string') fake.interactionHandled(line.interactionId);
+  };
+}
+
 export class ChildBot {
   /** Parsed JSON log lines from stdout, in order. */
   readonly logs: LogLine[] = [];

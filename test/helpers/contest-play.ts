@@ -9,7 +9,7 @@ export interface Played {
   /** Absent when interact() threw (no answer at all, or a request the fake refused): see `failure`. */
   result?: SandboxInteractionResult;
   failure?: string;
-  /** From dispatch to interact() resolving (the bot done answering, as the fake saw it). */
+  /** From dispatch to interact() resolving (the bot done with it: it tells the sandbox's fake). */
   doneMs: number;
 }
 
@@ -33,8 +33,6 @@ export async function playAtOnce(fake: FakeDiscord, log: CapturedLog, requests: 
     await Promise.all(played.map(async (p) => (p.result && !(await log.handled(p.result.id, handlerTimeoutMs)) ? p : null)))
   ).filter((p) => p !== null);
   for (const p of unfinished) p.failure = `the bot did not finish handling it within ${handlerTimeoutMs / 1000} s`;
-  // interact() resolved when the answers went quiet; a deferred press's real answer may have come after that.
-  for (const p of played) if (p.result) Object.assign(p.result, fake.answersTo(p.result.id));
   return played;
 }
 

@@ -7,7 +7,10 @@ import { freshDatabaseUrl } from './database.js';
 
 export interface TestSandbox extends Sandbox {
   databaseUrl: string;
-  /** Acts as a user and returns what the bot answered; fails the test on any Discord rule the bot broke. */
+  /**
+   * Acts as a user and returns everything the bot answered, once the bot says it is done with the interaction (never
+   * after a guessed quiet period); fails the test on any Discord rule the bot broke.
+   */
   act(request: SandboxInteractionRequest): Promise<SandboxInteractionResult>;
   /** Acts and returns the one response the bot gave. */
   one(request: SandboxInteractionRequest): Promise<SandboxResponse>;
@@ -21,8 +24,6 @@ export async function startTestSandbox(
     now?: () => Date;
     /** The bot's logger; default a pino at TEST_LOG_LEVEL (silent). Pass one to inspect what the bot logs. */
     log?: Logger;
-    /** The fake's quiet period before an interaction counts as answered (default 40 ms). */
-    settleMs?: number;
     /**
      * Post the bot's one-time welcome after a server's first command (default false: it would be one more answer to
      * every test's first interaction, which `one` counts); test/e2e/welcome.test.ts turns it on.
@@ -38,7 +39,6 @@ export async function startTestSandbox(
     databaseUrl,
     migrate: false,
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
     ...(options.now ? { now: options.now } : {}),
     welcome: options.welcome ?? false,

@@ -81,7 +81,7 @@ beforeAll(async () => {
       done();
     },
   });
-  sandbox = await startTestSandbox({ log: pino({ level: 'warn' }, sink), now: () => clock, settleMs: 20 });
+  sandbox = await startTestSandbox({ log: pino({ level: 'warn' }, sink), now: () => clock });
   sandbox.fake.faults.seed(SEED);
   watchRest(sandbox.bot.client);
   for (const player of PLAYERS) await step({ user: player, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(SHEET(`Op ${player}`)) } } });

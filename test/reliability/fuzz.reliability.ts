@@ -32,8 +32,6 @@ const RUN_HANG_MS = 20 * 60_000;
 const USERS = Array.from({ length: 20 }, (_, i) => `fuzz${i}`);
 /** Only a hang guard: how long a step waits for the router's last word on an interaction before calling it lost. */
 const HANDLER_HANG_MS = 60_000;
-// The router's closing log line ends a step, so the fake's quiet period only costs time.
-const SETTLE_MS = Number(process.env.FUZZ_SETTLE_MS ?? 0);
 const START_CLOCK = new Date('2032-01-01T12:00:00Z');
 const PREFIXES = ['sheet', 'npc', 'contest', 'dispatch', 'table', 'log', 'd10', 'pool', 'tactics'];
 const VERBS = [
@@ -790,7 +788,7 @@ async function runFuzz(options: { seed: string; steps: number; keepLines?: boole
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onRejection);
   let clock = START_CLOCK;
-  const sandbox = await startTestSandbox({ log: log.logger, now: () => clock, settleMs: SETTLE_MS });
+  const sandbox = await startTestSandbox({ log: log.logger, now: () => clock });
   const tracker = (sandbox.fake as unknown as { tracker: { get(id: string): InteractionRecord | undefined } }).tracker;
   const started = performance.now();
   const fail = (index: number, step: Step | undefined, problems: string[]): never => {

@@ -181,8 +181,11 @@ async function handle(interaction: Interaction, client: Client): Promise<void> {
 
 function newClient(fake: FakeDiscord): Client {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.restApi } });
+  // The client says when it is done with each interaction, as the sandbox's bot does: interact() waits for that.
   client.on(Events.InteractionCreate, (interaction) => {
-    handle(interaction, client).catch((error: unknown) => botErrors.push(error));
+    handle(interaction, client)
+      .catch((error: unknown) => botErrors.push(error))
+      .finally(() => fake.interactionHandled(interaction.id));
   });
   return client;
 }
@@ -193,7 +196,7 @@ async function deploy(fake: FakeDiscord): Promise<void> {
 }
 
 describe('fake Discord with a bare discord.js client', () => {
-  const fake = new FakeDiscord();
+  const fake = new FakeDiscord({ botSaysWhenDone: true });
   let client: Client;
 
   beforeAll(async () => {
@@ -427,7 +430,7 @@ describe('fake Discord with a bare discord.js client', () => {
     const goodbyes = fake.gatewayCounts.goodbyes;
     const second = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.restApi } });
     second.on(Events.InteractionCreate, (interaction) => {
-      if (interaction.isChatInputCommand()) void interaction.reply('from the second client');
+      if (interaction.isChatInputCommand()) void interaction.reply('from the second client').finally(() => fake.interactionHandled(interaction.id));
     });
     try {
       await second.login(fake.token);
@@ -445,7 +448,7 @@ describe('fake Discord with a bare discord.js client', () => {
 
 describe('fake Discord rules that need their own instance', () => {
   it('rejects a reply after the interaction deadline with 10062', async () => {
-    const fake = new FakeDiscord({ interactionDeadlineMs: 100 });
+    const fake = new FakeDiscord({ interactionDeadlineMs: 100, botSaysWhenDone: true });
     await fake.start();
     const client = newClient(fake);
     try {

@@ -46,7 +46,12 @@ async function handle(interaction: Interaction): Promise<void> {
 
 function newClient(fake: FakeDiscord): Client {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.restApi } });
-  client.on(Events.InteractionCreate, (interaction) => void handle(interaction).catch((error: unknown) => botErrors.push(error)));
+  // The client says when it is done with each interaction, as the sandbox's bot does: interact() waits for that.
+  client.on(Events.InteractionCreate, (interaction) => {
+    void handle(interaction)
+      .catch((error: unknown) => botErrors.push(error))
+      .finally(() => fake.interactionHandled(interaction.id));
+  });
   client.rest.on(RESTEvents.Response, (_request, response) => void statuses.push(response.status));
   return client;
 }
@@ -61,7 +66,7 @@ async function loggedIn(fake: FakeDiscord): Promise<Client> {
 }
 
 describe('REST faults against a bare discord.js client', () => {
-  const fake = new FakeDiscord();
+  const fake = new FakeDiscord({ botSaysWhenDone: true });
   let client: Client;
 
   beforeAll(async () => {
@@ -130,7 +135,7 @@ describe('REST faults against a bare discord.js client', () => {
 
   it('lets a client that gives up after its retries fail cleanly, and resolves interact() with the faults', async () => {
     fake.faults.add({ target: 'callback', status: 500 });
-    // Had interact() waited for an answer that never comes, it would throw "the bot did not answer" instead.
+    // The client says it is done once it gave up: interact() resolves with the faults, not "the bot did not answer".
     const result = await fake.interact({ user: 'mike', command: 'ping' });
     expect(result.responses).toEqual([]);
     expect(result.faults).toHaveLength(4); // the first try and @discordjs/rest's 3 retries
@@ -173,7 +178,7 @@ describe('REST faults against a bare discord.js client', () => {
   });
 
   it('does not count a faulted callback as the acknowledgement: the deadline still runs from the interaction', async () => {
-    const strict = new FakeDiscord({ interactionDeadlineMs: 200 });
+    const strict = new FakeDiscord({ interactionDeadlineMs: 200, botSaysWhenDone: true });
     await strict.start();
     const late = await loggedIn(strict);
     try {
@@ -254,7 +259,7 @@ describe('fault rules', () => {
 });
 
 describe('gateway drops', () => {
-  const fake = new FakeDiscord();
+  const fake = new FakeDiscord({ botSaysWhenDone: true });
   let client: Client;
 
   beforeAll(async () => {

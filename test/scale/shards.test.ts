@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, isAlive, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -24,7 +24,7 @@ const made: { id: string; server: string }[] = [];
 
 beforeAll(async () => {
   // max_concurrency 16 (a large bot's): the manager spawns shards 344 ms apart instead of Discord's 5.5 s for 1.
-  fake = new FakeDiscord({ shards: SHARDS, maxConcurrency: 16 });
+  fake = new FakeDiscord({ shards: SHARDS, maxConcurrency: 16, botSaysWhenDone: true });
   await fake.start();
   servers = serverPerShard();
   const databaseUrl = await freshPostgresUrl();
@@ -35,8 +35,10 @@ beforeAll(async () => {
       DISCORD_API: fake.restApi,
       DATABASE_URL: databaseUrl,
       SHARD_COUNT: String(SHARDS),
-      LOG_LEVEL: 'info',
+      // debug: each shard's "interaction handled" line, which tells the fake the bot is done with an interaction.
+      LOG_LEVEL: 'debug',
     },
+    onLog: tellFakeWhenHandled(fake),
     readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
     readyTimeoutMs: 120_000,
   });
