@@ -16,6 +16,7 @@
 // fake-rest.ts checkShard).
 // The fake never connects anywhere itself and listens on 127.0.0.1 only.
 import http from 'node:http';
+import { ApplicationIntegrationType, GatewayDispatchEvents, InteractionContextType, Locale } from 'discord-api-types/v10';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FakeState } from './fake-state.js';
@@ -27,7 +28,8 @@ import { FakeRest } from './fake-rest.js';
 import { refuseForeignRequest, refuseForeignUpgrade } from './http-guard.js';
 import { InteractionTracker } from './interaction-tracker.js';
 import type { InteractionRecord } from './interaction-tracker.js';
-import { buildInteraction } from './interaction-builder.js';
+import { buildInteraction, interactionPayload } from './interaction-builder.js';
+import type { InteractionCommon } from './interaction-builder.js';
 import type {
   FakeDiscordOptions,
   FakeGuildInfo,
@@ -89,8 +91,6 @@ export class FakeDiscord {
   readonly applicationId: string;
   private readonly settleMs: number;
   private readonly responseTimeoutMs: number;
-  private readonly botSaysWhenDone: boolean;
-  private readonly handledTimeoutMs: number;
   private readonly requestedPort: number;
   private readonly state: FakeState;
   private readonly tracker: InteractionTracker;
@@ -111,8 +111,6 @@ export class FakeDiscord {
     this.applicationId = options.applicationId ?? DEFAULT_APPLICATION_ID;
     this.settleMs = options.settleMs ?? 40;
     this.responseTimeoutMs = options.responseTimeoutMs ?? 5000;
-    this.botSaysWhenDone = options.botSaysWhenDone ?? false;
-    this.handledTimeoutMs = options.handledTimeoutMs ?? 60_000;
     this.requestedPort = options.port ?? 0;
     this.state = new FakeState({ applicationId: this.applicationId, botUsername: options.botUsername ?? 'Tac Talk Bot', token: this.token });
     this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
@@ -128,8 +126,8 @@ export class FakeDiscord {
       shardCount: this.gateway.shardCount,
       sessionStartLimit: () => this.gateway.sessionStartLimit(maxConcurrency),
     });
-    this.state.onRoleCreate = (guild, role) => this.gateway.broadcast(guild.id, 'GUILD_ROLE_CREATE', { guild_id: guild.id, role: this.state.apiRole(role) });
-    this.state.onGuildCreate = (guild) => this.gateway.broadcast(guild.id, 'GUILD_CREATE', guild.gatewayGuild());
+    this.state.onRoleCreate = (guild, role) => this.gateway.broadcast(guild.id, GatewayDispatchEvents.GuildRoleCreate, { guild_id: guild.id, role: this.state.apiRole(role) });
+    this.state.onGuildCreate = (guild) => this.gateway.broadcast(guild.id, GatewayDispatchEvents.GuildCreate, guild.gatewayGuild());
     this.state.onMessageChange = (change, message) => this.publish(change, message);
     this.state.onViolation = (text, spec) => {
       options.onViolation?.(text, spec);
@@ -255,27 +253,30 @@ export class FakeDiscord {
     const id = s.ids.next();
     const token = InteractionTracker.newToken();
     const permissions = guild.permissionsOf(built.userId);
-    const payload: Json = {
-      id,
-      application_id: s.applicationId,
-      type: built.type,
-      data: built.data,
-      guild_id: guild.id,
-      guild: { id: guild.id, locale: 'en-US', features: [] },
-      channel: { ...guild.apiChannel(), permissions },
-      channel_id: built.channelId,
-      member: { ...guild.apiMember(built.userId), permissions },
-      token,
-      version: 1,
-      app_permissions: guild.permissionsOf(s.botUser.id),
-      locale: 'en-US',
-      guild_locale: 'en-US',
-      entitlements: [],
-      authorizing_integration_owners: { '0': guild.id },
-      context: 0,
-      attachment_size_limit: 10 * 1024 * 1024,
-      ...(built.sourceMessage ? { message: s.apiMessage(built.sourceMessage) } : {}),
-    };
+    // Discord sends the member's permissions in the channel too; discord-api-types does not list them there.
+    const channel: InteractionCommon['channel'] & { permissions: string } = { ...guild.apiChannel(), permissions };
+    const payload = interactionPayload(
+      built,
+      {
+        id,
+        application_id: s.applicationId,
+        guild_id: guild.id,
+        guild: { id: guild.id, locale: Locale.EnglishUS, features: [] },
+        channel,
+        channel_id: built.channelId,
+        member: { ...guild.apiMember(built.userId), permissions },
+        token,
+        version: 1,
+        app_permissions: guild.permissionsOf(s.botUser.id),
+        locale: Locale.EnglishUS,
+        guild_locale: Locale.EnglishUS,
+        entitlements: [],
+        authorizing_integration_owners: { [ApplicationIntegrationType.GuildInstall]: guild.id },
+        context: InteractionContextType.Guild,
+        attachment_size_limit: 10 * 1024 * 1024,
+      },
+      built.sourceMessage ? s.apiMessage(built.sourceMessage) : undefined,
+    );
     const record: InteractionRecord = {
       id,
       token,
@@ -286,29 +287,19 @@ export class FakeDiscord {
       channelId: built.channelId,
       ...(built.sourceMessage ? { sourceMessageId: built.sourceMessage.id } : {}),
       ...(built.commandName ? { commandName: built.commandName } : {}),
-      payload,
+      payload: payload as unknown as Json,
       responses: [],
       errors: [],
       lastActivity: Date.now(),
       inflight: 0,
-      ...(this.botSaysWhenDone ? { awaitsHandled: true } : {}),
     };
     this.tracker.register(record);
     record.dispatchedAt = performance.now();
-    const sent = this.gateway.dispatchToGuild(guild.id, 'INTERACTION_CREATE', payload);
+    const sent = this.gateway.dispatchToGuild(guild.id, GatewayDispatchEvents.InteractionCreate, payload);
     if (!sent) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
     record.shard = sent.shard;
     record.sessionId = sent.sessionId;
-    return this.tracker.collect(record, { responseTimeoutMs: this.responseTimeoutMs, settleMs: this.settleMs, handledTimeoutMs: this.handledTimeoutMs });
-  }
-
-  /**
-   * The bot is done with an interaction: its handler returned, so every request it awaited has been answered. With
-   * `botSaysWhenDone` interact() resolves on this (see interaction-tracker.ts); the sandbox's bot calls it in this
-   * process, and a test of a bot in another process forwards its router's "interaction handled" log line.
-   */
-  interactionHandled(interactionId: string): void {
-    this.tracker.handled(interactionId);
+    return this.tracker.collect(record, this.responseTimeoutMs, this.settleMs);
   }
 
   /**
@@ -324,8 +315,8 @@ export class FakeDiscord {
   }
 
   /**
-   * Everything the bot answered to an interaction so far, and the rules it broke (interact() gives the same once the
-   * bot is done; without `botSaysWhenDone` it only guesses that from a quiet period, and an answer may come after).
+   * Everything the bot answered to an interaction so far, and the rules it broke: interact() resolves once the
+   * answers go quiet, but a deferred interaction's real answer may come long after.
    */
   answersTo(interactionId: string): Pick<SandboxInteractionResult, 'responses' | 'errors'> | undefined {
     const record = this.tracker.get(interactionId);

@@ -16,11 +16,20 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
-import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes } from 'discord-api-types/v10';
+import type { ApplicationFlags, GatewayDispatchPayload, GatewayReadyDispatchData } from 'discord-api-types/v10';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { FakeState, Json } from './fake-state.js';
 
 export const GATEWAY_PATH = '/gateway';
+
+/**
+ * The events the fake sends, and the data of each, as discord-api-types gives them (Discord's OpenAPI spec covers
+ * HTTP only): every dispatch's `d` is checked by tsc against its event's type (`dispatch`, `broadcast`,
+ * `dispatchToGuild`). RESUMED alone is sent as Discord sends it, `{ _trace }`, where discord-api-types has no data.
+ */
+export type DispatchEvent = Exclude<GatewayDispatchPayload['t'], GatewayDispatchEvents.Resumed>;
+export type DispatchData<T extends DispatchEvent> = Extract<GatewayDispatchPayload, { t: T }>['d'];
 const HEARTBEAT_INTERVAL = 41_250;
 const SYNC_FLUSH_SUFFIX = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 
@@ -222,7 +231,11 @@ export class FakeGateway {
   }
 
   /** Gives the session the next sequence number, keeps the event for a RESUME, and sends it if its client is here. */
-  private dispatch(session: Session, t: string, d: unknown): void {
+  private dispatch<T extends DispatchEvent>(session: Session, t: T, d: DispatchData<T>): void {
+    this.send(session, t, d);
+  }
+
+  private send(session: Session, t: string, d: unknown): void {
     session.seq++;
     session.history.push({ s: session.seq, t, d });
     if (session.history.length > HISTORY_LIMIT) session.history.shift();
@@ -288,24 +301,28 @@ export class FakeGateway {
     this.attach(connection, session);
     this.counts.identifies++;
     const guilds = [...this.state.guilds.values()].filter((g) => this.shardOf(g.id) === shard[0]);
-    this.dispatch(session, 'READY', {
+    const ready: GatewayReadyDispatchData = {
       v: 10,
       user: { ...this.state.apiUser(this.state.botUser), verified: true, mfa_enabled: false, email: null },
-      user_settings: {},
-      application: { id: this.state.applicationId, flags: 0 },
+      application: { id: this.state.applicationId, flags: 0 as ApplicationFlags, flags_new: '0' },
       guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+      session_id: session.id,
+      resume_gateway_url: this.gatewayUrl(),
+      shard,
+    };
+    // What Discord sends a bot in READY besides, which discord-api-types does not list.
+    const unlisted = {
+      user_settings: {},
       private_channels: [],
       relationships: [],
       presences: [],
       guild_join_requests: [],
       geo_ordered_rtc_regions: [],
-      session_id: session.id,
       session_type: 'normal',
-      resume_gateway_url: this.gatewayUrl(),
-      shard,
       _trace: ['["fake-discord",{}]'],
-    });
-    for (const guild of guilds) this.dispatch(session, 'GUILD_CREATE', guild.gatewayGuild());
+    };
+    this.dispatch(session, GatewayDispatchEvents.Ready, { ...ready, ...unlisted });
+    for (const guild of guilds) this.dispatch(session, GatewayDispatchEvents.GuildCreate, guild.gatewayGuild());
     this.wake();
   }
 
@@ -324,7 +341,7 @@ export class FakeGateway {
     const missed = session.history.filter((event) => event.s > seq);
     for (const event of missed) connection.send({ op: GatewayOpcodes.Dispatch, t: event.t, s: event.s, d: event.d });
     this.counts.replayed += missed.length;
-    this.dispatch(session, 'RESUMED', { _trace: ['["fake-discord",{}]'] });
+    this.send(session, GatewayDispatchEvents.Resumed, { _trace: ['["fake-discord",{}]'] });
     this.wake();
   }
 
@@ -351,13 +368,13 @@ export class FakeGateway {
         .filter((id) => (ids ? ids.includes(id) : this.state.user(id).username.toLowerCase().startsWith(query)))
         .slice(0, limit)
         .map((id) => guild.apiMember(id));
-      this.dispatch(session, 'GUILD_MEMBERS_CHUNK', {
+      this.dispatch(session, GatewayDispatchEvents.GuildMembersChunk, {
         guild_id: guild.id,
         members,
         chunk_index: 0,
         chunk_count: 1,
         ...(ids ? { not_found: ids.filter((id) => !guild.members.has(id)) } : {}),
-        ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
+        ...(typeof d.nonce === 'string' ? { nonce: d.nonce } : {}),
       });
     }
   }
@@ -377,7 +394,7 @@ export class FakeGateway {
    * Sends a guild's event (e.g. GUILD_ROLE_CREATE, GUILD_CREATE) to every session of the guild's shard that has a
    * client, or may get one back.
    */
-  broadcast(guildId: string, t: string, d: unknown): void {
+  broadcast<T extends DispatchEvent>(guildId: string, t: T, d: DispatchData<T>): void {
     const shard = this.shardOf(guildId);
     for (const session of this.sessions.values()) {
       if (session.shard[0] === shard && (session.connection?.live || this.waiting(session))) this.dispatch(session, t, d);
@@ -397,7 +414,7 @@ export class FakeGateway {
    * client is away, keeps it in its latest session for the RESUME. Returns the session's id and shard; undefined
    * if there is neither (no client runs that shard).
    */
-  dispatchToGuild(guildId: string, t: string, d: unknown): { sessionId: string; shard: number } | undefined {
+  dispatchToGuild<T extends DispatchEvent>(guildId: string, t: T, d: DispatchData<T>): { sessionId: string; shard: number } | undefined {
     const session = this.sessionFor(guildId);
     if (!session) return undefined;
     this.dispatch(session, t, d);

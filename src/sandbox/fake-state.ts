@@ -2,7 +2,26 @@
 // Discord), messages, uploaded files, registered commands and the violations log, plus the API payloads (users,
 // members, guilds, channels, messages) built from it. Payloads are full and realistic on purpose: discord.js silently drops events whose payloads
 // miss fields it needs (see /work/shared/FAKE-DISCORD-NOTES.md).
-import { ApplicationCommandType, ChannelType, MessageFlags } from 'discord-api-types/v10';
+import { ApplicationCommandType, ChannelType, Locale, MessageFlags } from 'discord-api-types/v10';
+import type {
+  APIAttachment,
+  APIEmbed,
+  APIGuild,
+  APIGuildMember,
+  APIInteractionDataResolvedGuildMember,
+  APIMessage,
+  APIMessageInteractionMetadata,
+  APIMessageTopLevelComponent,
+  APIRole,
+  APITextChannel,
+  APIUser,
+  ChannelFlags,
+  GatewayGuildCreateDispatchData,
+  GuildMemberFlags,
+  GuildSystemChannelFlags,
+  RoleFlags,
+  UserFlags,
+} from 'discord-api-types/v10';
 import type { FakeMessage, FakeRole, FakeUser, SandboxAttachment } from './types.js';
 import { SnowflakeGenerator, isSnowflake, stableSnowflake } from './snowflake.js';
 import { isSubcommandOrGroup } from './discord-limits.js';
@@ -313,7 +332,11 @@ export class FakeState {
 
   // ---- payloads -------------------------------------------------------------------------------------------
 
-  apiUser(user: FakeUser): Json {
+  // The payloads below are typed by discord-api-types, so tsc proves they have the shape Discord gives each object
+  // (the fake sends them in gateway events and REST answers). A field Discord sends that discord-api-types does not
+  // list is spread in from a separate object, with a comment; `0 as …Flags` is a bit field with no flag set.
+
+  apiUser(user: FakeUser): APIUser {
     return {
       id: user.id,
       username: user.username,
@@ -325,12 +348,12 @@ export class FakeState {
       banner: null,
       accent_color: null,
       avatar_decoration_data: null,
-      public_flags: 0,
-      flags: 0,
+      public_flags: 0 as UserFlags,
+      flags: 0 as UserFlags,
     };
   }
 
-  apiRole(role: RoleRecord): Json {
+  apiRole(role: RoleRecord): APIRole {
     return {
       id: role.id,
       name: role.name,
@@ -343,12 +366,12 @@ export class FakeState {
       permissions: role.permissions,
       managed: role.managed,
       mentionable: false,
-      flags: 0,
+      flags: 0 as RoleFlags,
       ...(role.tags ? { tags: role.tags } : {}),
     };
   }
 
-  apiAttachment(file: StoredFile): Json {
+  apiAttachment(file: StoredFile): APIAttachment {
     const url = `${this.baseUrl}/attachments/${file.id}/${encodeURIComponent(file.filename)}`;
     return {
       id: file.id,
@@ -361,11 +384,13 @@ export class FakeState {
     };
   }
 
-  apiMessage(message: MessageRecord): Json {
+  apiMessage(message: MessageRecord): APIMessage {
+    // Not in discord-api-types' APIMessage, but on every message Discord sends of a guild channel.
+    const guild = isEphemeral(message) ? {} : { guild_id: (this.guildOfChannel(message.channelId) ?? this.defaultGuild).id };
     return {
       id: message.id,
       channel_id: message.channelId,
-      ...(isEphemeral(message) ? {} : { guild_id: (this.guildOfChannel(message.channelId) ?? this.defaultGuild).id }),
+      ...guild,
       author: this.apiUser(this.user(message.authorId)),
       content: message.content,
       timestamp: message.createdAt,
@@ -376,14 +401,15 @@ export class FakeState {
       mention_roles: [],
       mention_channels: [],
       attachments: message.attachments.map((file) => this.apiAttachment(file)),
-      embeds: message.embeds,
-      components: message.components,
+      // As the bot sent them, checked against Discord's API spec on the way in (discord-spec.ts).
+      embeds: message.embeds as APIEmbed[],
+      components: message.components as APIMessageTopLevelComponent[],
       reactions: [],
       pinned: false,
       type: message.type,
       flags: message.flags,
       ...(message.webhookId ? { webhook_id: message.webhookId, application_id: this.applicationId } : {}),
-      ...(message.interactionMetadata ? { interaction_metadata: message.interactionMetadata } : {}),
+      ...(message.interactionMetadata ? { interaction_metadata: message.interactionMetadata as unknown as APIMessageInteractionMetadata } : {}),
     };
   }
 
@@ -584,28 +610,35 @@ export class FakeGuild {
     return bits.toString();
   }
 
-  /** A member object; `withUser: false` for data.resolved.members, where Discord leaves the user out. */
-  apiMember(userId: string, withUser = true): Json {
+  /** A member object, with its user. */
+  apiMember(userId: string): APIGuildMember {
+    return { ...this.partialMember(userId), deaf: false, mute: false, user: this.state.apiUser(this.state.user(userId)) };
+  }
+
+  /** A member in an interaction's data.resolved.members: Discord leaves out the user, `deaf` and `mute`. */
+  resolvedMember(userId: string): APIInteractionDataResolvedGuildMember {
+    return { ...this.partialMember(userId), permissions: this.permissionsOf(userId) };
+  }
+
+  private partialMember(userId: string): Omit<APIInteractionDataResolvedGuildMember, 'permissions'> {
     const member = this.member(userId);
-    const base: Json = {
+    // Discord sends it on members; discord-api-types does not list it.
+    const unlisted = { unusual_dm_activity_until: null };
+    return {
       roles: [...member.roles],
       nick: null,
       avatar: null,
       banner: null,
       joined_at: member.joinedAt,
       premium_since: null,
-      deaf: false,
-      mute: false,
-      flags: 0,
+      flags: 0 as GuildMemberFlags,
       pending: false,
       communication_disabled_until: null,
-      unusual_dm_activity_until: null,
+      ...unlisted,
     };
-    if (withUser) base.user = this.state.apiUser(this.state.user(userId));
-    return base;
   }
 
-  apiChannel(): Json {
+  apiChannel(): APITextChannel {
     const last = [...this.state.messages.values()].reverse().find((m) => m.channelId === this.channelId && !isEphemeral(m));
     return {
       id: this.channelId,
@@ -619,11 +652,11 @@ export class FakeGuild {
       last_message_id: last?.id ?? null,
       rate_limit_per_user: 0,
       parent_id: null,
-      flags: 0,
+      flags: 0 as ChannelFlags,
     };
   }
 
-  apiGuild(): Json {
+  apiGuild(): APIGuild {
     return {
       id: this.id,
       name: this.name,
@@ -644,7 +677,7 @@ export class FakeGuild {
       mfa_level: 0,
       application_id: null,
       system_channel_id: this.channelId,
-      system_channel_flags: 0,
+      system_channel_flags: 0 as GuildSystemChannelFlags,
       rules_channel_id: null,
       max_members: 500000,
       vanity_url_code: null,
@@ -652,19 +685,23 @@ export class FakeGuild {
       banner: null,
       premium_tier: 0,
       premium_subscription_count: 0,
-      preferred_locale: 'en-US',
+      preferred_locale: Locale.EnglishUS,
       public_updates_channel_id: null,
       max_video_channel_users: 25,
       nsfw_level: 0,
       stickers: [],
       premium_progress_bar_enabled: false,
       safety_alerts_channel_id: null,
+      hub_type: null,
+      incidents_data: null,
     };
   }
 
   /** The GUILD_CREATE payload: the guild plus the gateway-only fields. */
-  gatewayGuild(): Json {
+  gatewayGuild(): GatewayGuildCreateDispatchData {
     const members = [...this.members.keys()].map((id) => this.apiMember(id));
+    // Discord sends it in GUILD_CREATE; discord-api-types does not list it.
+    const unlisted = { lazy: true };
     return {
       ...this.apiGuild(),
       unavailable: false,
@@ -679,7 +716,7 @@ export class FakeGuild {
       stage_instances: [],
       guild_scheduled_events: [],
       soundboard_sounds: [],
-      lazy: true,
+      ...unlisted,
     };
   }
 }

@@ -7,21 +7,73 @@
 // otherwise the request's `guild`, or without one the guild the modal was opened in, or the default guild. Roles,
 // members, channels and permissions resolve there.
 import { ApplicationCommandOptionType, ApplicationCommandType, ComponentType, InteractionType } from 'discord-api-types/v10';
+import type {
+  APIApplicationCommandAutocompleteGuildInteraction,
+  APIApplicationCommandInteractionDataBasicOption,
+  APIChatInputApplicationCommandGuildInteraction,
+  APIMessage,
+  APIMessageComponentGuildInteraction,
+  APIModalSubmitGuildInteraction,
+  GatewayInteractionCreateDispatchData,
+  APIApplicationCommandInteractionDataOption,
+  APIAutocompleteApplicationCommandInteractionData,
+  APIChatInputApplicationCommandInteractionData,
+  APIInteractionDataResolved,
+  APIMessageComponentInteractionData,
+  APIMessageSelectMenuInteractionData,
+  APIModalSubmission,
+  APIModalSubmissionComponent,
+  APIModalSubmitTextInputComponent,
+  ModalSubmitComponent,
+} from 'discord-api-types/v10';
 import { isSelectMenu, isSubcommandOrGroup } from './discord-limits.js';
-import type { FakeGuild, FakeState, Json, MessageRecord, RoleRecord } from './fake-state.js';
+import type { FakeGuild, FakeState, Json, MessageRecord, RoleRecord, StoredFile } from './fake-state.js';
 import { EVERYONE_PERMISSIONS, PERMISSION_NAMES, permissionBits } from './fake-state.js';
 import type { OpenedModal } from './interaction-tracker.js';
 import type { SandboxAttachment, SandboxInteractionRequest } from './types.js';
 import { SandboxRequestError } from './types.js';
 
-export interface BuiltInteraction {
-  type: number;
-  data: Json;
+/**
+ * An interaction's type and its `data`, typed by discord-api-types (where Discord's HTTP spec has no gateway
+ * payloads): tsc proves each kind's data has the shape Discord sends, and fake-gateway.ts proves the whole
+ * INTERACTION_CREATE (interactionPayload in fake-discord.ts).
+ */
+export type InteractionData =
+  | { type: InteractionType.ApplicationCommand; data: APIChatInputApplicationCommandInteractionData }
+  | { type: InteractionType.ApplicationCommandAutocomplete; data: APIAutocompleteApplicationCommandInteractionData & Required<Pick<APIAutocompleteApplicationCommandInteractionData, 'options'>> }
+  | { type: InteractionType.MessageComponent; data: APIMessageComponentInteractionData }
+  | { type: InteractionType.ModalSubmit; data: APIModalSubmission };
+
+export type BuiltInteraction = InteractionData & {
   guild: FakeGuild;
   channelId: string;
   userId: string;
   sourceMessage?: MessageRecord;
   commandName?: string;
+};
+
+type CommandKind = InteractionType.ApplicationCommand | InteractionType.ApplicationCommandAutocomplete;
+
+/** What every interaction the fake sends carries besides its type, data and message (a guild interaction's fields). */
+export type InteractionCommon = Omit<APIChatInputApplicationCommandGuildInteraction, 'type' | 'data' | 'message'>;
+
+/**
+ * The INTERACTION_CREATE payload of a built interaction: each kind is checked by tsc against discord-api-types' type
+ * of a guild interaction of that kind (a component's carries the message it sits on, a modal's the message it was
+ * opened from, if any).
+ */
+export function interactionPayload(built: InteractionData, common: InteractionCommon, message: APIMessage | undefined): GatewayInteractionCreateDispatchData {
+  switch (built.type) {
+    case InteractionType.ApplicationCommand:
+      return { ...common, type: built.type, data: built.data } satisfies APIChatInputApplicationCommandGuildInteraction;
+    case InteractionType.ApplicationCommandAutocomplete:
+      return { ...common, type: built.type, data: built.data } satisfies APIApplicationCommandAutocompleteGuildInteraction;
+    case InteractionType.MessageComponent:
+      if (!message) throw new Error('a component interaction needs the message its component sits on');
+      return { ...common, type: built.type, data: built.data, message } satisfies APIMessageComponentGuildInteraction;
+    case InteractionType.ModalSubmit:
+      return { ...common, type: built.type, data: built.data, ...(message ? { message } : {}) } satisfies APIModalSubmitGuildInteraction;
+  }
 }
 
 type OptionDef = Json & { name: string; type: number };
@@ -106,7 +158,11 @@ function resolveChannel(guild: FakeGuild, channel: string | undefined): string {
 
 // ---- slash commands and autocomplete ---------------------------------------------------------------------
 
-function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxInteractionRequest): Omit<BuiltInteraction, 'guild' | 'channelId' | 'userId'> {
+function buildCommand(
+  state: FakeState,
+  guild: FakeGuild,
+  request: SandboxInteractionRequest,
+): Extract<InteractionData, { type: CommandKind }> & { commandName: string } {
   if (typeof request.command !== 'string' || !request.command.trim()) throw new SandboxRequestError('"command" must be a non-empty string');
   const words = request.command.trim().replace(/^\//, '').split(/\s+/);
   const name = words[0]!.toLowerCase();
@@ -160,48 +216,83 @@ function buildCommand(state: FakeState, guild: FakeGuild, request: SandboxIntera
     if (missing.length) throw new SandboxRequestError(`/${fullName} needs the option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
 
-  const resolved: Record<string, Json> = {};
-  const options: Json[] = [];
+  const resolved: APIInteractionDataResolved = {};
+  const kind: CommandKind = autocomplete ? InteractionType.ApplicationCommandAutocomplete : InteractionType.ApplicationCommand;
+  const options: APIApplicationCommandInteractionDataBasicOption<CommandKind>[] = [];
   for (const def of leaf) {
     if (def === focusedDef) {
       // Discord sends what the user has typed so far, as a string, whatever the option's type.
-      options.push({ name: def.name, type: def.type, value: String(values.get(def.name) ?? ''), focused: true });
+      options.push({ ...dataOption(def, String(values.get(def.name) ?? ''), kind), focused: true } as APIApplicationCommandInteractionDataBasicOption<CommandKind>);
       continue;
     }
     if (!values.has(def.name)) continue;
     const value = convertOption(state, guild, def, values.get(def.name), `/${fullName}`, resolved);
-    options.push({ name: def.name, type: def.type, value });
+    options.push(dataOption(def, value, kind));
   }
 
-  let nested: Json[] = options;
+  let nested: APIApplicationCommandInteractionDataOption<CommandKind>[] = options;
   for (const step of [...path].reverse()) {
-    nested = [{ name: step.name, type: step.type, ...(nested.length || step.type === ApplicationCommandOptionType.SubcommandGroup ? { options: nested } : {}) }];
+    nested = [
+      step.type === ApplicationCommandOptionType.SubcommandGroup
+        ? { name: step.name, type: ApplicationCommandOptionType.SubcommandGroup, options: nested as never }
+        : { name: step.name, type: ApplicationCommandOptionType.Subcommand, ...(nested.length ? { options: nested as APIApplicationCommandInteractionDataBasicOption<CommandKind>[] } : {}) },
+    ];
   }
-  const data: Json = {
+  const base = {
     id: record.id,
     name: String(definition.name),
     type: ApplicationCommandType.ChatInput,
     // A guild command is the interaction's guild's own, wherever the sandbox registered it.
     ...(record.guildId ? { guild_id: guild.id } : {}),
-    ...(nested.length ? { options: nested } : {}),
     ...(Object.keys(resolved).length ? { resolved } : {}),
-  };
-  return { type: autocomplete ? InteractionType.ApplicationCommandAutocomplete : InteractionType.ApplicationCommand, data, commandName: fullName };
+  } as const;
+  if (kind === InteractionType.ApplicationCommandAutocomplete) {
+    // Autocomplete always has options: the focused one at least.
+    const data = { ...base, options: nested as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommandAutocomplete>[] };
+    return { type: kind, data, commandName: fullName };
+  }
+  const data = { ...base, ...(nested.length ? { options: nested as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommand>[] } : {}) };
+  return { type: kind, data, commandName: fullName };
 }
 
-function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: unknown, where: string, resolved: Record<string, Json>): unknown {
+/**
+ * An option as the interaction carries it, by its type. In an autocomplete interaction, integer and number options
+ * come as the text typed so far (discord-api-types: Discord sends every autocomplete value as typed, a string).
+ */
+function dataOption(def: OptionDef, value: string | number | boolean, kind: CommandKind): APIApplicationCommandInteractionDataBasicOption<CommandKind> {
+  const name = def.name;
+  switch (def.type) {
+    case ApplicationCommandOptionType.Integer:
+      return kind === InteractionType.ApplicationCommandAutocomplete
+        ? { name, type: ApplicationCommandOptionType.Integer, value: String(value) }
+        : { name, type: ApplicationCommandOptionType.Integer, value: Number(value) };
+    case ApplicationCommandOptionType.Number:
+      return kind === InteractionType.ApplicationCommandAutocomplete
+        ? { name, type: ApplicationCommandOptionType.Number, value: String(value) }
+        : { name, type: ApplicationCommandOptionType.Number, value: Number(value) };
+    case ApplicationCommandOptionType.Boolean:
+      return { name, type: ApplicationCommandOptionType.Boolean, value: value === true };
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Channel:
+    case ApplicationCommandOptionType.Role:
+    case ApplicationCommandOptionType.Mentionable:
+    case ApplicationCommandOptionType.Attachment:
+      return { name, type: def.type, value: String(value) };
+    default:
+      return { name, type: ApplicationCommandOptionType.String, value: String(value) };
+  }
+}
+
+function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: unknown, where: string, resolved: APIInteractionDataResolved): string | number | boolean {
   const label = `option "${def.name}" of ${where}`;
-  const add = (kind: string, id: string, value: Json): void => {
-    resolved[kind] ??= {};
-    resolved[kind]![id] = value;
-  };
+  const add = resolver(state, guild, resolved);
   const choices = Array.isArray(def.choices) ? def.choices.filter(isObject) : [];
-  const pickChoice = (value: unknown): unknown => {
+  const pickChoice = <T extends string | number>(value: T): T => {
     if (choices.length === 0) return value;
     const exact = choices.find((c) => c.value === value);
-    if (exact) return exact.value;
+    if (exact) return exact.value as T;
     const byName = choices.find((c) => String(c.name).toLowerCase() === String(raw).toLowerCase() || String(c.value) === String(raw));
-    if (byName) return byName.value;
+    if (byName) return byName.value as T;
     throw new SandboxRequestError(`${label} must be one of: ${choices.map((c) => String(c.value)).join(', ')}`);
   };
   switch (def.type) {
@@ -232,32 +323,30 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user name or id`);
       const user = state.user(raw);
       guild.member(user.id);
-      add('users', user.id, state.apiUser(user));
-      add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
+      add.member(user.id);
       return user.id;
     }
     case ApplicationCommandOptionType.Channel: {
       const key = String(raw).replace(/^#/, '').toLowerCase();
       if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`${label}: unknown channel "${String(raw)}"`);
-      add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+      add.channel();
       return guild.channelId;
     }
     case ApplicationCommandOptionType.Role: {
       if (typeof raw !== 'string') throw new SandboxRequestError(`${label} takes a role name`);
       const found = role(guild, raw);
-      add('roles', found.id, state.apiRole(found));
+      add.role(found);
       return found.id;
     }
     case ApplicationCommandOptionType.Mentionable: {
       if (typeof raw !== 'string' || !raw.trim()) throw new SandboxRequestError(`${label} takes a user or role name`);
       const found = guild.findRole(raw);
       if (found) {
-        add('roles', found.id, state.apiRole(found));
+        add.role(found);
         return found.id;
       }
       const user = state.user(raw);
-      add('users', user.id, state.apiUser(user));
-      add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
+      add.member(user.id);
       return user.id;
     }
     case ApplicationCommandOptionType.Attachment: {
@@ -265,12 +354,33 @@ function convertOption(state: FakeState, guild: FakeGuild, def: OptionDef, raw: 
         throw new SandboxRequestError(`${label} takes a file: { "filename": "…", "content": "text" } or { "filename": "…", "base64": "…" }`);
       }
       const file = state.storeUpload(raw as unknown as SandboxAttachment);
-      add('attachments', file.id, { ...state.apiAttachment(file), ephemeral: true });
+      add.attachment(file);
       return file.id;
     }
     default:
       throw new SandboxRequestError(`${label} has a type (${def.type}) the sandbox cannot fill`);
   }
+}
+
+/** Adds users, members, roles, channels and files to an interaction's `resolved`, as Discord gives them there. */
+function resolver(state: FakeState, guild: FakeGuild, resolved: APIInteractionDataResolved) {
+  return {
+    /** A user who is a member: the user, and the member without its user (Discord's partial member, with permissions). */
+    member(userId: string): void {
+      (resolved.users ??= {})[userId] = state.apiUser(state.user(userId));
+      (resolved.members ??= {})[userId] = guild.resolvedMember(userId);
+    },
+    role(found: RoleRecord): void {
+      (resolved.roles ??= {})[found.id] = state.apiRole(found);
+    },
+    channel(): void {
+      const channel = guild.apiChannel();
+      (resolved.channels ??= {})[guild.channelId] = { id: channel.id, name: channel.name, type: channel.type, permissions: EVERYONE_PERMISSIONS };
+    },
+    attachment(file: StoredFile): void {
+      (resolved.attachments ??= {})[file.id] = { ...state.apiAttachment(file), ephemeral: true };
+    },
+  };
 }
 
 // ---- message components --------------------------------------------------------------------------------
@@ -299,7 +409,7 @@ function buildComponent(
   guild: FakeGuild,
   request: SandboxInteractionRequest,
   message: MessageRecord,
-): Omit<BuiltInteraction, 'guild' | 'userId'> {
+): Extract<InteractionData, { type: InteractionType.MessageComponent }> & { channelId: string; sourceMessage: MessageRecord } {
   const isButton = request.button !== undefined;
   const customId = String(isButton ? request.button : request.select);
   const component = [...walkComponents(message.components)].find((c) => c.custom_id === customId);
@@ -309,10 +419,11 @@ function buildComponent(
   }
   if (component.disabled === true) throw new SandboxRequestError(`component "${customId}" is disabled`);
   const type = component.type as number;
-  const data: Json = { custom_id: customId, component_type: type };
   if (isButton) {
     if (type !== ComponentType.Button) throw new SandboxRequestError(`component "${customId}" is not a button (type ${type})`);
-  } else {
+    return { type: InteractionType.MessageComponent, data: { custom_id: customId, component_type: ComponentType.Button }, channelId: message.channelId, sourceMessage: message };
+  }
+  {
     if (!isSelectMenu(type)) throw new SandboxRequestError(`component "${customId}" is not a select menu (type ${type})`);
     if (!Array.isArray(request.values) || request.values.some((v) => typeof v !== 'string')) {
       throw new SandboxRequestError('a select needs "values": a list of strings');
@@ -322,53 +433,65 @@ function buildComponent(
     if (request.values.length < min || request.values.length > max) {
       throw new SandboxRequestError(`select "${customId}" takes ${min === max ? min : `${min} to ${max}`} value(s), got ${request.values.length}`);
     }
-    const resolved: Record<string, Json> = {};
-    data.values = selectValues(state, guild, component, request.values, resolved);
-    if (Object.keys(resolved).length) data.resolved = resolved;
+    const data = selectData(state, guild, component, request.values);
+    return { type: InteractionType.MessageComponent, data, channelId: message.channelId, sourceMessage: message };
   }
-  return { type: InteractionType.MessageComponent, data, channelId: message.channelId, sourceMessage: message };
 }
 
-function selectValues(state: FakeState, guild: FakeGuild, select: Json, values: string[], resolved: Record<string, Json>): string[] {
-  const add = (kind: string, id: string, value: Json): void => {
-    resolved[kind] ??= {};
-    resolved[kind]![id] = value;
-  };
-  const customId = String(select.custom_id);
+/** A select's data: the chosen values, and for user, role, mentionable and channel selects what they resolve to. */
+function selectData(state: FakeState, guild: FakeGuild, select: Json, values: string[]): APIMessageSelectMenuInteractionData {
+  const resolved: APIInteractionDataResolved = {};
+  const add = resolver(state, guild, resolved);
+  const custom_id = String(select.custom_id);
   switch (select.type) {
     case ComponentType.StringSelect: {
       const options = Array.isArray(select.options) ? select.options.filter(isObject) : [];
-      return values.map((value) => {
+      const chosen = values.map((value) => {
         const option = options.find((o) => o.value === value) ?? options.find((o) => String(o.label).toLowerCase() === value.toLowerCase());
-        if (!option) throw new SandboxRequestError(`select "${customId}" has no option "${value}" (options: ${options.map((o) => String(o.value)).join(', ')})`);
+        if (!option) throw new SandboxRequestError(`select "${custom_id}" has no option "${value}" (options: ${options.map((o) => String(o.value)).join(', ')})`);
         return String(option.value);
       });
+      return { custom_id, component_type: ComponentType.StringSelect, values: chosen };
     }
-    case ComponentType.RoleSelect:
-      return values.map((value) => {
+    case ComponentType.RoleSelect: {
+      const chosen = values.map((value) => {
         const found = role(guild, value);
-        add('roles', found.id, state.apiRole(found));
+        add.role(found);
         return found.id;
       });
-    case ComponentType.ChannelSelect:
-      return values.map((value) => {
+      return { custom_id, component_type: ComponentType.RoleSelect, values: chosen, resolved: { roles: resolved.roles ?? {} } };
+    }
+    case ComponentType.ChannelSelect: {
+      const chosen = values.map((value) => {
         const key = value.replace(/^#/, '').toLowerCase();
         if (key !== guild.channelId && key !== guild.channelName) throw new SandboxRequestError(`unknown channel "${value}"`);
-        add('channels', guild.channelId, { ...guild.apiChannel(), permissions: EVERYONE_PERMISSIONS });
+        add.channel();
         return guild.channelId;
       });
-    default: // a user select, a mentionable select
-      return values.map((value) => {
-        const found = select.type === ComponentType.MentionableSelect ? guild.findRole(value) : undefined;
+      return { custom_id, component_type: ComponentType.ChannelSelect, values: chosen, resolved: { channels: resolved.channels ?? {} } };
+    }
+    case ComponentType.MentionableSelect: {
+      const chosen = values.map((value) => {
+        const found = guild.findRole(value);
         if (found) {
-          add('roles', found.id, state.apiRole(found));
+          add.role(found);
           return found.id;
         }
         const user = state.user(value);
-        add('users', user.id, state.apiUser(user));
-        add('members', user.id, { ...guild.apiMember(user.id, false), permissions: guild.permissionsOf(user.id) });
+        add.member(user.id);
         return user.id;
       });
+      return { custom_id, component_type: ComponentType.MentionableSelect, values: chosen, resolved };
+    }
+    default: {
+      // a user select
+      const chosen = values.map((value) => {
+        const user = state.user(value);
+        add.member(user.id);
+        return user.id;
+      });
+      return { custom_id, component_type: ComponentType.UserSelect, values: chosen, resolved: { users: resolved.users ?? {}, ...(resolved.members ? { members: resolved.members } : {}) } };
+    }
   }
 }
 
@@ -378,28 +501,34 @@ function buildModalSubmit(
   request: SandboxInteractionRequest,
   message: MessageRecord | undefined,
   modal: Json | undefined,
-): Omit<BuiltInteraction, 'guild' | 'channelId' | 'userId'> {
+): Extract<InteractionData, { type: InteractionType.ModalSubmit }> & { sourceMessage: MessageRecord | undefined } {
   const customId = String(request.modal);
   const fields = request.fields ?? {};
   if (!isObject(fields) || Object.values(fields).some((v) => typeof v !== 'string')) {
     throw new SandboxRequestError('"fields" must be an object of text input custom_id → text');
   }
-  let components: Json[];
+  let components: APIModalSubmissionComponent[];
   if (modal) {
     components = shapeModalSubmit(modal, fields as Record<string, string>);
   } else {
     // The bot never opened this modal in this process (e.g. the sandbox restarted): submit plain text inputs.
     components = Object.entries(fields).map(([id, value]) => ({ type: ComponentType.ActionRow, components: [{ type: ComponentType.TextInput, custom_id: id, value }] }));
   }
-  const data: Json = { custom_id: customId, components };
+  const data: APIModalSubmission = { custom_id: customId, components };
   return { type: InteractionType.ModalSubmit, data, sourceMessage: message };
 }
 
 /** Mirrors the modal the bot showed: action rows of text inputs, or labels around inputs. */
-function shapeModalSubmit(modal: Json, fields: Record<string, string>): Json[] {
+function shapeModalSubmit(modal: Json, fields: Record<string, string>): APIModalSubmissionComponent[] {
   const known = new Set<string>();
-  const out: Json[] = [];
-  const fill = (input: Json): Json => {
+  const out: APIModalSubmissionComponent[] = [];
+  const idOf = (component: Json): { id?: number } => (typeof component.id === 'number' ? { id: component.id } : {});
+  const textInput = (input: Json): APIModalSubmitTextInputComponent => {
+    const component = fill(input);
+    if (component.type !== ComponentType.TextInput) throw new SandboxRequestError(`modal "${String(modal.custom_id)}": an action row holds text inputs only`);
+    return component;
+  };
+  const fill = (input: Json): ModalSubmitComponent => {
     const id = String(input.custom_id);
     known.add(id);
     const value = fields[id];
@@ -411,18 +540,19 @@ function shapeModalSubmit(modal: Json, fields: Record<string, string>): Json[] {
       const n = [...text].length;
       if (text !== '' && typeof input.min_length === 'number' && n < input.min_length) throw new SandboxRequestError(`modal field "${id}" needs at least ${input.min_length} characters`);
       if (typeof input.max_length === 'number' && n > input.max_length) throw new SandboxRequestError(`modal field "${id}" takes at most ${input.max_length} characters`);
-      return { type: ComponentType.TextInput, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, value: text };
+      return { type: ComponentType.TextInput, ...idOf(input), custom_id: id, value: text };
     }
     // A select inside a label: the field's text is one value, or several separated by commas.
     const values = value === undefined || value === '' ? [] : value.split(',').map((v) => v.trim());
-    return { type: input.type, ...(input.id !== undefined ? { id: input.id } : {}), custom_id: id, values };
+    const selectType = input.type as ComponentType.StringSelect | ComponentType.UserSelect | ComponentType.RoleSelect | ComponentType.MentionableSelect | ComponentType.ChannelSelect;
+    return { type: selectType, ...idOf(input), custom_id: id, values };
   };
   for (const row of Array.isArray(modal.components) ? modal.components.filter(isObject) : []) {
     if (row.type === ComponentType.ActionRow) {
       const inputs = Array.isArray(row.components) ? row.components.filter(isObject) : [];
-      out.push({ type: ComponentType.ActionRow, ...(row.id !== undefined ? { id: row.id } : {}), components: inputs.map(fill) });
+      out.push({ type: ComponentType.ActionRow, ...idOf(row), components: inputs.map(textInput) });
     } else if (row.type === ComponentType.Label && isObject(row.component)) {
-      out.push({ type: ComponentType.Label, ...(row.id !== undefined ? { id: row.id } : {}), component: fill(row.component) });
+      out.push({ type: ComponentType.Label, ...idOf(row), component: fill(row.component) });
     }
   }
   const unknown = Object.keys(fields).filter((id) => !known.has(id));
