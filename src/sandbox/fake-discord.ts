@@ -91,6 +91,8 @@ export class FakeDiscord {
   readonly applicationId: string;
   private readonly settleMs: number;
   private readonly responseTimeoutMs: number;
+  private readonly botSaysWhenDone: boolean;
+  private readonly handledTimeoutMs: number;
   private readonly requestedPort: number;
   private readonly state: FakeState;
   private readonly tracker: InteractionTracker;
@@ -111,6 +113,8 @@ export class FakeDiscord {
     this.applicationId = options.applicationId ?? DEFAULT_APPLICATION_ID;
     this.settleMs = options.settleMs ?? 40;
     this.responseTimeoutMs = options.responseTimeoutMs ?? 5000;
+    this.botSaysWhenDone = options.botSaysWhenDone ?? false;
+    this.handledTimeoutMs = options.handledTimeoutMs ?? 60_000;
     this.requestedPort = options.port ?? 0;
     this.state = new FakeState({ applicationId: this.applicationId, botUsername: options.botUsername ?? 'Tac Talk Bot', token: this.token });
     this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
@@ -292,6 +296,7 @@ export class FakeDiscord {
       errors: [],
       lastActivity: Date.now(),
       inflight: 0,
+      ...(this.botSaysWhenDone ? { awaitsHandled: true } : {}),
     };
     this.tracker.register(record);
     record.dispatchedAt = performance.now();
@@ -299,7 +304,16 @@ export class FakeDiscord {
     if (!sent) throw new SandboxRequestError('the bot is not connected to the fake gateway (no client has logged in)');
     record.shard = sent.shard;
     record.sessionId = sent.sessionId;
-    return this.tracker.collect(record, this.responseTimeoutMs, this.settleMs);
+    return this.tracker.collect(record, { responseTimeoutMs: this.responseTimeoutMs, settleMs: this.settleMs, handledTimeoutMs: this.handledTimeoutMs });
+  }
+
+  /**
+   * The bot is done with an interaction: its handler returned, so every request it awaited has been answered. With
+   * `botSaysWhenDone` interact() resolves on this (see interaction-tracker.ts); the sandbox's bot calls it in this
+   * process, and a test of a bot in another process forwards its router's "interaction handled" log line.
+   */
+  interactionHandled(interactionId: string): void {
+    this.tracker.handled(interactionId);
   }
 
   /**
@@ -315,8 +329,8 @@ export class FakeDiscord {
   }
 
   /**
-   * Everything the bot answered to an interaction so far, and the rules it broke: interact() resolves once the
-   * answers go quiet, but a deferred interaction's real answer may come long after.
+   * Everything the bot answered to an interaction so far, and the rules it broke (interact() gives the same once the
+   * bot is done; without `botSaysWhenDone` it only guesses that from a quiet period, and an answer may come after).
    */
   answersTo(interactionId: string): Pick<SandboxInteractionResult, 'responses' | 'errors'> | undefined {
     const record = this.tracker.get(interactionId);
