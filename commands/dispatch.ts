@@ -465,7 +465,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     if (decided.result) {
       // The roll is in the channel before the request says it was made: a lost post leaves its button for the next press.
       await context.answer.holdMessage();
-      await postResult(context, decided.result);
+      await postResult(interaction, context, decided.result);
     }
     await context.answer.update(requestMessage(view(saved.state)));
     if (decided.note) await context.answer.followUp(privateNote(decided.note));

@@ -345,7 +345,7 @@ async function rollNextTable(interaction: ComponentInteraction, context: Handler
   const { result, rollId: newRollId, next } = rolled;
   // The roll is in the channel before its button greys: if posting it fails, the button stays and posts it next time.
   await context.answer.holdMessage();
-  await postResult(context, { rollId: newRollId, payload: outcomeReply(result, who, newRollId, next) });
+  await postResult(interaction, context, { rollId: newRollId, payload: outcomeReply(result, who, newRollId, next) });
   await context.answer.update(done);
 }
 

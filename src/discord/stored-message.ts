@@ -7,7 +7,6 @@
  * that is over. The next press on it is the moment to catch up: it redraws the message from the store and posts,
  * once, a result that never reached the channel. Refusing such a press only privately would leave it stuck for good.
  */
-import type { Message } from 'discord.js';
 import { fromMessage, type ComponentInteraction, type HandlerContext } from './command.js';
 import type { AnswerPayload, UpdatePayload } from './responder.js';
 import { privateNote } from '../views/messages.js';
@@ -106,22 +105,50 @@ export interface PostedResult {
 }
 
 /**
- * Posts a result that is its own message and records that message on its roll, so it is posted once: a press that
- * finds it recorded posts nothing, and a press that lost the race to record it (another process posted it at the same
- * moment) deletes its own copy.
+ * Posts a result that is its own message, once: its post is marked as begun in the store, then the message is
+ * recorded on its roll. A post begun and never recorded (the bot died after Discord took it) is looked for among the
+ * channel's latest messages before it is posted again.
  */
-export async function postResult(context: HandlerContext, result: PostedResult): Promise<Message> {
-  const posted = await context.answer.followUp(result.payload);
-  if (!(await context.store.rolls.markPosted(context.guildId, result.rollId, posted.id))) {
-    await posted.delete().catch((error: unknown) => context.log.warn({ err: error, rollId: result.rollId }, 'a result posted twice could not be deleted'));
+export async function postResult(interaction: ComponentInteraction, context: HandlerContext, result: PostedResult): Promise<void> {
+  const { rolls } = context.store;
+  const standing = await rolls.posting(context.guildId, result.rollId);
+  if (standing && 'messageId' in standing) return;
+  if (standing) {
+    const found = await findPosted(interaction, context, result.rollId);
+    if (found) return void (await rolls.markPosted(context.guildId, result.rollId, standing.pending, found));
   }
-  return posted;
+  const mark = await rolls.claimPosting(context.guildId, result.rollId, standing?.pending ?? null);
+  // Another press marked it just now: that one posts it.
+  if (!mark) return;
+  const posted = await context.answer.followUp(result.payload);
+  await rolls.markPosted(context.guildId, result.rollId, mark, posted.id);
 }
 
-/** Of `results` (stored), those whose message never reached the channel. */
+/** The bot's message among the channel's latest that shows `rollId` as its own roll (the footer `rollFooter` writes). */
+async function findPosted(interaction: ComponentInteraction, context: HandlerContext, rollId: string): Promise<string | null> {
+  try {
+    const channel = interaction.channel;
+    if (!channel?.isTextBased()) return null;
+    const latest = await channel.messages.fetch({ limit: LOOKED_BACK });
+    const own = latest.find((message) => message.author.id === interaction.client.user.id && message.embeds.some((embed) => embed.footer?.text.startsWith(`Roll ${rollId} ·`)));
+    return own?.id ?? null;
+  } catch (error) {
+    // Without Read Message History the post is made again: a second copy rather than none.
+    context.log.warn({ err: error, rollId }, 'could not look for a result whose post was begun');
+    return null;
+  }
+}
+
+/** How far back a post begun by a bot that died is looked for: a press comes soon after, or the table moved on. */
+const LOOKED_BACK = 50;
+
+/** Of `results` (stored), those not known to be in the channel. */
 export async function unposted(context: HandlerContext, results: readonly PostedResult[]): Promise<PostedResult[]> {
   const lost: PostedResult[] = [];
-  for (const result of results) if (!(await context.store.rolls.isPosted(context.guildId, result.rollId))) lost.push(result);
+  for (const result of results) {
+    const standing = await context.store.rolls.posting(context.guildId, result.rollId);
+    if (!standing || 'pending' in standing) lost.push(result);
+  }
   return lost;
 }
 
@@ -134,11 +161,11 @@ export async function answerFromStore(interaction: ComponentInteraction, context
   if (!showsStored(interaction, payload)) {
     // A lost result goes first: the message, once redrawn, says it was made.
     if (lost.length > 0) await context.answer.holdMessage();
-    for (const result of lost) await postResult(context, result);
+    for (const result of lost) await postResult(interaction, context, result);
     await context.answer.update(payload);
     await context.answer.followUp(privateNote(note));
     return;
   }
   await context.answer.reply(privateNote(note));
-  for (const result of lost) await postResult(context, result);
+  for (const result of lost) await postResult(interaction, context, result);
 }

@@ -68,6 +68,9 @@ const newerThan = (cursor: RollCursor) => Prisma.sql` AND ("createdAt", "id") > 
 const NEWEST_FIRST = Prisma.sql` ORDER BY "createdAt" DESC, "id" DESC`;
 const OLDEST_FIRST = Prisma.sql` ORDER BY "createdAt" ASC, "id" ASC`;
 
+/** A result's post begun and not yet known to have reached the channel (Roll.messageId holds the mark). */
+const POSTING_MARK = 'posting:';
+
 /** Short ids people can read aloud: 8 characters, no look-alikes (0/o, 1/l/i). */
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
 export const ROLL_ID_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
@@ -214,18 +217,30 @@ export class RollLog {
   }
 
   /**
-   * Records the message a result posted on its own (a next table's roll, a request's consequence) is shown as. False
-   * when one was recorded first: another press posted it too, and the caller deletes its copy.
+   * Where a result posted on its own (a next table's roll, a request's consequence) stands: in the channel as a
+   * message; begun and not known to have ended (`pending`, the mark its post left: the bot may have died after
+   * Discord took it, before it learnt the message); or never begun (null).
    */
-  async markPosted(guildId: string, id: string, messageId: string): Promise<boolean> {
-    const { count } = await this.db.roll.updateMany({ where: { id, guildId, messageId: null }, data: { messageId } });
-    return count === 1;
+  async posting(guildId: string, id: string): Promise<{ messageId: string } | { pending: string } | null> {
+    const row = await this.db.roll.findUnique({ where: { id, guildId }, select: { messageId: true } });
+    if (!row?.messageId) return null;
+    return row.messageId.startsWith(POSTING_MARK) ? { pending: row.messageId } : { messageId: row.messageId };
   }
 
-  /** Whether a result posted on its own reached the channel (its message is recorded). */
-  async isPosted(guildId: string, id: string): Promise<boolean> {
-    const row = await this.db.roll.findUnique({ where: { id, guildId }, select: { messageId: true } });
-    return row?.messageId != null;
+  /**
+   * Marks a result's post as begun, if it still stands as `from` (never begun, or the pending mark read before):
+   * the new mark, or null when another press marked or posted it first.
+   */
+  async claimPosting(guildId: string, id: string, from: string | null): Promise<string | null> {
+    const mark = `${POSTING_MARK}${randomBytes(6).toString('hex')}`;
+    const { count } = await this.db.roll.updateMany({ where: { id, guildId, messageId: from }, data: { messageId: mark } });
+    return count === 1 ? mark : null;
+  }
+
+  /** Records the message a result was posted as, over the mark its post left; false when another press recorded one. */
+  async markPosted(guildId: string, id: string, mark: string, messageId: string): Promise<boolean> {
+    const { count } = await this.db.roll.updateMany({ where: { id, guildId, messageId: mark }, data: { messageId } });
+    return count === 1;
   }
 
   /** A roll of this server by the id a user typed; a clear error when there is none. */
