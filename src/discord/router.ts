@@ -7,6 +7,7 @@ import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.js';
 import { UserError } from '../errors.js';
 import type { BotCommand, BotServices, HandlerContext } from './command.js';
+import { controlRefusal } from './control-origin.js';
 import { answerFailure } from './errors.js';
 import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher } from './permissions.js';
@@ -75,13 +76,19 @@ export class Router {
     return undefined;
   }
 
-  /** What a component's custom_id stands for, parsed by its command's ids; a refusal when it is none of theirs. */
+  /**
+   * What a component's custom_id stands for, parsed by its command's ids; a refusal when it is none of theirs, or when
+   * it does not come from a message that carries it.
+   */
   private controlOf(interaction: Interaction, command: BotCommand | undefined): unknown {
     if (!interaction.isMessageComponent() && !interaction.isModalSubmit()) return undefined;
     if (!command?.component) throw new UserError('This button belongs to a feature that no longer exists.');
     if (!command.ids) throw new Error(`/${command.data.name} handles components but has no ids to read them with`);
     const control = command.ids.parse(interaction.customId);
     if (control === null) throw new UserError(outdatedControlText(command.data.name));
+    // Only from its own message: a press of a component the message carries, a form opened by one (control-origin.ts).
+    const refusal = controlRefusal(interaction, command.ids, control);
+    if (refusal !== null) throw new UserError(refusal);
     return control;
   }
 

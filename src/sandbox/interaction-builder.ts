@@ -2,7 +2,8 @@
 // payload Discord would send: the registered command's definition decides the subcommand path and how each
 // option value is typed and resolved. Requests a real Discord client could not produce (unknown command or
 // option, a missing required option, a value outside the choices, a button that is not on the message) are
-// refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out.
+// refused with a SandboxRequestError, so a script finds its mistake instead of watching the bot time out; a request
+// marked `forged` sends a press of a component its message does not carry, as a forged client can.
 // An interaction happens in one guild: for a component, and a modal opened from a message, the message's guild;
 // otherwise the request's `guild`, or without one the guild the modal was opened in, or the default guild. Roles,
 // members, channels and permissions resolve there.
@@ -412,8 +413,12 @@ function buildComponent(
 ): Extract<InteractionData, { type: InteractionType.MessageComponent }> & { channelId: string; sourceMessage: MessageRecord } {
   const isButton = request.button !== undefined;
   const customId = String(isButton ? request.button : request.select);
-  const component = [...walkComponents(message.components)].find((c) => c.custom_id === customId);
+  const found = [...walkComponents(message.components)].find((c) => c.custom_id === customId);
   const ids = [...walkComponents(message.components)].map((c) => c.custom_id).filter((c) => typeof c === 'string');
+  // A forged press names a component the message does not carry, or one of another kind: it claims to be of the
+  // kind the request says, with any values.
+  const ofItsKind = found && (isButton ? found.type === ComponentType.Button : isSelectMenu(found.type as number));
+  const component = request.forged === true && !ofItsKind ? forgedComponent(customId, isButton, request.values) : found;
   if (!component) {
     throw new SandboxRequestError(`message ${message.id} has no component "${customId}"${ids.length ? ` (it has: ${ids.join(', ')})` : ' (it has no components)'}`);
   }
@@ -436,6 +441,13 @@ function buildComponent(
     const data = selectData(state, guild, component, request.values);
     return { type: InteractionType.MessageComponent, data, channelId: message.channelId, sourceMessage: message };
   }
+}
+
+/** The component a forged press claims to come from (`forged`): a button, or a string select offering `values`. */
+function forgedComponent(customId: string, isButton: boolean, values: unknown): Json {
+  if (isButton) return { type: ComponentType.Button, custom_id: customId };
+  const options = Array.isArray(values) ? values.map((value) => ({ label: String(value), value: String(value) })) : [];
+  return { type: ComponentType.StringSelect, custom_id: customId, options, min_values: 0, max_values: Math.max(1, options.length) };
 }
 
 /** A select's data: the chosen values, and for user, role, mentionable and channel selects what they resolve to. */

@@ -86,6 +86,12 @@ export interface SandboxInteractionRequest {
   /** A modal submit: custom_id + text input custom_id → value. */
   modal?: string;
   fields?: Record<string, string>;
+  /**
+   * Sends a button or select press whose custom_id its message does not carry, as a forged client can (Discord
+   * sends the message as it is with it); without it such a press is refused as a mistake. A modal submit needs no
+   * flag: any custom_id can be submitted, with `message` or without.
+   */
+  forged?: boolean;
   /** Channel name or id, within the interaction's guild; default its one text channel, #table. */
   channel?: string;
   /**

@@ -2,7 +2,7 @@
 import { ActionRowBuilder, EmbedBuilder, MessageFlags, StringSelectMenuBuilder } from 'discord.js';
 import { SYSTEMS, SYSTEM_IDS, systemName, type SystemId } from '../engine/systems/index.js';
 import type { DispatcherRule, ServerSettings } from '../store/servers.js';
-import { componentIds } from './component-id.js';
+import { componentIds, SELECT } from './component-id.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
 import { dispatcherRuleText } from './permissions.js';
@@ -75,6 +75,7 @@ export function unplayedCommandText(command: string, systems: readonly SystemId[
 export const configIds = componentIds<'systems'>('config', {
   write: (menu) => [menu],
   read: (parts) => (parts.length === 1 && parts[0] === 'systems' ? 'systems' : null),
+  origin: () => SELECT,
 });
 
 /**

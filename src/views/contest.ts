@@ -38,7 +38,7 @@ import {
   type ContestSideRoll,
   type ContestState,
 } from '../engine/systems/tactalk/contest.js';
-import { componentIds, oneOf, wholeNumber } from './component-id.js';
+import { BUTTON, componentIds, oneOf, SELECT, wholeNumber } from './component-id.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody } from './messages.js';
@@ -317,6 +317,15 @@ export const contestIds = componentIds<ContestControl>('contest', {
     }
     const press = oneOf(action, CONTEST_PRESSES);
     return press && arg === undefined ? { action: press, contestId } : null;
+  },
+  // The skill menu is a select; each form is opened by the press on the contest's message named here.
+  origin: (control) => {
+    const { contestId } = control;
+    if (control.action === 'skill') return SELECT;
+    if (control.action === 'acceptform') return { formOpenedBy: [{ action: 'accept', contestId }] };
+    if (control.action === 'adjustform') return { formOpenedBy: [{ action: 'adjust', contestId }] };
+    if (control.action === 'searchform') return { formOpenedBy: [{ action: 'skill', contestId, side: control.side }] };
+    return BUTTON;
   },
 });
 

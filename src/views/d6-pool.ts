@@ -34,7 +34,7 @@ import {
   type TieBreakResult,
 } from '../engine/systems/d6-pool/pool.js';
 import { rollFooter } from './challenge.js';
-import { componentIds, oneOf, rollIdIn, wholeNumber } from './component-id.js';
+import { BUTTON, componentIds, oneOf, rollIdIn, SELECT, wholeNumber } from './component-id.js';
 import { escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
@@ -81,6 +81,8 @@ export const poolIds = componentIds<PoolPress>('pool', {
     const action = oneOf(actionText, ['push', 'condition', 'oppose']);
     return action && roundText === undefined ? { action, rollId } : null;
   },
+  // Push is a select now and a button on older messages; the condition is a select.
+  origin: (press) => (press.action === 'push' ? { pressed: ['select', 'button'] } : press.action === 'condition' ? SELECT : BUTTON),
 });
 
 function sourceLabel(source: DieSource, attribute: string): string {

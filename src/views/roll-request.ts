@@ -145,10 +145,10 @@ export function requestEmbed(view: RollRequestView): EmbedBuilder {
 }
 
 /**
- * `dispatch:<action>:<request id>`: the request's buttons, and `callform`, the submit of the Dispatcher's form.
- * `roll` keeps its old name, so a request posted before the conversation still works.
+ * `dispatch:<action>:<request id>`: the request's buttons, and `callform`, the submit of the Dispatcher's form (which
+ * its `call` button opens). `roll` keeps its old name, so a request posted before the conversation still works.
  */
-export const dispatchIds = actionIds('dispatch', ['call', 'callform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'], 'requestId');
+export const dispatchIds = actionIds('dispatch', ['call', 'callform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'], 'requestId', { callform: 'call' });
 export type DispatchControl = NonNullable<ReturnType<typeof dispatchIds.parse>>;
 
 const button = (customId: string, label: string, style: ButtonStyle) => new ButtonBuilder().setCustomId(customId).setLabel(truncate(label, DISCORD_LIMITS.buttonLabel)).setStyle(style);

@@ -1,6 +1,7 @@
 // The router reads a component's custom_id with its command's family (src/views/component-id.ts) before any handler
 // runs: an id the command cannot read (a button of an older bot, a forged one) is refused privately, naming the
-// command to run again; an id it reads but whose contest or request is gone is the handler's to answer.
+// command to run again; an id it reads is honoured only from a message that carries it (src/discord/control-origin.ts),
+// and then one whose contest or request is gone is the handler's to answer.
 import { expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/sandbox.js';
 
@@ -27,8 +28,9 @@ it('a form of a feature the bot does not have is refused privately', async () =>
   expect(response.content).toContain('no longer exists');
 });
 
-it('a readable id of a contest that does not exist is answered by the contest, not as an old button', async () => {
+it('a readable form id sent from no message is refused as not its message\'s, not as an old button', async () => {
   const response = await sandbox().one({ user: 'eve', modal: 'contest:acceptform:99', fields: { stakes: 'x' } });
   expect(response).toMatchObject({ kind: 'reply', ephemeral: true });
-  expect(response.content).toContain('This contest no longer exists');
+  expect(response.content).toContain('This form does not belong to the message it was sent from');
+  expect(response.content).not.toContain('older version of the bot');
 });

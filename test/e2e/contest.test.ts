@@ -21,6 +21,8 @@ const ADMIN = 'olga';
 const BYSTANDER = 'eve';
 
 const NOT_YOURS = 'This is not your contest';
+/** A form is honoured only from a message that carries the button that opens it (src/discord/control-origin.ts). */
+const FORM_NOT_FROM_ITS_MESSAGE = 'This form does not belong to the message it was sent from';
 const NO_PINGS = { parse: [] };
 
 /** A seed whose two D100s (the challenger's first, then the opponent's) satisfy `wanted`. */
@@ -478,12 +480,12 @@ describe('turn prompts and confirmations', () => {
     // No adjust button before both skills are known; a press or form from a stale client is refused.
     expect(componentsOf(contest).map((component) => component.custom_id)).not.toContain(`contest:adjust:${contest.id}`);
     await expectStaleRefused(contest, DISPATCHER, 'adjust', 'once both players have chosen their skills', ['dispatcher']);
-    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), 'once both players have chosen their skills');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), FORM_NOT_FROM_ITS_MESSAGE);
     await accept(contest);
     expect(componentsOf(contest).map((component) => component.custom_id)).toContain(`contest:adjust:${contest.id}`);
     await press(contest, CHALLENGER, 'agree');
     await expectStaleRefused(contest, DISPATCHER, 'adjust', 'This contest is over', ['dispatcher']);
-    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), 'This contest is over');
+    await expectRefused(contest, contestAdjustForm(DISPATCHER, contest, { challenger_skill: 'Stealth' }), FORM_NOT_FROM_ITS_MESSAGE);
     expect(await contestRolls()).toBe(1);
   });
 });
@@ -655,7 +657,8 @@ describe('the Dispatcher', () => {
     await expectRefused(
       contest,
       { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'Stealth', opponent_skill: 'CQC', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, -90' }, message: contest.message },
-      'This contest is over',
+      // The message no longer offers the Adjust button that opened the form: the router refuses it before the contest is read.
+      FORM_NOT_FROM_ITS_MESSAGE,
     );
     expect(shownText(contest)).toContain('🏆 **Troy wins.**');
     expect(await contestRolls()).toBe(1);
@@ -1009,7 +1012,8 @@ describe('crash windows', () => {
     await backToDraft(draft);
     const refusal = await sandbox.one({ user: OPPONENT, modal: `contest:acceptform:${draft.id}`, fields: acceptFields(), message: other.message });
     expect(refusal).toMatchObject({ kind: 'reply', ephemeral: true });
-    expect(refusal.content).toContain('not posted yet');
+    // The other contest's message carries its own Accept, not this one's.
+    expect(refusal.content).toContain(FORM_NOT_FROM_ITS_MESSAGE);
     expect(await stored(draft)).toMatchObject({ messageId: null, state: { phase: 'draft' } });
   });
 

@@ -7,7 +7,8 @@
 //   /slow fail ms:<wait> [kind:user|bug]       waits, then throws a UserError or a bug
 //   buttons  slow:<verb>:<ms>                  update | reply | private | modal | fail, after waiting <ms>;
 //                                              slowform opens at once a form whose submit waits <ms>
-//   modal    slow:form:<ms>                    its submit waits, then updates the message it came from
+//   modals   slow:form:<ms>                    slowform's: its submit waits, then updates the message it came from
+//            slow:modalform:<ms>               modal's: its submit updates the message at once
 import {
   ActionRowBuilder,
   ButtonBuilder,
@@ -24,7 +25,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotCommand, ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
-import { componentIds, oneOf, wholeNumber } from '../../src/views/component-id.js';
+import { BUTTON, componentIds, oneOf, wholeNumber } from '../../src/views/component-id.js';
 import type { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 
 /** How many times each handler ran to its end, by what it did; tests check nothing ran twice. */
@@ -73,7 +74,7 @@ async function execute(interaction: ChatInputCommandInteraction, { answer }: Han
   throw new UserError(`slow refusal after ${ms} ms`);
 }
 
-const VERBS = ['update', 'reply', 'private', 'modal', 'slowform', 'fail', 'form'] as const;
+const VERBS = ['update', 'reply', 'private', 'modal', 'slowform', 'fail', 'form', 'modalform'] as const;
 interface SlowPress {
   verb: (typeof VERBS)[number];
   ms: number;
@@ -85,14 +86,17 @@ const slowIds = componentIds<SlowPress>('slow', {
     const ms = wholeNumber(msText);
     return verb && ms !== null ? { verb, ms } : null;
   },
+  // Each form comes from the message whose button opened it.
+  origin: ({ verb, ms }) => (verb === 'form' ? { formOpenedBy: [{ verb: 'slowform', ms }] } : verb === 'modalform' ? { formOpenedBy: [{ verb: 'modal', ms }] } : BUTTON),
 });
 
 async function component(interaction: ComponentInteraction, { verb, ms }: SlowPress, { answer }: HandlerContext): Promise<void> {
-  if (verb !== 'slowform') await sleep(ms);
+  if (verb !== 'slowform' && verb !== 'modalform') await sleep(ms);
   count(`button ${verb}`);
   switch (verb) {
     case 'update':
     case 'form':
+    case 'modalform':
       if (!interaction.isMessageComponent() && !(interaction.isModalSubmit() && interaction.isFromMessage())) throw new Error('no message to update');
       await answer.update({ content: `updated by ${verb} after ${ms} ms`, components: [], allowedMentions: NO_PINGS });
       return;
@@ -106,7 +110,7 @@ async function component(interaction: ComponentInteraction, { verb, ms }: SlowPr
     case 'slowform': {
       if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
       const modal = new ModalBuilder()
-        .setCustomId(slowIds.encode({ verb: 'form', ms: verb === 'slowform' ? ms : 0 }))
+        .setCustomId(slowIds.encode({ verb: verb === 'slowform' ? 'form' : 'modalform', ms }))
         .setTitle('Slow form')
         .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(new TextInputBuilder().setCustomId('text').setLabel('Anything').setStyle(TextInputStyle.Short).setRequired(false)));
       await answer.showModal(modal);

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import type { ComponentIds } from '../../src/views/component-id.js';
 import { configIds } from '../../src/views/config.js';
-import { contestIds, type ContestControl } from '../../src/views/contest.js';
+import { acceptModal, contestIds, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
 import { d10Ids } from '../../src/views/d10-pool.js';
 import { poolIds } from '../../src/views/d6-pool.js';
 import { initiativeIds } from '../../src/views/initiative.js';
 import { logIds } from '../../src/views/log.js';
 import { codeIds } from '../../src/views/result-points.js';
-import { dispatchIds } from '../../src/views/roll-request.js';
+import { callModal, dispatchIds } from '../../src/views/roll-request.js';
 import { npcIds, sheetIds } from '../../src/views/sheet.js';
 import { tableIds } from '../../src/views/tables.js';
 import { tacticsIds } from '../../src/views/tactics.js';
@@ -96,6 +96,33 @@ describe('component id families', () => {
       for (const id of foreign) expect(ids.parse(id), id).toBeNull();
     });
   }
+
+  it('says where each control comes from: a press on its message, or a form opened by a press of the same thing', () => {
+    for (const [name, { ids, samples }] of Object.entries(families)) {
+      for (const value of samples) {
+        const origin = ids.originOf(value);
+        if ('pressed' in origin) {
+          expect(origin.pressed.length, `${name}: ${ids.encode(value)}`).toBeGreaterThan(0);
+          continue;
+        }
+        // A form is opened by a button or a menu of its family, never by another form.
+        expect(origin.formOpenedBy.length, ids.encode(value)).toBeGreaterThan(0);
+        for (const opener of origin.formOpenedBy) expect(ids.originOf(opener), `${ids.encode(value)} opened by ${ids.encode(opener)}`).toHaveProperty('pressed');
+      }
+    }
+    // Each form the views build is declared a form, opened by the control whose handler shows it.
+    const formOf = <T>(ids: ComponentIds<T>, customId: string) => ids.originOf(ids.parse(customId)!);
+    const sheet = { name: 'Troy', skills: [{ name: 'CQC', level: 40 }], archetypes: [] };
+    expect(formOf(contestIds, acceptModal(7, sheet).data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'accept', contestId: 7 }] });
+    expect(formOf(contestIds, skillSearchModal(7, 'opponent').data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'skill', contestId: 7, side: 'opponent' }] });
+    expect(contestIds.originOf({ action: 'adjustform', contestId: 7 })).toEqual({ formOpenedBy: [{ action: 'adjust', contestId: 7 }] });
+    expect(formOf(dispatchIds, callModal(3).data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'call', requestId: 3 }] });
+    // The menus are selects (a Push was a button on older messages); everything else is a button.
+    expect(contestIds.originOf({ action: 'skill', contestId: 7, side: 'opponent' })).toEqual({ pressed: ['select'] });
+    expect(configIds.originOf('systems')).toEqual({ pressed: ['select'] });
+    expect(poolIds.originOf({ action: 'push', rollId: ROLL })).toEqual({ pressed: ['select', 'button'] });
+    expect(sheetIds.originOf({ action: 'keep', sheetId: 1 })).toEqual({ pressed: ['button'] });
+  });
 
   it('refuses to encode an id Discord would reject, as a bug', () => {
     expect(() => tableIds.encode({ action: 'delete', askerId: SNOWFLAKE, tableName: 'x'.repeat(80) })).toThrow(/longer than Discord's 100/);
