@@ -13,7 +13,8 @@ let fake: FakeDiscord;
 const clients: Client[] = [];
 
 beforeEach(async () => {
-  fake = new FakeDiscord({ shards: SHARDS });
+  // The clients here say when they are done with each interaction, as the sandbox's bot does: interact() waits for that.
+  fake = new FakeDiscord({ shards: SHARDS, botSaysWhenDone: true });
   await fake.start();
 });
 afterEach(async () => {
@@ -56,7 +57,7 @@ function answerPings(client: Client, shard: number): string[] {
   const seen: string[] = [];
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     seen.push(interaction.guildId ?? 'none');
-    if (interaction.isChatInputCommand()) void interaction.reply({ content: `shard ${shard}` });
+    if (interaction.isChatInputCommand()) void interaction.reply({ content: `shard ${shard}` }).finally(() => fake.interactionHandled(interaction.id));
   });
   return seen;
 }
@@ -158,7 +159,7 @@ describe('a sharded fake Discord', () => {
     // processes might), and shard 0 answers it.
     shard1.on(Events.InteractionCreate, (interaction: Interaction) => {
       const { id, token } = interaction as ChatInputCommandInteraction;
-      void shard0.rest.post(Routes.interactionCallback(id, token), { body: { type: 4, data: { content: 'shard 0 (wrongly)' } }, auth: false });
+      void shard0.rest.post(Routes.interactionCallback(id, token), { body: { type: 4, data: { content: 'shard 0 (wrongly)' } }, auth: false }).finally(() => fake.interactionHandled(id));
     });
     const result = await fake.interact({ user: 'mike', guild: names[1]![0]!, command: 'ping' });
     // Discord takes the answer (it cannot tell processes apart); the fake records whose it was.
