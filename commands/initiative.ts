@@ -446,7 +446,7 @@ async function component(interaction: ComponentInteraction, { action: verb, trac
     await checkMayPress(context, tracker.state, verb);
     if (version !== tracker.version) {
       // Drawn before the last change (a double click, a join, an answer that was lost): shown as it stands, nothing moved.
-      const note = 'The initiative had changed since this was drawn, so nothing moved. Here it is as it stands: press again if you still mean it.';
+      const note = 'The initiative had changed since this was drawn, so nothing moved: press again if you still mean it.';
       return void (await answerFromStore(interaction, context, trackerMessage(viewOf(tracker)), note));
     }
     if (verb === 'end') {

@@ -152,6 +152,9 @@ export async function unposted(context: HandlerContext, results: readonly Posted
   return lost;
 }
 
+/** Said when a press brought its message up to date: what the presser saw was behind. */
+const CAUGHT_UP = 'The message had fallen behind; it now shows this as it stands.';
+
 /**
  * A press whose change was made already (by an earlier try whose answer was lost, or by another press): `note` says
  * so privately; if the message lags behind the store it is redrawn as `payload` (the stored state) first; and each of
@@ -163,7 +166,7 @@ export async function answerFromStore(interaction: ComponentInteraction, context
     if (lost.length > 0) await context.answer.holdMessage();
     for (const result of lost) await postResult(interaction, context, result);
     await context.answer.update(payload);
-    await context.answer.followUp(privateNote(note));
+    await context.answer.followUp(privateNote(`${note} ${CAUGHT_UP}`));
     return;
   }
   await context.answer.reply(privateNote(note));
