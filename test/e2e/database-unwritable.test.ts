@@ -1,9 +1,8 @@
 // A database that cannot take writes: a full disk, a read-only file. The user hears, privately, that nothing was
 // saved and to tell the admin (not "Sorry, something went wrong"); the log names the database's own code; and the
 // bot does not start at all on a database file it cannot write.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,10 +11,8 @@ import { statement } from '../../src/store/sqlite-adapter.js';
 import { databaseUnwritable } from '../../src/store/unavailable.js';
 import { captureBotLog } from '../helpers/bot-log.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
+import { startUntilExit } from '../helpers/npm-start.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
-
-const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const NO_DISCORD = { DISCORD_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_GUILD_ID: '', DISCORD_API: '' };
 
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
@@ -122,24 +119,7 @@ it('refuses to start on a database file it cannot write, naming the file and wha
     return;
   }
   try {
-    const { scripts } = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    const [, ...args] = scripts.start.split(' ');
-    const child = spawn(process.execPath, args, {
-      cwd: projectRoot,
-      env: { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${file}`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exitCode = await new Promise<number | null>((resolve) => {
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString();
-        // Started anyway (the behaviour this test forbids): stop it rather than wait for the test's time limit.
-        if (output.includes('Sandbox ready')) child.kill('SIGTERM');
-      };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      child.on('exit', (code) => resolve(code));
-    });
+    const { output, exitCode } = await startUntilExit({ DATABASE_URL: `file:${file}` });
     expect(output).not.toContain('Sandbox ready');
     expect(exitCode).toBe(1);
     expect(output).toContain(`the SQLite file ${file} cannot be written (SQLITE_READONLY)`);

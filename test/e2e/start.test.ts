@@ -1,32 +1,17 @@
 // `npm start` with no token: the sandbox comes up on 127.0.0.1, migrates a new database file, answers the JSON
 // API, and stops cleanly on SIGTERM. With a configuration meant for Discord but no usable token, it does not start.
-// Each start runs `npm start`'s own command (package.json: src/start.mjs, which bundles the sources when they changed).
-import { spawn } from 'node:child_process';
+// Each start runs `npm start`'s own command (package.json: src/start.mjs, which bundles the sources when they changed;
+// test/helpers/npm-start.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-
-const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-// Blank, not absent: the bot also reads a developer's .env, which must not decide these tests.
-const NO_DISCORD = { DISCORD_TOKEN: '', DISCORD_APPLICATION_ID: '', DISCORD_GUILD_ID: '', DISCORD_API: '' };
-
-/** `npm start`'s Node arguments (its options and entry), read from package.json; Node itself is this test's. */
-function npmStart(): string[] {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [node, ...args] = scripts.start.split(' ');
-  expect(node).toBe('node');
-  return args;
-}
+import { spawnNpmStart, startUntilExit } from '../helpers/npm-start.js';
 
 it('starts the sandbox with no DISCORD_TOKEN, answers /api/interactions, and shuts down on SIGTERM', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-start-'));
   const databaseFile = path.join(folder, 'nested', 'bot.db');
-  const child = spawn(process.execPath, npmStart(), {
-    cwd: projectRoot,
-    env: { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${databaseFile}`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnNpmStart({ DATABASE_URL: `file:${databaseFile}` });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -75,20 +60,8 @@ it.each([
   [{ DATABASE_URL: 'file:{folder}/bot.db?mode=ro' }, 'Configuration error: DATABASE_URL asks for a read-only database'],
 ])('refuses to start with %o, saying why, and touches no database', async (variables, message) => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-refuse-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, ...NO_DISCORD, DATABASE_URL: `file:${folder}/bot.db`, SANDBOX_PORT: '0', LOG_LEVEL: 'info' };
-  for (const [name, value] of Object.entries(variables)) env[name] = value.replace('{folder}', folder);
-  const child = spawn(process.execPath, npmStart(), { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exitCode = await new Promise<number | null>((resolve) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      // Started anyway (the behaviour this test forbids): stop it rather than wait for the test's time limit.
-      if (output.includes('Sandbox ready')) child.kill('SIGTERM');
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.on('exit', (code) => resolve(code));
-  });
+  const given = Object.entries(variables).map(([name, value]) => [name, value.replace('{folder}', folder)]);
+  const { output, exitCode } = await startUntilExit({ DATABASE_URL: `file:${folder}/bot.db`, ...Object.fromEntries(given) });
   try {
     expect(output).toContain(message);
     expect(output).not.toContain('Sandbox ready');
