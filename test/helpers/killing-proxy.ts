@@ -5,14 +5,19 @@
 //   after   the request is carried out by the fake, and the bot is killed before it reads the answer (the user sees
 //           it, and whatever the bot meant to do next never happens).
 // The kill is synchronous (`kill` must send SIGKILL at once), so the bot cannot retry the request or run anything else.
+// An arming may count interaction callbacks only (`'callback'`): the kill lands on the answer itself, whatever the bot
+// posted before it (test/reliability/restart-kill.reliability.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type KillMoment = 'before' | 'after';
+/** What an arming counts: every request of WRITES, or interaction callbacks only. */
+export type KillOn = 'write' | 'callback';
 
+const CALLBACK = /^\/api\/v\d+\/interactions\/\d+\/[^/]+\/callback/;
 /** A request that answers an interaction or writes to the channel: what a kill there leaves half done. */
 const WRITES = [
-  /^\/api\/v\d+\/interactions\/\d+\/[^/]+\/callback/,
+  CALLBACK,
   /^\/api\/v\d+\/webhooks\/\d+\/[^/]+(\/messages\/[^/?]+)?(\?|$)/,
   /^\/api\/v\d+\/channels\/\d+\/messages/,
 ];
@@ -26,7 +31,7 @@ export interface KillRecord {
 
 export class KillingProxy {
   private readonly server = http.createServer((req, res) => this.onRequest(req, res));
-  private armed?: { left: number; moment: KillMoment; kill: () => void; resolve: (record: KillRecord) => void };
+  private armed?: { left: number; moment: KillMoment; on: KillOn; kill: () => void; resolve: (record: KillRecord) => void };
   /** Requests of the kinds counted, since the start. */
   counted = 0;
 
@@ -40,10 +45,13 @@ export class KillingProxy {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api`;
   }
 
-  /** Kills on the `nth` counted request from now (1: the next), at `moment`; resolves once `kill` was called. */
-  arm(nth: number, moment: KillMoment, kill: () => void): Promise<KillRecord> {
+  /**
+   * Kills on the `nth` request from now (1: the next) of those `on` counts (default every write), at `moment`;
+   * resolves once `kill` was called.
+   */
+  arm(nth: number, moment: KillMoment, kill: () => void, on: KillOn = 'write'): Promise<KillRecord> {
     return new Promise((resolve) => {
-      this.armed = { left: nth, moment, kill, resolve };
+      this.armed = { left: nth, moment, on, kill, resolve };
     });
   }
 
@@ -69,7 +77,7 @@ export class KillingProxy {
     if (counted) {
       this.counted++;
       const armed = this.armed;
-      if (armed && --armed.left <= 0) {
+      if (armed && (armed.on === 'write' || CALLBACK.test(url)) && --armed.left <= 0) {
         this.armed = undefined;
         const record: KillRecord = { method: req.method ?? '', path: url.replace(/\/[A-Za-z0-9_.-]{60,}/g, '/<token>'), moment: armed.moment };
         fire = () => {

@@ -7,7 +7,8 @@
 // change, so Confirm is killed too), a fresh contest between two new
 // players is played up to that step and the bot is killed there, in two variants:
 //   unanswered  killed after it did all the step's work, as its answer leaves for Discord: the bot's REST goes
-//               through a small proxy here, which kills the bot when the interaction callback arrives and drops it.
+//               through a proxy (test/helpers/killing-proxy.ts), which kills the bot when the interaction callback
+//               arrives and drops it.
 //               This is the worst moment for a crash (the step is applied, the user saw "This interaction failed"),
 //               and a kill any earlier is the same as a press the bot never saw. The user presses the same control
 //               again; a step the dead bot applied must then be refused politely or be a no-op, never applied twice.
@@ -21,8 +22,6 @@
 //
 // Run with `npm run test:reliability` (vitest.reliability.config.ts); `npm test` does not pick this file up.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -32,6 +31,7 @@ import { registerCommands } from '../../src/deploy.js';
 import { OPEN_PHASES } from '../../src/engine/systems/tactalk/contest.js';
 import { FakeDiscord, type SandboxInteractionRequest, type SandboxInteractionResult, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { ChildBot } from '../helpers/child-bot.js';
+import { KillingProxy } from '../helpers/killing-proxy.js';
 import { textOf } from '../helpers/sandbox.js';
 
 type Variant = 'unanswered' | 'answered';
@@ -150,63 +150,6 @@ class StoredState {
   close(): void {
     this.connection?.close();
     this.connection = undefined;
-  }
-}
-
-/**
- * Between the bot and the fake Discord's REST API: passes every request on, except that once armed it kills the bot
- * when the next interaction callback arrives, and drops that callback, so Discord never gets the answer.
- */
-class KillingProxy {
-  private readonly server = http.createServer((req, res) => this.onRequest(req, res));
-  private armed?: () => void;
-
-  constructor(private readonly target: () => string) {}
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  get restApi(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api`;
-  }
-
-  /** Resolves once the next callback arrived and `kill` was called on it (synchronously, before anything else runs). */
-  killOnNextCallback(kill: () => void): Promise<void> {
-    return new Promise((resolve) => {
-      this.armed = () => {
-        this.armed = undefined;
-        kill();
-        resolve();
-      };
-    });
-  }
-
-  disarm(): void {
-    this.armed = undefined;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
-  }
-
-  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    if (this.armed && req.method === 'POST' && /^\/api\/v\d+\/interactions\/\d+\/[^/]+\/callback/.test(req.url ?? '')) {
-      this.armed();
-      req.resume();
-      res.destroy();
-      return;
-    }
-    // A proxy in front of the fake names the fake as the host, as a real one would (the sandbox refuses other hosts).
-    const upstream = http.request(`${this.target()}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(this.target()).host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
   }
 }
 
@@ -356,7 +299,8 @@ class Lane {
       const contestsBefore = this.db.contestsOf(challengerId);
       const versionBefore = contest.id ? this.db.version(contest.id) : -1;
       const dying = this.bot;
-      const killed = this.proxy!.killOnNextCallback(() => dying.signal('SIGKILL'));
+      // The next interaction callback: dropped, with the bot killed (synchronously, before anything else runs).
+      const killed = this.proxy!.arm(1, 'before', () => dying.signal('SIGKILL'), 'callback');
       const pending = this.fake.interact(request).then(
         (result) => result,
         (error: unknown) => error as Error,
