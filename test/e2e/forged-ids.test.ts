@@ -8,19 +8,12 @@
 // message into "Kept. Nothing was deleted." and stripped its buttons. A press counts only when its message carries
 // exactly that component, a form only when its message carries the control that opens it; anything else changes
 // nothing and is answered privately.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxInteractionRequest } from '../../src/sandbox/types.js';
 import { freshStore } from '../helpers/database.js';
-import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
-let sandbox: TestSandbox;
-beforeEach(async () => {
-  sandbox = await startTestSandbox();
-});
-afterEach(async () => {
-  expect(sandbox.fake.violations).toEqual([]);
-  await sandbox.stop();
-});
+const sandbox = useTestSandbox();
 
 /** The router's refusal of a form or a press its message does not carry (src/views/component-id.ts). */
 const NOT_ON_MESSAGE = /does not belong to the message it was sent from|is not on the message it was sent from/;
@@ -35,7 +28,7 @@ it.each([
   // A whole number reads, but no message of the bot ever offered this form.
   ['4294967296', NOT_ON_MESSAGE],
 ])('a forged contest form with the id "%s" is refused politely', async (id, refusal) => {
-  const response = await sandbox.one({ user: 'eve', modal: `contest:acceptform:${id}`, fields: { stakes: 'x', operator: 'y' } });
+  const response = await sandbox().one({ user: 'eve', modal: `contest:acceptform:${id}`, fields: { stakes: 'x', operator: 'y' } });
   expect(response).toMatchObject({ kind: 'reply', ephemeral: true });
   expect(response.content).toMatch(refusal);
 });
@@ -45,7 +38,7 @@ it.each([
   // `roll` is a button of the request's, never a form.
   ['2147483648', NOT_ON_MESSAGE],
 ])('a forged roll request form with the id "%s" is refused politely', async (id, refusal) => {
-  const response = await sandbox.one({ user: 'eve', modal: `dispatch:roll:${id}`, fields: {} });
+  const response = await sandbox().one({ user: 'eve', modal: `dispatch:roll:${id}`, fields: {} });
   expect(response).toMatchObject({ kind: 'reply', ephemeral: true });
   expect(response.content).toMatch(refusal);
 });
@@ -53,11 +46,11 @@ it.each([
 describe('a control is honoured only from its own message', () => {
   /** Every row of every table, as text: "changes nothing" means this is the same before and after. */
   async function everything(): Promise<string> {
-    const tables = await sandbox.bot.store.db.$queryRawUnsafe<Array<{ name: string }>>(
+    const tables = await sandbox().bot.store.db.$queryRawUnsafe<Array<{ name: string }>>(
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_prisma%' ORDER BY name`,
     );
     const dump: Record<string, unknown> = {};
-    for (const { name } of tables) dump[name] = await sandbox.bot.store.db.$queryRawUnsafe(`SELECT * FROM "${name}" ORDER BY 1`);
+    for (const { name } of tables) dump[name] = await sandbox().bot.store.db.$queryRawUnsafe(`SELECT * FROM "${name}" ORDER BY 1`);
     return JSON.stringify(dump, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
   }
 
@@ -67,16 +60,16 @@ describe('a control is honoured only from its own message', () => {
       ['mike', 'Troy', { CQC: 40, Driving: 30 }],
       ['kat', 'Kat', { CQC: 37 }],
     ] as const) {
-      await sandbox.one({ user, command: 'sheet create', options: { name } });
-      for (const [skill, level] of Object.entries(skills)) await sandbox.one({ user, command: 'sheet skill set', options: { name: skill, level } });
+      await sandbox().one({ user, command: 'sheet create', options: { name } });
+      for (const [skill, level] of Object.entries(skills)) await sandbox().one({ user, command: 'sheet skill set', options: { name: skill, level } });
     }
-    const roll = await sandbox.one({ user: 'mike', command: 'roll challenge', options: { skill: 'CQC', cl: 90 } });
-    const contest = await sandbox.one({
+    const roll = await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'CQC', cl: 90 } });
+    const contest = await sandbox().one({
       user: 'mike',
       command: 'contest start',
       options: { opponent: 'kat', intent: 'Troy disarms Kat', stakes: 'Kat is disarmed', skill: 'CQC', role: 'attacker' },
     });
-    const posted = await sandbox.act({ user: 'dora', roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'mike', intent: 'get through the door', outcome: 'Troy is inside', skill: 'Driving', cl: 50 } });
+    const posted = await sandbox().act({ user: 'dora', roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'mike', intent: 'get through the door', outcome: 'Troy is inside', skill: 'Driving', cl: 50 } });
     const request = posted.responses.find((response) => !response.ephemeral)!;
     return {
       roll: roll.messageId!,
@@ -89,10 +82,10 @@ describe('a control is honoured only from its own message', () => {
 
   /** Each forged interaction is refused privately, once, and leaves every message and the database as they were. */
   async function expectNothingChanges(forgeries: SandboxInteractionRequest[], messageIds: string[]): Promise<void> {
-    const shown = () => JSON.stringify(messageIds.map((id) => sandbox.fake.message(id)));
+    const shown = () => JSON.stringify(messageIds.map((id) => sandbox().fake.message(id)));
     const [messagesBefore, databaseBefore] = [shown(), await everything()];
     for (const forged of forgeries) {
-      const response = await sandbox.one(forged);
+      const response = await sandbox().one(forged);
       expect(response, JSON.stringify(forged)).toMatchObject({ kind: 'reply', ephemeral: true });
       expect(response.content, JSON.stringify(forged)).toMatch(NOT_ON_MESSAGE);
     }
@@ -149,12 +142,12 @@ describe('a control is honoured only from its own message', () => {
 
   it('the controls the bot put on its messages still work: Decline on the contest and on the request', async () => {
     const { contest, contestId, request, requestId } = await botMessages();
-    const declined = await sandbox.act({ user: 'kat', button: `contest:decline:${contestId}`, message: contest });
+    const declined = await sandbox().act({ user: 'kat', button: `contest:decline:${contestId}`, message: contest });
     expect(declined.responses.map((response) => response.kind)).toContain('update');
-    expect(textOf(sandbox.fake.message(contest)!)).toMatch(/declined/i);
-    const refused = await sandbox.act({ user: 'mike', button: `dispatch:decline:${requestId}`, message: request });
+    expect(textOf(sandbox().fake.message(contest)!)).toMatch(/declined/i);
+    const refused = await sandbox().act({ user: 'mike', button: `dispatch:decline:${requestId}`, message: request });
     expect(refused.responses.map((response) => response.kind)).toContain('update');
-    expect(textOf(sandbox.fake.message(request)!)).toContain('does not attempt it');
+    expect(textOf(sandbox().fake.message(request)!)).toContain('does not attempt it');
   });
 });
 
