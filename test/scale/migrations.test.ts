@@ -60,7 +60,8 @@ function columnsOfMigrations(): Map<string, Map<string, string>> {
       for (const [, column, type] of body!.matchAll(/^\s+"(\w+)" ([A-Z]+(?:\(\d+\))?)/gm)) columns.set(column!, types[type!] ?? type!);
       tables.set(table!, columns);
     }
-    for (const [, table, column, type] of sql.matchAll(/ALTER TABLE "(\w+)" ADD COLUMN "(\w+)" ([A-Z]+(?:\(\d+\))?)/g)) tables.get(table!)?.set(column!, types[type!] ?? type!);
+    // Prisma aligns the column with spaces after ADD COLUMN in PostgreSQL's migrations.
+    for (const [, table, column, type] of sql.matchAll(/ALTER TABLE "(\w+)" ADD COLUMN\s+"(\w+)"\s+([A-Z]+(?:\(\d+\))?)/g)) tables.get(table!)?.set(column!, types[type!] ?? type!);
   }
   return tables;
 }
