@@ -17,6 +17,7 @@ import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
 import { isNpc, type OperatorSheet } from '../src/engine/sheet.js';
 import {
+  bandMiddle,
   codeCheckDice,
   concededResistance,
   DIFFICULTIES,
@@ -453,7 +454,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   if (focused.name === 'difficulty') {
     const lower = typed.trim().toLowerCase();
     const named = DIFFICULTIES.filter((band) => band.name.toLowerCase().includes(lower)).map((band) => ({
-      name: `${band.name} (${band.max}; ${band.min}–${band.max})`,
+      name: `${band.name} (${bandMiddle(band)}; ${band.min}–${band.max})`,
       value: band.name.toLowerCase(),
     }));
     const number = /^\d{1,2}$/.test(lower) ? [{ name: lower, value: lower }] : [];

@@ -5,7 +5,9 @@
  */
 import { ButtonStyle, ComponentType, EmbedBuilder, MessageFlags } from 'discord.js';
 import {
+  bandMiddle,
   describeOpposition,
+  difficultyNamed,
   outcomesAbove,
   pointsToSpend,
   resultPointsDistribution,
@@ -29,13 +31,28 @@ export function formatCodeRoll(roll: CodeRoll): string {
   return `\`${dice}\`${roll.code.pips === 0 ? '' : ` ${signed(roll.code.pips)}`} = ${roll.total}`;
 }
 
+/**
+ * `Difficulty **Moderate (13)**: the middle of its band, 11–15`. A check stored when a name meant the top of its band
+ * holds that number and says so; a number given outright is shown as itself.
+ */
+export function difficultyLine(against: { value: number; name: string | null }): string {
+  if (against.name === null) return `Difficulty **${against.value}**`;
+  const named = `Difficulty **${escapeMarkdown(against.name)} (${against.value})**`;
+  const band = difficultyNamed(against.name);
+  if (!band) return named;
+  const range = `${band.min}–${band.max}`;
+  if (against.value === bandMiddle(band)) return `${named}: the middle of its band, ${range}`;
+  if (against.value === band.max) return `${named}: the top of its band, ${range}, as a named difficulty was read when this was rolled`;
+  return named;
+}
+
 function oppositionLine(result: CodeCheckResult): string | null {
   const { against } = result.input;
   switch (against.kind) {
     case 'standing':
       return null;
     case 'difficulty':
-      return against.name ? `Difficulty **${against.name}**: the top of its range, **${against.value}**` : `Difficulty **${against.value}**`;
+      return difficultyLine(against);
     case 'fixed': {
       const line = against.code
         ? `Fixed resistance ${formatDieCode(against.code)} = 3 × ${against.code.dice}${against.code.pips === 0 ? '' : ` ${signed(against.code.pips)}`} = **${against.value}**`

@@ -3,7 +3,7 @@
 // its end with the action point, and spending action points.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { concededResistance, pointsToSpend, resolveCodeCheck, type CodeCheckInput } from '../../src/engine/systems/result-points/check.js';
+import { codeCheckDice, concededResistance, pointsToSpend, resolveCodeCheck, type CodeCheckInput } from '../../src/engine/systems/result-points/check.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { codeCheckFromOptions } from '../../commands/code.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
@@ -45,17 +45,42 @@ describe('/code roll', () => {
     expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
     const text = textOf(reply);
     expect(text).toContain(`🎲 3D+2: ${dice(result.roll.dice)} + 2 = ${result.roll.total}`);
-    expect(text).toContain('Difficulty **Moderate**: the top of its range, **15**');
-    expect(text).toContain(`Result points ${result.total} − 15 = **${result.total - 15}**`);
+    expect(text).toContain('Difficulty **Moderate (13)**: the middle of its band, 11–15');
+    expect(text).toContain(`Result points ${result.total} − 13 = **${result.total - 13}**`);
     expect(text).toContain(result.success ? `success, **${result.effectiveness!.name}**` : '0 or less, **failure**');
     expect(text).toMatch(/Chance of success: \d+(\.\d)?%/);
     const rollId = rollIdOf(text);
     const [stored] = await storedRolls(1);
-    expect(stored).toMatchObject({ id: rollId, kind: 'code', system: 'result-points', seed: 'code-1', dice: { roll: result.roll.dice, boosts: [], penalties: [], opponent: null }, total: result.total, challengeLevel: 15, success: result.success });
+    expect(stored).toMatchObject({ id: rollId, kind: 'code', system: 'result-points', seed: 'code-1', dice: { roll: result.roll.dice, boosts: [], penalties: [], opponent: null }, total: result.total, challengeLevel: 13, success: result.success });
 
     const replay = await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } });
     expect(textOf(replay)).toContain(`Roll ${rollId}: the dice match`);
     expect(textOf(replay)).toContain(`${dice(result.roll.dice)} + 2 = ${result.roll.total}`);
+  });
+
+  it('a check stored when a named difficulty meant the top of its band replays with its stored number', async () => {
+    // Stored before named difficulties took the middle of their band: Moderate was 15.
+    const inputs: CodeCheckInput = { code: { dice: 3, pips: 2 }, boost: [], penalty: [], against: { kind: 'difficulty', value: 15, name: 'Moderate' } };
+    const result = resolveCodeCheck(inputs, seededRng('old-moderate'));
+    const rollId = await sandbox().bot.store.rolls.record({
+      guildId: sandbox().fake.guildId,
+      channelId: sandbox().fake.channelId,
+      userId: sandbox().fake.user('mike').id,
+      kind: 'code',
+      system: 'result-points',
+      inputs,
+      seed: 'old-moderate',
+      dice: codeCheckDice(result),
+      result,
+      total: result.total,
+      challengeLevel: 15,
+      success: result.success,
+    });
+    const replay = textOf(await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } }));
+    expect(replay).toContain(`Roll ${rollId}: the dice match`);
+    expect(replay).toContain('vs difficulty Moderate (15)');
+    expect(replay).toContain('Difficulty **Moderate (15)**: the top of its band, 11–15, as a named difficulty was read when this was rolled');
+    expect(replay).toContain(`Result points ${result.total} − 15 = **${result.total - 15}**`);
   });
 
   it('a standing check reads the total on the effectiveness table', async () => {
@@ -110,8 +135,8 @@ describe('/code roll', () => {
   it('autocompletes difficulty names with their values, and a typed number as itself', async () => {
     const names = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', difficulty: 'diff' }, focused: 'difficulty' });
     expect(names.choices).toEqual([
-      { name: 'Difficult (20; 16–20)', value: 'difficult' },
-      { name: 'Very Difficult (25; 21–25)', value: 'very difficult' },
+      { name: 'Difficult (18; 16–20)', value: 'difficult' },
+      { name: 'Very Difficult (23; 21–25)', value: 'very difficult' },
     ]);
     const number = await sandbox().one({ user: 'mike', command: 'code roll', options: { code: '3D', difficulty: '12' }, focused: 'difficulty' });
     expect(number.choices).toEqual([{ name: '12', value: '12' }]);

@@ -34,7 +34,7 @@ export const EFFECTIVENESS: readonly Band[] = [
   { name: 'Overwhelming', min: 26, max: 30, meaning: 'So effective that the results are not easily undone.' },
 ];
 
-/** The difficulty benchmarks: a name alone means the top of its range. */
+/** The difficulty benchmarks: a name alone means the middle of its band (RULES 3: Moderate 11–15 → 13). */
 export const DIFFICULTIES: readonly Band[] = [
   { name: 'Very Easy', min: 1, max: 5, meaning: 'This task does not require preparation.' },
   { name: 'Easy', min: 6, max: 10, meaning: 'This task does not require training.' },
@@ -53,6 +53,16 @@ export function effectivenessOf(points: number): Band | null {
   return EFFECTIVENESS.find((band) => points <= band.max) ?? EFFECTIVENESS[EFFECTIVENESS.length - 1]!;
 }
 
+/** The value a difficulty named alone takes: the middle of its band (Very Easy 3 … Heroic 28). */
+export function bandMiddle(band: Band): number {
+  return (band.min + band.max) / 2;
+}
+
+/** The difficulty band of this name (as stored on a check), or null. */
+export function difficultyNamed(name: string): Band | null {
+  return DIFFICULTIES.find((band) => letters(band.name) === letters(name)) ?? null;
+}
+
 /** The benchmark a difficulty number falls in; null above 30 (beyond Heroic). */
 export function difficultyBandOf(value: number): Band | null {
   return DIFFICULTIES.find((band) => value >= band.min && value <= band.max) ?? null;
@@ -60,7 +70,10 @@ export function difficultyBandOf(value: number): Band | null {
 
 export type Opposition =
   | { kind: 'standing' }
-  /** `name` when the difficulty was given by name (its value is then the top of the range). */
+  /**
+   * `name` when the difficulty was given by name: its value is then the middle of its band. Checks stored before
+   * that reading hold the top of the band, and are resolved with the value they hold.
+   */
   | { kind: 'difficulty'; value: number; name: string | null }
   /**
    * Fixed resistance: 3·N + P of the opposing rank, or a value given outright (`code` null). `conceded` names an
@@ -104,7 +117,7 @@ export interface CodeCheckResult {
 
 const letters = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 
-/** A difficulty as typed: a number (1–99) or a benchmark name (`very easy` … `heroic`, the top of its range). */
+/** A difficulty as typed: a number (1–99), taken exactly, or a benchmark name (`very easy` … `heroic`), the middle of its band. */
 export function parseDifficulty(text: string): Opposition & { kind: 'difficulty' } {
   const trimmed = text.trim();
   if (/^[+-]?\d+$/.test(trimmed)) {
@@ -114,7 +127,7 @@ export function parseDifficulty(text: string): Opposition & { kind: 'difficulty'
     }
     return { kind: 'difficulty', value, name: null };
   }
-  const band = DIFFICULTIES.find((candidate) => letters(candidate.name) === letters(trimmed));
+  const band = difficultyNamed(trimmed);
   if (!band) {
     const suggestions = closestNames(trimmed, DIFFICULTIES.map((candidate) => candidate.name), 2);
     throw new UserError(
@@ -122,7 +135,7 @@ export function parseDifficulty(text: string): Opposition & { kind: 'difficulty'
         `${suggestions.length > 0 ? `. Did you mean **${suggestions[0]!.toLowerCase()}**?` : '.'}`,
     );
   }
-  return { kind: 'difficulty', value: band.max, name: band.name };
+  return { kind: 'difficulty', value: bandMiddle(band), name: band.name };
 }
 
 /** A fixed resistance as typed: the opposing rank as a die code (3·N + P), or the value itself (1–99). */

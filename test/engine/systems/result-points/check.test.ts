@@ -5,6 +5,7 @@ import { seededRng } from '../../../../src/engine/rng.js';
 import {
   codeCheckDice,
   concededResistance,
+  describeOpposition,
   difficultyBandOf,
   effectivenessOf,
   oppositionFrom,
@@ -78,11 +79,19 @@ describe('the effectiveness table (result points)', () => {
 });
 
 describe('difficulties', () => {
-  it('takes a name alone as the top of its range', () => {
-    const tops: Array<[string, number]> = [['very easy', 5], ['easy', 10], ['moderate', 15], ['difficult', 20], ['very difficult', 25], ['heroic', 30]];
-    for (const [name, value] of tops) expect(parseDifficulty(name), name).toMatchObject({ kind: 'difficulty', value });
-    expect(parseDifficulty('Very-Difficult')).toMatchObject({ value: 25, name: 'Very Difficult' });
-    expect(parseDifficulty(' HEROIC ')).toMatchObject({ value: 30, name: 'Heroic' });
+  it('takes a name alone as the middle of its band: Very Easy 3, Easy 8, Moderate 13, Difficult 18, Very Difficult 23, Heroic 28', () => {
+    const middles: Array<[string, number]> = [['very easy', 3], ['easy', 8], ['moderate', 13], ['difficult', 18], ['very difficult', 23], ['heroic', 28]];
+    for (const [name, value] of middles) expect(parseDifficulty(name), name).toMatchObject({ kind: 'difficulty', value });
+    expect(parseDifficulty('Very-Difficult')).toMatchObject({ value: 23, name: 'Very Difficult' });
+    expect(parseDifficulty(' HEROIC ')).toMatchObject({ value: 28, name: 'Heroic' });
+    expect(describeOpposition(parseDifficulty('moderate'))).toBe('difficulty Moderate (13)');
+  });
+
+  it('a check stored with a named difficulty at the top of its band (the reading before) is resolved with its stored number', () => {
+    const stored = check({ against: { kind: 'difficulty', value: 15, name: 'Moderate' } });
+    const result = resolveCodeCheck(stored, scriptedFaces(5, 4, 5)); // 16 vs 15, where the middle (13) would give 3
+    expect(result).toMatchObject({ opposition: 15, resultPoints: 1, success: true });
+    expect(describeOpposition(stored.against)).toBe('difficulty Moderate (15)');
   });
 
   it('takes a number as itself, and names its band', () => {
@@ -109,13 +118,13 @@ describe('a quick check', () => {
   });
 
   it('against a difficulty: result points = total − difficulty; 0 fails, 1 is a Minimal success', () => {
-    const tie = resolveCodeCheck(check({ against: parseDifficulty('moderate') }), scriptedFaces(5, 4, 4)); // 15 vs 15
-    expect(tie).toMatchObject({ total: 15, opposition: 15, resultPoints: 0, success: false, effectiveness: null });
-    const one = resolveCodeCheck(check({ against: parseDifficulty('moderate') }), scriptedFaces(5, 5, 4)); // 16 vs 15
+    const tie = resolveCodeCheck(check({ against: parseDifficulty('moderate') }), scriptedFaces(5, 4, 2)); // 13 vs Moderate 13
+    expect(tie).toMatchObject({ total: 13, opposition: 13, resultPoints: 0, success: false, effectiveness: null });
+    const one = resolveCodeCheck(check({ against: parseDifficulty('moderate') }), scriptedFaces(5, 4, 3)); // 14 vs 13
     expect(one).toMatchObject({ resultPoints: 1, success: true });
     expect(one.effectiveness?.name).toBe('Minimal');
-    const big = resolveCodeCheck(check({ code: code('6D+2'), against: parseDifficulty('easy') }), scriptedFaces(6, 6, 6, 6, 6, 6)); // 38 − 10
-    expect(big).toMatchObject({ resultPoints: 28, success: true });
+    const big = resolveCodeCheck(check({ code: code('6D+2'), against: parseDifficulty('easy') }), scriptedFaces(6, 6, 6, 6, 6, 6)); // 38 − 8
+    expect(big).toMatchObject({ resultPoints: 30, success: true });
     expect(big.effectiveness?.name).toBe('Overwhelming');
   });
 
