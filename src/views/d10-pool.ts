@@ -5,7 +5,7 @@
 import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord.js';
 import { reachedGoal, type CumulativeStepResult } from '../engine/systems/d10-pool/cumulative.js';
 import { fastdrawOutcome } from '../engine/systems/d10-pool/actions.js';
-import { partialAllowed, poolOdds, poolSize, type PoolInput, type PoolResult } from '../engine/systems/d10-pool/pool.js';
+import { partialAllowed, poolOdds, poolSize, type AdvancedInput, type PoolInput, type PoolResult } from '../engine/systems/d10-pool/pool.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
 import { componentIds, rollIdIn, wholeNumber } from './component-id.js';
@@ -97,10 +97,22 @@ export function fastdrawLine(result: PoolResult): string | null {
     : '✋ **Fastdraw failed**: this phase’s action is lost.';
 }
 
+/** `Pistol (skill): 4 dice · Tactics (skill): level 3, the secondary skill`: what the sheet gave the roll, or null. */
+export function fromSheetLine(input: PoolInput & Partial<Pick<AdvancedInput, 'secondary' | 'secondaryFrom'>>): string | null {
+  const parts: string[] = [];
+  if (input.pool) parts.push(`${escapeMarkdown(input.pool.name)} (${input.pool.kind}): ${counted(input.dice, 'die', 'dice')}`);
+  if (input.secondaryFrom && input.secondary !== undefined) {
+    parts.push(`${escapeMarkdown(input.secondaryFrom.name)} (${input.secondaryFrom.kind}): level ${input.secondary}, the secondary skill`);
+  }
+  return parts.length > 0 ? `📋 ${parts.join(' · ')}` : null;
+}
+
 /** The lines that explain one pool roll: the dice, the reading, the sum, the mishap, the verdict, the odds. */
 export function poolLines(result: PoolResult, options: { odds?: boolean } = {}): string[] {
   const { reading, input } = result;
   const lines: string[] = [];
+  const fromSheet = fromSheetLine(input);
+  if (fromSheet) lines.push(fromSheet);
   const situations = situationsText(input);
   if (situations) lines.push(`Dice: ${situations} (each situation takes one die)`);
   if (reading.zeroDice) lines.push(`Zero dice (${poolSize(input)}): one die is rolled${input.calm ? '' : ', and a 1 or 2 is a critical failure'}.`);
@@ -142,9 +154,24 @@ function verdictWord(result: PoolResult): string {
   return result.verdict ?? `result ${result.result}`;
 }
 
-/** `4d10`, or `Fastdraw 4d10`: what a basic roll is called in its title. */
+/** The skill or attribute the dice came from, before the dice: `Pistol `, or nothing for dice given as a number. */
+function poolName(input: Pick<PoolInput, 'pool'>): string {
+  return input.pool ? `${escapeMarkdown(input.pool.name)} ` : '';
+}
+
+/** `4d10`, `Pistol 4d10`, or `Fastdraw 4d10`: what a basic roll is called in its title. */
 export function basicRollName(input: PoolInput): string {
-  return `${input.action === 'fastdraw' ? 'Fastdraw ' : ''}${input.dice}d10`;
+  return `${input.action === 'fastdraw' ? 'Fastdraw ' : ''}${poolName(input)}${input.dice}d10`;
+}
+
+/** `3d10 additive`, `Pistol 4d10 subtractive`: what an advanced roll is called in its title. */
+export function advancedRollName(input: PoolInput & { mode?: string }): string {
+  return `${poolName(input)}${input.dice}d10 ${input.mode ?? 'advanced'}`;
+}
+
+/** Who a roll names: the character (sheet) that rolled, else `fallback` (the member, for rolls made without a sheet). */
+export function rollerName(input: Pick<PoolInput, 'sheet'>, fallback: string): string {
+  return input.sheet?.name ?? fallback;
 }
 
 export function poolTitle(result: PoolResult, what: string): string {
@@ -219,17 +246,20 @@ function endText(last: CumulativeStepResult): string {
   }
 }
 
-/** The cumulative roll's message: every step so far (the oldest folded away if it grows too long), and the button. */
+/**
+ * The cumulative roll's message: every step so far (the oldest folded away if it grows too long), and the button.
+ * It names the character stored with the roll, else `who` (the member who started it without a sheet).
+ */
 export function cumulativeMessage(steps: StoredStep[], who: string): MessageBody {
   const last = steps[steps.length - 1]!;
   const { input } = last.result;
   const situations = situationsText(input);
   const settings = [
-    `${situations ? `dice ${situations}` : counted(input.dice, 'die', 'dice')}${input.targetNumber !== null ? ` vs TN ${input.targetNumber}` : ''}`,
+    `${input.pool ? `${escapeMarkdown(input.pool.name)}: ` : ''}${situations ? `dice ${situations}` : counted(input.dice, 'die', 'dice')}${input.targetNumber !== null ? ` vs TN ${input.targetNumber}` : ''}`,
     ...(input.modifier !== 0 ? [`modifier ${signedCompact(input.modifier)}`] : []),
     input.calm ? 'calm' : 'under stress',
   ].join(' · ');
-  const header = [`**${escapeMarkdown(who)}** · ${settings}`, `Goal: ${goalText(last.result)} (a solid success counts as two)`];
+  const header = [`**${escapeMarkdown(rollerName(input, who))}** · ${settings}`, `Goal: ${goalText(last.result)} (a solid success counts as two)`];
   const footerLines = [endText(last.result)];
   let lines = steps.map(stepLine);
   let folded = 0;
@@ -275,6 +305,6 @@ export function replayFieldsOfPool(
     return [[name, [...poolLines(step.roll), progress, endText(step)].join('\n')]];
   }
   const { result } = rederived;
-  const what = rederived.kind === 'd10' ? basicRollName(result.input) : `${result.input.dice}d10 ${(result.input as { mode?: string }).mode ?? 'advanced'}`;
+  const what = rederived.kind === 'd10' ? basicRollName(result.input) : advancedRollName(result.input);
   return [[poolTitle(result, what), poolLines(result).join('\n')]];
 }

@@ -6,6 +6,7 @@
 import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 import { resolvePoolRoll, validatePoolInput, type PoolInput, type PoolResult } from './pool.js';
+import type { SheetEntryRef } from './sheet.js';
 
 export const CUMULATIVE_TARGET_MAX = 1000;
 export const CUMULATIVE_COUNT_MAX = 20;
@@ -36,6 +37,10 @@ export interface CumulativeSettings {
   count: number | null;
   /** The most rolls allowed; the roll fails when they are used up. */
   maxRolls: number;
+  /** The character who rolls (absent without a sheet, and in older rolls): every step carries it. */
+  sheet?: { id: number; name: string };
+  /** The skill or attribute of that sheet whose number is `dice`; absent when the dice were given as a number. */
+  pool?: SheetEntryRef;
 }
 
 export interface CumulativeStepInput extends CumulativeSettings {

@@ -6,6 +6,7 @@ import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 import type { Modifier } from '../tactalk/challenge.js';
 import { aimingTerm, validateAimPhases } from './actions.js';
+import type { SheetEntryRef } from './sheet.js';
 
 export const POOL_DICE_MIN = -20;
 export const POOL_DICE_MAX = 30;
@@ -63,6 +64,10 @@ export interface PoolInput {
   unsafe?: boolean;
   /** The sample action this roll is: a fastdraw (success or failure only). */
   action?: 'fastdraw';
+  /** The character who rolled: the roller's sheet (their active one, or an NPC). Absent when rolled without one. */
+  sheet?: { id: number; name: string };
+  /** The skill or attribute of that sheet whose number is `dice`; absent when the dice were given as a number. */
+  pool?: SheetEntryRef;
 }
 
 export interface AdvancedInput extends PoolInput {
@@ -71,6 +76,8 @@ export interface AdvancedInput extends PoolInput {
   mode: 'additive' | 'subtractive';
   /** Halve the secondary level (rounded down) before adding it; additive only. */
   halve: boolean;
+  /** The skill of the sheet whose level is `secondary`; absent when the level was given as a number. */
+  secondaryFrom?: SheetEntryRef;
 }
 
 export interface PoolResult {
@@ -230,9 +237,11 @@ export function resolvePoolRoll(input: PoolInput, rng: Rng): PoolResult {
 }
 
 /** The secondary skill's term: + level, + ⌊level / 2⌋ when halved, or − level when subtractive. */
-export function secondaryTerm(input: Pick<AdvancedInput, 'secondary' | 'mode' | 'halve'>): Modifier {
-  if (input.mode === 'subtractive') return { name: 'secondary skill (subtracted)', value: -input.secondary };
-  return input.halve ? { name: 'secondary skill (halved)', value: Math.floor(input.secondary / 2) } : { name: 'secondary skill', value: input.secondary };
+export function secondaryTerm(input: Pick<AdvancedInput, 'secondary' | 'mode' | 'halve' | 'secondaryFrom'>): Modifier {
+  // Named from the sheet: `Tactics (secondary skill)`; given as a number (and every roll stored before): `secondary skill`.
+  const named = (how: string) => (input.secondaryFrom ? `${input.secondaryFrom.name} (secondary skill${how ? `, ${how}` : ''})` : `secondary skill${how ? ` (${how})` : ''}`);
+  if (input.mode === 'subtractive') return { name: named('subtracted'), value: -input.secondary };
+  return input.halve ? { name: named('halved'), value: Math.floor(input.secondary / 2) } : { name: named(''), value: input.secondary };
 }
 
 /** An advanced roll: the primary pool rolled as a basic roll, the secondary level added or subtracted. */
