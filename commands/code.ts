@@ -15,7 +15,7 @@ import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
-import { isNpc, type OperatorSheet } from '../src/engine/sheet.js';
+import { isNpc, validName, type OperatorSheet } from '../src/engine/sheet.js';
 import {
   bandMiddle,
   codeCheckDice,
@@ -28,7 +28,16 @@ import {
   type CodeCheckInput,
   type CodeCheckResult,
 } from '../src/engine/systems/result-points/check.js';
-import { parseDieCode, parseDieCodeList } from '../src/engine/systems/result-points/die-code.js';
+import { fixedResistance, formatDieCode, parseDieCode, parseDieCodeList } from '../src/engine/systems/result-points/die-code.js';
+import {
+  abilitiesOf,
+  dieCodeOrAbility,
+  looksLikeDieCode,
+  RANK_VALUE_MAX,
+  RANK_VALUE_MIN,
+  rankOfValue,
+  valueOfRank,
+} from '../src/engine/systems/result-points/abilities.js';
 import { currentScene, SCENE_CONCESSIONS_MAX, SCENE_LABELS, sceneKey, sceneNumber, type SceneRecord } from '../src/engine/systems/result-points/scene.js';
 import {
   ACTION_POINTS,
@@ -48,7 +57,7 @@ import {
 import type { SystemId } from '../src/engine/systems/index.js';
 import { npcOwner } from '../src/store/operators.js';
 import { derivedRollId } from '../src/store/rolls.js';
-import { nameChoices } from '../src/views/autocomplete.js';
+import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { DISCORD_LIMITS } from '../src/views/limits.js';
 import { privateNote, publicNote } from '../src/views/messages.js';
@@ -73,6 +82,8 @@ export const SPENT_KIND = 'code-spend';
 /** The roll log entries of a scene: a concession, its end, an action point granted (no dice). */
 export const SCENE_KIND = 'code-scene';
 const REASON_MAX = 100;
+/** A die code, or the name of an ability (a sheet entry's name: at most 64 characters). */
+const NAME_MAX = 64;
 
 const data = new SlashCommandBuilder()
   .setName('code')
@@ -82,12 +93,12 @@ const data = new SlashCommandBuilder()
     sub
       .setName('roll')
       .setDescription('A quick check: standing, or against a difficulty, a fixed resistance or an opponent')
-      .addStringOption((o) => o.setName('code').setDescription('Your die code, e.g. 3D+2').setRequired(true).setMaxLength(20))
+      .addStringOption((o) => o.setName('code').setDescription('Your die code (e.g. 3D+2), or an ability of your sheet (e.g. Blaster)').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
       .addStringOption((o) =>
         o.setName('difficulty').setDescription('A number, or very easy / easy / moderate / difficult / very difficult / heroic').setAutocomplete(true).setMaxLength(30),
       )
-      .addStringOption((o) => o.setName('resistance').setDescription('Fixed resistance: the opposing rank (3D+2 → 11) or its value').setMaxLength(20))
-      .addStringOption((o) => o.setName('opponent').setDescription("Active resistance: the opponent's die code, rolled").setMaxLength(20))
+      .addStringOption((o) => o.setName('resistance').setDescription("Fixed resistance: the opposing rank (3D+2 → 11), its value, or the target's ability").setAutocomplete(true).setMaxLength(NAME_MAX))
+      .addStringOption((o) => o.setName('opponent').setDescription("Active resistance: the opponent's die code or the target's ability, rolled").setAutocomplete(true).setMaxLength(NAME_MAX))
       .addStringOption((o) => o.setName('boost').setDescription("Helpers enhancing: their skill and specialization dice, e.g. 2D+1, 1D").setMaxLength(100))
       .addStringOption((o) => o.setName('penalty').setDescription('Helpers blunting: their dice, subtracted, e.g. 1D').setMaxLength(100))
       .addStringOption((o) => o.setName('effect').setDescription('The effect roll a success is followed by, e.g. damage 2D+1').setMaxLength(20))
@@ -95,6 +106,15 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC you act against').setAutocomplete(true))
       .addStringOption((o) => o.setName('track').setDescription("The target's condition track the points go on, e.g. Wounds").setAutocomplete(true).setMaxLength(70))
       .addStringOption((o) => o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC').setAutocomplete(true)),
+  )
+  .addSubcommand((sub) =>
+    sub
+      .setName('ability')
+      .setDescription("Set an ability's rank on your sheet (a Dispatcher may for anyone), rolled by name with /code roll")
+      .addStringOption((o) => o.setName('name').setDescription('The ability, e.g. Blaster').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
+      .addStringOption((o) => o.setName('code').setDescription('Its rank as a die code, e.g. 3D+2 (pips 0–2)').setRequired(true).setMaxLength(20))
+      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
+      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true)),
   )
   .addSubcommand((sub) =>
     sub
@@ -127,21 +147,44 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('reason').setDescription('What it is spent on').setMaxLength(REASON_MAX)),
   );
 
-/** The check the options describe; every problem is a UserError naming the option. */
-export function codeCheckFromOptions(options: {
-  code: string;
-  difficulty?: string | null;
-  resistance?: string | null;
-  opponent?: string | null;
-  boost?: string | null;
-  penalty?: string | null;
-  effect?: string | null;
-}): CodeCheckInput {
+/** The sheets a check reads abilities from: the roller's (for `code`) and the target's (for `resistance` and `opponent`). */
+export interface CheckSheets {
+  roller?: OperatorSheet | null;
+  target?: OperatorSheet | null;
+}
+
+/**
+ * The check the options describe; every problem is a UserError naming the option. `code` is a die code or an
+ * ability of the roller's sheet; `resistance` and `opponent` a die code or an ability of the target's sheet.
+ */
+export function codeCheckFromOptions(
+  options: {
+    code: string;
+    difficulty?: string | null;
+    resistance?: string | null;
+    opponent?: string | null;
+    boost?: string | null;
+    penalty?: string | null;
+    effect?: string | null;
+  },
+  sheets: CheckSheets = {},
+): CodeCheckInput {
+  const noRollerSheet = (name: string, notACode: string): never => {
+    throw new UserError(
+      `${notACode} Nor is **${escapeMarkdown(name.slice(0, NAME_MAX))}** an ability: you have no die-code sheet to read one from. ` +
+        'Make one with `/sheet create name:… system:Die codes and result points`, then give it the ability with `/code ability`.',
+    );
+  };
+  const noTarget = (name: string, notACode: string): never => {
+    throw new UserError(`${notACode} To resist with an ability (**${escapeMarkdown(name.slice(0, NAME_MAX))}**), name whose it is: \`target\` (a member) or \`target_npc\` (Dispatchers, an NPC).`);
+  };
+  const rolled = dieCodeOrAbility(options.code, sheets.roller ?? null, 'die code', noRollerSheet);
   const input: CodeCheckInput = {
-    code: parseDieCode(options.code, 'die code'),
+    code: rolled.code,
+    ...(rolled.ability ? { ability: rolled.ability } : {}),
     boost: parseDieCodeList(options.boost, 'boost'),
     penalty: parseDieCodeList(options.penalty, 'penalty'),
-    against: oppositionFrom(options),
+    against: oppositionFrom(options, (text, what) => dieCodeOrAbility(text, sheets.target ?? null, what, noTarget)),
   };
   if (options.effect !== null && options.effect !== undefined && options.effect.trim() !== '') input.effect = parseDieCode(options.effect, 'effect roll');
   validateCodeCheck(input);
@@ -168,18 +211,22 @@ async function characterSheet(interaction: ChatInputCommandInteraction, context:
 const trackSnapshot = (sheet: OperatorSheet) => tracksOf(sheet).map((track) => ({ attribute: track.attribute, points: track.points }));
 
 async function roll(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const input = codeCheckFromOptions({
-    code: interaction.options.getString('code', true),
-    difficulty: interaction.options.getString('difficulty'),
-    resistance: interaction.options.getString('resistance'),
-    opponent: interaction.options.getString('opponent'),
-    boost: interaction.options.getString('boost'),
-    penalty: interaction.options.getString('penalty'),
-    effect: interaction.options.getString('effect'),
-  });
   const roller = await rollerSheet(interaction, context, { system: RESULT_POINTS_SYSTEM }, 'optional');
   if (roller) requireMayAct(roller);
   const target = await targetSheet(interaction, context, { system: RESULT_POINTS_SYSTEM });
+  // Read after the sheets: an ability named in `code` is the roller's, in `resistance` or `opponent` the target's.
+  const input = codeCheckFromOptions(
+    {
+      code: interaction.options.getString('code', true),
+      difficulty: interaction.options.getString('difficulty'),
+      resistance: interaction.options.getString('resistance'),
+      opponent: interaction.options.getString('opponent'),
+      boost: interaction.options.getString('boost'),
+      penalty: interaction.options.getString('penalty'),
+      effect: interaction.options.getString('effect'),
+    },
+    { roller, target },
+  );
   const typedTrack = interaction.options.getString('track');
   const facts: CodeCheckFacts = {};
   if (roller) facts.roller = { sheetId: roller.id, name: roller.name, tracks: trackSnapshot(roller) };
@@ -270,6 +317,22 @@ async function spend(interaction: ButtonInteraction, context: HandlerContext, ro
   );
 }
 
+/**
+ * `/code ability`: an ability's rank on the character's sheet, given as a die code and kept as its fixed value
+ * (3D+2 → 11, the seed's rank table read the other way), so `/code roll code:<ability>` rolls it.
+ */
+async function setAbility(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const name = validName('ability', interaction.options.getString('name', true));
+  const code = parseDieCode(interaction.options.getString('code', true), 'rank');
+  const value = valueOfRank(code);
+  const sheet = await characterSheet(interaction, context, 'change the abilities of');
+  const before = await context.store.operators.setSkill(sheet, name, value);
+  const who = `**${escapeMarkdown(sheet.name)}**`;
+  const rank = `**${formatDieCode(code)}** (kept as its fixed value, ${value})`;
+  const was = before === null ? null : before >= RANK_VALUE_MIN && before <= RANK_VALUE_MAX ? formatDieCode(rankOfValue(before)) : String(before);
+  await context.answer.reply(privateNote(was === null ? `${who} now has **${escapeMarkdown(name)}** ${rank}.` : `${who}: **${escapeMarkdown(name)}** ${was} → ${rank}.`));
+}
+
 /** A character's condition track: added at 0, shown, or set (recovering, or a Dispatcher's ruling). */
 async function track(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const typed = interaction.options.getString('name', true);
@@ -291,7 +354,7 @@ async function status(interaction: ChatInputCommandInteraction, context: Handler
   const sheet = await characterSheet(interaction, context, 'look at');
   await context.answer.reply(
     statusReply(
-      { name: sheet.name, npc: isNpc(sheet), tracks: tracksOf(sheet), actionPoints: actionPointsOf(sheet), conceded: isConceded(sheet) },
+      { name: sheet.name, npc: isNpc(sheet), abilities: abilitiesOf(sheet), tracks: tracksOf(sheet), actionPoints: actionPointsOf(sheet), conceded: isConceded(sheet) },
       interaction.options.getBoolean('share') ?? false,
     ),
   );
@@ -421,6 +484,7 @@ async function spendActionPoint(interaction: ChatInputCommandInteraction, contex
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sub = interaction.options.getSubcommand(true);
   if (sub === 'roll') return roll(interaction, context);
+  if (sub === 'ability') return setAbility(interaction, context);
   if (sub === 'track') return track(interaction, context);
   if (sub === 'status') return status(interaction, context);
   if (sub === 'concede') return concede(interaction, context);
@@ -447,6 +511,33 @@ async function sheetForTracks(interaction: AutocompleteInteraction, context: Han
   return context.store.operators.active({ guildId: context.guildId, ownerId }, RESULT_POINTS_SYSTEM);
 }
 
+/**
+ * `code`: the roller's abilities (their active sheet, or the NPC a Dispatcher rolls for); `resistance` and
+ * `opponent`: the target's (a member's active sheet, or a Dispatcher's NPC). A die code (or a resistance's value)
+ * typed is offered as itself; a player without a die-code sheet is told how to make one.
+ */
+async function abilityChoices(interaction: AutocompleteInteraction, context: HandlerContext, option: 'code' | 'resistance' | 'opponent', typed: string): Promise<void> {
+  const trimmed = typed.trim();
+  const itself = (option === 'resistance' && /^\d{1,2}$/.test(trimmed)) || (trimmed !== '' && looksLikeDieCode(trimmed)) ? [{ name: trimmed, value: trimmed }] : [];
+  let sheet: OperatorSheet | null = null;
+  if (option === 'code') {
+    const npc = interaction.options.getString('as_npc');
+    sheet = npc
+      ? (await context.isDispatcher()) ? await npcNamed(context, npc, RESULT_POINTS_SYSTEM) : null
+      : await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, RESULT_POINTS_SYSTEM);
+    if (!sheet && !npc && itself.length === 0) return interaction.respond(noSheetChoice(RESULT_POINTS_SYSTEM));
+  } else {
+    const npc = interaction.options.getString('target_npc');
+    const user = interaction.options.get('target')?.value;
+    if (npc) sheet = (await context.isDispatcher()) ? await npcNamed(context, npc, RESULT_POINTS_SYSTEM) : null;
+    else if (typeof user === 'string') sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: user }, RESULT_POINTS_SYSTEM);
+  }
+  const abilities = sheet ? abilitiesOf(sheet) : [];
+  const label = new Map(abilities.map((entry) => [entry.name, `${entry.name} ${formatDieCode(entry.code)}${option === 'resistance' ? ` (fixed ${fixedResistance(entry.code)})` : ''}`]));
+  const named = itself.length > 0 ? [] : nameChoices([...label.keys()], typed, (name) => label.get(name)!);
+  return interaction.respond([...itself, ...named].slice(0, DISCORD_LIMITS.autocompleteChoices));
+}
+
 /** Difficulty names with their values (a number typed is offered as itself), NPC names, a sheet's tracks. */
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
@@ -461,6 +552,13 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     return interaction.respond([...number, ...named].slice(0, DISCORD_LIMITS.autocompleteChoices));
   }
   if (focused.name === 'npc' || focused.name === 'as_npc' || focused.name === 'target_npc') return interaction.respond(await npcNameChoices(context, typed));
+  if (focused.name === 'code' || focused.name === 'resistance' || focused.name === 'opponent') return abilityChoices(interaction, context, focused.name, typed);
+  if (focused.name === 'name' && interaction.options.getSubcommand() === 'ability') {
+    const sheet = await sheetForTracks(interaction, context);
+    const abilities = sheet ? abilitiesOf(sheet) : [];
+    const ranks = new Map(abilities.map((entry) => [entry.name, formatDieCode(entry.code)]));
+    return interaction.respond(nameChoices([...ranks.keys()], typed, (name) => `${name} ${ranks.get(name)}`));
+  }
   if (focused.name === 'track' || focused.name === 'name') {
     const sheet = await sheetForTracks(interaction, context);
     const tracks = sheet ? tracksOf(sheet) : [];

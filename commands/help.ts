@@ -102,6 +102,7 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   log: { audience: 'player', example: '/log user:@Sasha count:50' },
 
   'code roll': { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate' },
+  'code ability': { audience: 'player', example: '/code ability name:Blaster code:3D+2' },
   'code track': { audience: 'player', example: '/code track name:Wounds points:2' },
   'code status': { audience: 'player', example: '/code status' },
   'code concede': { audience: 'player', example: '/code concede' },

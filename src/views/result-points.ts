@@ -13,7 +13,8 @@ import {
   resultPointsDistribution,
   type CodeCheckResult,
 } from '../engine/systems/result-points/check.js';
-import { formatDieCode, type CodeRoll } from '../engine/systems/result-points/die-code.js';
+import { formatDieCode, type CodeRoll, type DieCode } from '../engine/systems/result-points/die-code.js';
+import type { Ability } from '../engine/systems/result-points/abilities.js';
 import { sceneNumber, type SceneRecord } from '../engine/systems/result-points/scene.js';
 import { OUT_OF_ACTION_AT, trackState, type TrackState } from '../engine/systems/result-points/tracks.js';
 import { percentOf } from '../engine/odds.js';
@@ -46,6 +47,11 @@ export function difficultyLine(against: { value: number; name: string | null }):
   return named;
 }
 
+/** `3D+2`, or `Blaster 3D+2` for a die code read from an ability of a sheet (the name escaped). */
+export function codeLabel(code: DieCode, ability?: string): string {
+  return ability ? `${escapeMarkdown(ability)} ${formatDieCode(code)}` : formatDieCode(code);
+}
+
 function oppositionLine(result: CodeCheckResult): string | null {
   const { against } = result.input;
   switch (against.kind) {
@@ -55,12 +61,12 @@ function oppositionLine(result: CodeCheckResult): string | null {
       return difficultyLine(against);
     case 'fixed': {
       const line = against.code
-        ? `Fixed resistance ${formatDieCode(against.code)} = 3 × ${against.code.dice}${against.code.pips === 0 ? '' : ` ${signed(against.code.pips)}`} = **${against.value}**`
+        ? `Fixed resistance ${codeLabel(against.code, against.ability)} = 3 × ${against.code.dice}${against.code.pips === 0 ? '' : ` ${signed(against.code.pips)}`} = **${against.value}**`
         : `Fixed resistance **${against.value}**`;
       return against.conceded === undefined ? line : `${line}: ${escapeMarkdown(against.conceded)} conceded the scene, so resists only with fixed values (nothing rolled)`;
     }
     case 'active':
-      return `Opponent rolls ${formatDieCode(against.code)}: ${formatCodeRoll(result.opponent!)} → **${result.opposition}**`;
+      return `Opponent rolls ${codeLabel(against.code, against.ability)}: ${formatCodeRoll(result.opponent!)} → **${result.opposition}**`;
   }
 }
 
@@ -82,7 +88,7 @@ export function codeCheckChance(result: CodeCheckResult): number {
 
 /** The lines that explain a check: each roll, the total, the opposition, the result points and the odds. */
 export function codeCheckLines(result: CodeCheckResult): string[] {
-  const lines = [`🎲 ${formatDieCode(result.input.code)}: ${formatCodeRoll(result.roll)}`];
+  const lines = [`🎲 ${codeLabel(result.input.code, result.input.ability)}: ${formatCodeRoll(result.roll)}`];
   result.boosts.forEach((roll) => lines.push(`➕ Boost ${formatDieCode(roll.code)}: ${formatCodeRoll(roll)}`));
   result.penalties.forEach((roll) => lines.push(`➖ Penalty ${formatDieCode(roll.code)}: ${formatCodeRoll(roll)}`));
   if (result.boosts.length + result.penalties.length > 0) {
@@ -103,7 +109,7 @@ export function codeCheckLines(result: CodeCheckResult): string[] {
 }
 
 export function codeCheckTitle(result: CodeCheckResult): string {
-  const what = `${formatDieCode(result.input.code)}${result.input.against.kind === 'standing' ? '' : ` vs ${describeOpposition(result.input.against)}`}`;
+  const what = `${codeLabel(result.input.code, result.input.ability)}${result.input.against.kind === 'standing' ? '' : ` vs ${escapeMarkdown(describeOpposition(result.input.against))}`}`;
   const band = result.effectiveness?.name;
   if (result.success === null) return `🎲 ${what}: ${band ? `${band} (${result.resultPoints})` : 'no effect'}`;
   return `${result.success ? '✅' : '❌'} ${what}: ${result.success ? `success, ${band}` : 'failure'} (${result.resultPoints} result points)`;
@@ -193,8 +199,11 @@ export function codeCheckMessage(state: CodeCheckMessageState): MessageBody {
 }
 
 /** A character's tracks, action points and whether they conceded: `/code status`. */
-export function statusLines(sheet: { name: string; npc: boolean; tracks: TrackState[]; actionPoints: number; conceded: boolean }): string[] {
+export function statusLines(sheet: { name: string; npc: boolean; abilities?: Ability[]; tracks: TrackState[]; actionPoints: number; conceded: boolean }): string[] {
   const lines = [
+    ...(sheet.abilities === undefined
+      ? []
+      : [sheet.abilities.length > 0 ? `Abilities: ${sheet.abilities.map((ability) => codeLabel(ability.code, ability.name)).join(' · ')}` : 'Abilities: *none* (add one with `/code ability`)']),
     sheet.tracks.length > 0 ? `Condition tracks: ${sheet.tracks.map(formatTrack).join(' · ')}` : 'Condition tracks: *none* (add one with `/code track`)',
   ];
   if (!sheet.npc) lines.push(`Action points: **${sheet.actionPoints}**`);

@@ -164,6 +164,106 @@ describe('/code roll: the effect roll', () => {
   });
 });
 
+/** A die-code sheet for `user` with these abilities, each set by its rank with /code ability. */
+async function withAbilities(user: string, name: string, abilities: Record<string, string>): Promise<void> {
+  await sheet(user, name);
+  for (const [ability, code] of Object.entries(abilities)) {
+    const set = await sandbox().one({ user, command: 'code ability', options: { name: ability, code } });
+    expect(set).toMatchObject({ kind: 'reply', ephemeral: true });
+  }
+}
+
+describe('/code rolls from the sheet (abilities by name)', () => {
+  it('code:Blaster rolls the rank of the active sheet’s Blaster, names Kat, and is stored and replayed with it', async () => {
+    await sheet('sasha', 'Kat');
+    const set = await sandbox().one({ user: 'sasha', command: 'code ability', options: { name: 'Blaster', code: '3D+2' } });
+    expect(set.content).toBe('**Kat** now has **Blaster** **3D+2** (kept as its fixed value, 11).');
+    const result = resolveCodeCheck({ code: { dice: 3, pips: 2 }, boost: [], penalty: [], against: { kind: 'difficulty', value: 13, name: 'Moderate' } }, seededRng('code-1'));
+    const text = textOf(await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'blaster', difficulty: 'moderate' } }));
+    expect(text).toMatch(/^\*\*Kat\*\*$/m);
+    expect(text).toContain('Blaster 3D+2 vs difficulty Moderate (13)');
+    expect(text).toContain(`🎲 Blaster 3D+2: ${dice(result.roll.dice)} + 2 = ${result.roll.total}`);
+    expect(text).toContain(`Result points ${result.total} − 13 = **${result.total - 13}**`);
+    const [stored] = await storedRolls(1);
+    expect(stored).toMatchObject({ kind: 'code', dice: { roll: result.roll.dice }, inputs: { code: { dice: 3, pips: 2 }, ability: 'Blaster', roller: { name: 'Kat' } } });
+    const replay = textOf(await sandbox().one({ user: 'mike', command: 'roll replay', options: { id: rollIdOf(text) } }));
+    expect(replay).toContain('the dice match');
+    expect(replay).toContain(`🎲 Blaster 3D+2: ${dice(result.roll.dice)}`);
+
+    const again = await sandbox().one({ user: 'sasha', command: 'code ability', options: { name: 'blaster', code: '4D' } });
+    expect(again.content).toBe('**Kat**: **blaster** 3D+2 → **4D** (kept as its fixed value, 12).');
+  });
+
+  it('resistance and opponent take the target’s ability: its fixed value, or its rank rolled', async () => {
+    await withAbilities('sasha', 'Kat', { Blaster: '3D+2' });
+    await withAbilities('mike', 'Troy', { Dodge: '4D+1' });
+    const fixed = textOf(await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', target: 'mike', resistance: 'dodge' } }));
+    expect(fixed).toContain('Blaster 3D+2 vs fixed resistance 13 (Dodge 4D+1)');
+    expect(fixed).toContain('Fixed resistance Dodge 4D+1 = 3 × 4 + 1 = **13**');
+    expect(fixed).toContain('🎯 Against Troy');
+
+    const result = resolveCodeCheck({ code: { dice: 3, pips: 2 }, boost: [], penalty: [], against: { kind: 'active', code: { dice: 4, pips: 1 } } }, seededRng('code-2'));
+    const active = textOf(await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', target: 'mike', opponent: 'Dodge' } }));
+    expect(active).toContain('Blaster 3D+2 vs active resistance Dodge 4D+1');
+    expect(active).toContain(`Opponent rolls Dodge 4D+1: ${dice(result.opponent!.dice)} + 1 = ${result.opponent!.total} → **${result.opponent!.total}**`);
+    expect((await storedRolls(1))[0]).toMatchObject({ inputs: { against: { kind: 'active', code: { dice: 4, pips: 1 }, ability: 'Dodge' } }, dice: { opponent: result.opponent!.dice } });
+    expect(textOf(await sandbox().one({ user: 'mike', command: 'roll replay', options: { id: rollIdOf(active) } }))).toContain('the dice match');
+  });
+
+  it('a name not on the sheet, a name without a sheet, a target’s ability without a target and a rank of 3 pips are refused; nothing is stored', async () => {
+    const noSheet = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster' } });
+    expect(noSheet).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(noSheet.content).toContain('is not a die code');
+    expect(noSheet.content).toContain('Nor is **Blaster** an ability: you have no die-code sheet to read one from.');
+    await withAbilities('sasha', 'Kat', { Blaster: '3D+2' });
+    const typo = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blastr' } });
+    expect(typo.content).toContain('Kat has no ability named **Blastr** for die code. Did you mean Blaster 3D+2?');
+    const noTarget = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', resistance: 'Dodge' } });
+    expect(noTarget.content).toContain('To resist with an ability (**Dodge**), name whose it is: `target` (a member) or `target_npc`');
+    const pips = await sandbox().one({ user: 'sasha', command: 'code ability', options: { name: 'Stealth', code: '3D+3' } });
+    expect(pips).toMatchObject({ ephemeral: true });
+    expect(pips.content).toContain('3D+3 is not one; the rank of the same fixed value is 4D');
+    expect(await storedRolls()).toEqual([]);
+  });
+
+  it('autocompletes code with the roller’s abilities, resistance and opponent with the target’s, and a die code typed as itself', async () => {
+    const none = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '' }, focused: 'code' });
+    expect((none.choices as Array<{ name: string }>)[0]!.name).toContain('No Die codes and result points sheet yet');
+    await withAbilities('sasha', 'Kat', { Blaster: '3D+2', Brawling: '2D' });
+    await withAbilities('mike', 'Troy', { Dodge: '4D+1' });
+    const own = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'b' }, focused: 'code' });
+    expect(own.choices).toEqual([
+      { name: 'Blaster 3D+2', value: 'Blaster' },
+      { name: 'Brawling 2D', value: 'Brawling' },
+    ]);
+    const typed = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: '5D+1' }, focused: 'code' });
+    expect(typed.choices).toEqual([{ name: '5D+1', value: '5D+1' }]);
+    const resistance = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', target: 'mike', resistance: '' }, focused: 'resistance' });
+    expect(resistance.choices).toEqual([{ name: 'Dodge 4D+1 (fixed 13)', value: 'Dodge' }]);
+    const opponent = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', target: 'mike', opponent: 'do' }, focused: 'opponent' });
+    expect(opponent.choices).toEqual([{ name: 'Dodge 4D+1', value: 'Dodge' }]);
+    const noTarget = await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'Blaster', opponent: '' }, focused: 'opponent' });
+    expect(noTarget.choices).toEqual([]);
+  });
+
+  it('a Dispatcher gives an NPC an ability and rolls it with as_npc; /code status lists abilities; /sheet skill set takes the fixed value', async () => {
+    await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Sectoid', system: 'result-points' } });
+    expect((await sandbox().one({ user: 'mike', command: 'code ability', options: { name: 'Claws', code: '5D', npc: 'Sectoid' } })).ephemeral).toBe(true);
+    expect((await sandbox().one({ ...DISPATCHER, command: 'code ability', options: { name: 'Claws', code: '5D', npc: 'Sectoid' } })).content).toBe('**Sectoid** now has **Claws** **5D** (kept as its fixed value, 15).');
+    const claws = textOf(await sandbox().one({ ...DISPATCHER, command: 'code roll', options: { code: 'claws', as_npc: 'Sectoid' } }));
+    expect(claws).toMatch(/^\*\*Sectoid\*\*$/m);
+    expect(claws).toContain('🎲 Claws 5D: ');
+    expect((await storedRolls(1))[0]).toMatchObject({ npc: 'Sectoid', inputs: { ability: 'Claws' } });
+
+    await withAbilities('sasha', 'Kat', { Blaster: '3D+2' });
+    await sandbox().one({ user: 'sasha', command: 'sheet skill set', options: { name: 'Stealth', level: 7 } });
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code status' }))).toContain('Abilities: Blaster 3D+2 · Stealth 2D+1');
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'code roll', options: { code: 'stealth' } }))).toContain('🎲 Stealth 2D+1: ');
+    const notARank = await sandbox().one({ user: 'sasha', command: 'sheet skill set', options: { name: 'Luck', level: 2 } });
+    expect(notARank.content).toContain('Luck takes a skill level from 3 to 92');
+  });
+});
+
 describe('/code roll: points spent on a condition track', () => {
   it('the roller spends the points on the target track with a button, once, across a restart; the track persists', async () => {
     await sheet('sasha', 'Kat');

@@ -79,12 +79,21 @@ export type Opposition =
    * Fixed resistance: 3·N + P of the opposing rank, or a value given outright (`code` null). `conceded` names an
    * opponent who conceded the scene and so resists only with the fixed value of the die code given as active.
    */
-  | { kind: 'fixed'; value: number; code: DieCode | null; conceded?: string }
+  | { kind: 'fixed'; value: number; code: DieCode | null; conceded?: string; ability?: string }
   /** Active resistance: the opponent rolls their die code. */
-  | { kind: 'active'; code: DieCode };
+  | { kind: 'active'; code: DieCode; ability?: string };
+// `ability`: the opponent's ability whose rank is `code`, when it was named from their sheet (absent: typed as a die code).
+
+/** Reads a die code option: the die code typed, or (where a sheet is there to read) the ability it names and its rank. */
+export type CodeReader = (text: string, what: string) => { code: DieCode; ability?: string };
+
+/** Die codes only: nothing is read from a sheet. */
+export const dieCodeOnly: CodeReader = (text, what) => ({ code: parseDieCode(text, what) });
 
 export interface CodeCheckInput {
   code: DieCode;
+  /** The roller's ability whose rank is `code`, when it was named from their sheet (absent: typed as a die code). */
+  ability?: string;
   /** Helpers enhancing the check: their dice are rolled and added (RULES 3, combined actions). */
   boost: DieCode[];
   /** Helpers blunting the check: their dice are rolled and subtracted. */
@@ -139,19 +148,22 @@ export function parseDifficulty(text: string): Opposition & { kind: 'difficulty'
 }
 
 /** A fixed resistance as typed: the opposing rank as a die code (3·N + P), or the value itself (1–99). */
-export function parseFixedResistance(text: string): Opposition & { kind: 'fixed' } {
+export function parseFixedResistance(text: string, read: CodeReader = dieCodeOnly): Opposition & { kind: 'fixed' } {
   const trimmed = text.trim();
   if (/^[+-]?\d+$/.test(trimmed)) {
     const value = Number(trimmed);
     if (value < 1 || value > DIFFICULTY_MAX) throw new UserError(`A fixed resistance is a die code (e.g. \`3D+2\`) or a number from 1 to ${DIFFICULTY_MAX}; ${value} is not.`);
     return { kind: 'fixed', value, code: null };
   }
-  const code = parseDieCode(trimmed, 'resistance');
-  return { kind: 'fixed', value: fixedResistance(code), code };
+  const { code, ability } = read(trimmed, 'resistance');
+  return { kind: 'fixed', value: fixedResistance(code), code, ...(ability ? { ability } : {}) };
 }
 
-/** The opposition from the options: at most one of difficulty, resistance (fixed) and opponent (active). */
-export function oppositionFrom(options: { difficulty?: string | null; resistance?: string | null; opponent?: string | null }): Opposition {
+/**
+ * The opposition from the options: at most one of difficulty, resistance (fixed) and opponent (active). `read` reads
+ * a resistance's or an opponent's die code (from the opposing sheet where there is one).
+ */
+export function oppositionFrom(options: { difficulty?: string | null; resistance?: string | null; opponent?: string | null }, read: CodeReader = dieCodeOnly): Opposition {
   const given = (['difficulty', 'resistance', 'opponent'] as const).filter((name) => {
     const value = options[name];
     return value !== null && value !== undefined && value.trim() !== '';
@@ -162,8 +174,11 @@ export function oppositionFrom(options: { difficulty?: string | null; resistance
     );
   }
   if (given[0] === 'difficulty') return parseDifficulty(options.difficulty!);
-  if (given[0] === 'resistance') return parseFixedResistance(options.resistance!);
-  if (given[0] === 'opponent') return { kind: 'active', code: parseDieCode(options.opponent!, 'opponent’s die code') };
+  if (given[0] === 'resistance') return parseFixedResistance(options.resistance!, read);
+  if (given[0] === 'opponent') {
+    const { code, ability } = read(options.opponent!, 'opponent’s die code');
+    return { kind: 'active', code, ...(ability ? { ability } : {}) };
+  }
   return { kind: 'standing' };
 }
 
@@ -173,7 +188,7 @@ export function oppositionFrom(options: { difficulty?: string | null; resistance
  */
 export function concededResistance(against: Opposition, opponent: string): Opposition {
   if (against.kind !== 'active') return against;
-  return { kind: 'fixed', value: fixedResistance(against.code), code: against.code, conceded: opponent };
+  return { kind: 'fixed', value: fixedResistance(against.code), code: against.code, conceded: opponent, ...(against.ability ? { ability: against.ability } : {}) };
 }
 
 /** Every die the check throws, the opponent's included. */
@@ -285,6 +300,11 @@ export function outcomesAbove(distribution: PointsDistribution, points: number):
   return distribution.counts.reduce((sum, count, index) => (distribution.min + index > points ? sum + count : sum), 0n);
 }
 
+/** `3D+2`, or `Blaster 3D+2` for a die code read from an ability of a sheet. */
+export function namedCode(code: DieCode, ability?: string): string {
+  return ability ? `${ability} ${formatDieCode(code)}` : formatDieCode(code);
+}
+
 export function describeOpposition(against: Opposition): string {
   switch (against.kind) {
     case 'standing':
@@ -292,9 +312,9 @@ export function describeOpposition(against: Opposition): string {
     case 'difficulty':
       return against.name ? `difficulty ${against.name} (${against.value})` : `difficulty ${against.value}`;
     case 'fixed':
-      return against.code ? `fixed resistance ${against.value} (${formatDieCode(against.code)})` : `fixed resistance ${against.value}`;
+      return against.code ? `fixed resistance ${against.value} (${namedCode(against.code, against.ability)})` : `fixed resistance ${against.value}`;
     case 'active':
-      return `active resistance ${formatDieCode(against.code)}`;
+      return `active resistance ${namedCode(against.code, against.ability)}`;
   }
 }
 
