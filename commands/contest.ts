@@ -16,10 +16,12 @@ import { fromMessage, rolledBy, type BotCommand, type BotServices, type Componen
 import { answerFromStore, shownControls } from '../src/discord/stored-message.js';
 import type { Responder } from '../src/discord/responder.js';
 import { UserError } from '../src/errors.js';
+import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../src/engine/sheet.js';
 import {
   ADJUSTABLE,
+  BOTH_FAIL_READING,
   CONTEST_LIMITS,
   ContestRefusal,
   OPEN_PHASES,
@@ -28,6 +30,7 @@ import {
   isLinkedRoll,
   postContest,
   proposeContest,
+  sideName,
   sideOf,
   type ContestAction,
   type ContestActor,
@@ -104,6 +107,15 @@ function memberName(interaction: BaseInteraction): string {
   return interaction.user.globalName ?? interaction.user.username;
 }
 
+/** A user option's member as the server names them (their nickname, else their display name). */
+function optionMemberName(interaction: ChatInputCommandInteraction, option: string): string {
+  const user = interaction.options.getUser(option, true);
+  const member = interaction.options.getMember(option);
+  if (member && 'displayName' in member) return member.displayName;
+  const nick = member && 'nick' in member ? member.nick : null;
+  return nick ?? user.globalName ?? user.username;
+}
+
 async function start(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const opponent = interaction.options.getUser('opponent', true);
   if (opponent.bot) throw new UserError('You cannot contest a bot: a contest is between two players.');
@@ -117,6 +129,8 @@ async function start(interaction: ChatInputCommandInteraction, context: HandlerC
     challengerId: context.userId,
     opponentId: opponent.id,
     challengerOperator: { id: sheet.id, name: sheet.name },
+    challengerName: memberName(interaction),
+    opponentName: optionMemberName(interaction, 'opponent'),
     intent: interaction.options.getString('intent', true),
     stakes: interaction.options.getString('stakes', true),
     addsOwnSkill: settings.contestAddsOwnSkill,
@@ -320,11 +334,11 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'cancel':
       return [{ type: 'cancel' }];
     case 'ready':
-      return [{ type: 'ready' }];
+      return [{ type: 'ready', ...(await skillsGone(context, state)) }];
     case 'again':
-      return [{ type: 'anotherRound' }];
+      return [{ type: 'anotherRound', ...(await skillsGone(context, state)) }];
     case 'accepttie':
-      return [{ type: 'acceptTie' }];
+      return [{ type: 'acceptTie', ...(await skillsGone(context, state)) }];
     case 'role':
       return [{ type: 'chooseRole', role: control.role }];
     case 'skill':
@@ -354,6 +368,19 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return adjustActions(interaction, context, state);
     }
   }
+}
+
+/**
+ * Whether the presser's side has no skill left to pick: none on its sheet, as it is now, that was not rolled in an
+ * earlier round of the contest (a skill added since counts). A sheet deleted since has none.
+ */
+async function skillsGone(context: HandlerContext, state: ContestState): Promise<{ noSkillLeft?: true }> {
+  const side = sideOf(state, context.userId);
+  if (!side || !OPEN_PHASES.includes(state.phase)) return {};
+  const operator = state[side].operator;
+  const sheet = operator ? await context.store.operators.get(context.guildId, operator.id) : null;
+  const used = new Set(state[side].usedSkills.map(nameKey));
+  return (sheet?.skills ?? []).some((skill) => !used.has(nameKey(skill.name))) ? {} : { noSkillLeft: true };
 }
 
 /** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
@@ -492,7 +519,7 @@ async function press(interaction: ComponentInteraction, control: ContestControl,
     if (rolled) rolled.rollId = newRollId();
     let saved: StoredContest | null;
     try {
-      saved = await store.contests.save(contest, next, expiryFrom(now, settings), rolled ? roundEntry(context, contest.id, rolled, seed) : undefined);
+      saved = await store.contests.save(contest, next, expiryFrom(now, settings), rolled ? roundEntry(context, contest.id, rolled, seed, { challenger: sideName(next, 'challenger'), opponent: sideName(next, 'opponent') }) : undefined);
     } catch (error) {
       // A new roll id that is already taken: nothing was saved, so the press is decided again under another one.
       if (!(rolled && isIdClash(error) && attempt < SAVE_ATTEMPTS)) throw error;
@@ -551,7 +578,8 @@ async function announce(
   name: string,
 ): Promise<void> {
   const after = saved.state;
-  const view = viewOf(saved, settings);
+  // With the sheets' skills: a player with none left to pick is told what they can do instead.
+  const view = viewOf(saved, settings, await sideSkills(context, saved.guildId, after));
   // The opponent's Operator is known only once they accept: name them by it from then on.
   name = (side && after[side].operator?.name) || name;
   const rolled = after.rounds.length > before.rounds.length ? after.rounds.at(-1)! : null;
@@ -595,7 +623,7 @@ async function linkResult(context: HandlerContext, contest: StoredContest, round
 }
 
 /** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
-function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string): RollEntry {
+function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string, names: Record<ContestSideName, string>): RollEntry {
   // Only what the roll needs: a linked side as its parts, a side with one skill in the shape rounds always had.
   const inputOf = (side: ContestSideRoll): ContestRollSideInput =>
     isLinkedRoll(side)
@@ -604,7 +632,8 @@ function roundEntry(context: HandlerContext, contestId: number, round: ContestRo
   return context.store.rolls.entry(round.rollId!, {
     ...rolledBy(context),
     kind: 'contest',
-    inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent) },
+    // The reading of both failing the round was decided by, and the Operators' names, for /roll replay and /log.
+    inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent), bothFail: BOTH_FAIL_READING, names },
     seed,
     dice: contestDice(round),
     result: round,

@@ -26,6 +26,7 @@ import {
   partTerms,
   rolesSecret,
   rollTerms,
+  sideName,
   successChances,
   tieChoiceOf,
   waitingOn,
@@ -70,8 +71,9 @@ function sideLabel(side: ContestSide): string {
   return side.operator ? `${escapeMarkdown(side.operator.name)} (<@${side.userId}>)` : `<@${side.userId}>`;
 }
 
+/** A side by name: its Operator's, or the challenged player's own until they accept (see `sideName`). */
 function shortName(state: ContestState, side: ContestSideName): string {
-  return state[side].operator?.name ?? (side === 'challenger' ? 'Challenger' : 'Opponent');
+  return sideName(state, side);
 }
 
 /**
@@ -93,7 +95,7 @@ function field(name: string, value: string, inline = false): APIEmbedField {
 
 function roleText(state: ContestState, side: ContestSideName): string {
   const own = state[side];
-  if (own.role === null) return 'not chosen yet';
+  if (own.role === null) return own.operator ? 'not chosen yet' : 'chosen when they accept';
   // Chosen privately (with /contest start and in the Accept form) and shown with the roll, so neither sways the other.
   if (rolesSecret(state)) return 'chosen, secret until the dice roll';
   // A role chosen on the message stays secret until both have chosen, so the first choice cannot sway the second.
@@ -105,7 +107,7 @@ function skillText(state: ContestState, side: ContestSideName): string {
   const own = state[side];
   const ready = own.ready ? ` ✅ ${state.secretRoles ? 'confirmed' : 'ready'}` : '';
   const otherSide = side === 'challenger' ? 'opponent' : 'challenger';
-  const otherName = state[otherSide].operator ? escapeMarkdown(shortName(state, otherSide)) : `the ${otherSide}`;
+  const otherName = escapeMarkdown(shortName(state, otherSide));
   if (own.linked) {
     const parts = own.linked.map((part, index) => {
       const terms = partTerms(state, side, part);
@@ -124,6 +126,41 @@ function skillText(state: ContestState, side: ContestSideName): string {
   return `**${escapeMarkdown(own.skill.name)} ${own.skill.level}**${disputed}: the CL of ${otherName}'s roll${adds}${ready}`;
 }
 
+/** Whether this round follows a tie: its players may still accept the tie instead of picking a skill. */
+function afterTie(state: ContestState): boolean {
+  return state.rounds.at(-1)?.winner === 'tie';
+}
+
+/**
+ * The skills a side may still pick, as its sheet holds them now (none rolled in an earlier round of the contest);
+ * null when the view was drawn without the sheets.
+ */
+function skillsLeft(view: ContestView, side: ContestSideName): SkillEntry[] | null {
+  const skills = view.skills?.[side];
+  if (!skills) return null;
+  const used = new Set(view.state[side].usedSkills.map(nameKey));
+  return skills.filter((skill) => !used.has(nameKey(skill.name)));
+}
+
+/** A side that must pick a skill and has none left to pick: it is stuck unless told what it can do. */
+function outOfSkills(view: ContestView, side: ContestSideName): boolean {
+  const own = view.state[side];
+  return view.state.phase === 'skills' && chosenSkills(own).length === 0 && !own.disputed && skillsLeft(view, side)?.length === 0;
+}
+
+/** What a side with no skill left can do, for the message and its prompt. */
+function outOfSkillsText(view: ContestView, side: ContestSideName): string {
+  const { state } = view;
+  const name = escapeMarkdown(shortName(state, side));
+  const used = state[side].usedSkills.map((skill) => `**${escapeMarkdown(skill)}**`).join(', ');
+  const tie = afterTie(state)
+    ? ', or press **Accept the tie**, which then ends the contest as a tie'
+    : side === 'challenger' && state.rounds.length === 0
+      ? ', or **Withdraw**'
+      : '';
+  return `${name} has no skill left that was not rolled in this contest${used ? ` (rolled: ${used})` : ''}. Add one to ${name}'s sheet with \`/sheet skill set\` and press **Ready** to have it offered${tie}.`;
+}
+
 function nextStep(view: ContestView): string {
   const { state } = view;
   const c = escapeMarkdown(shortName(state, 'challenger'));
@@ -139,12 +176,16 @@ function nextStep(view: ContestView): string {
     }
     case 'roles':
       return 'Each player picks **Attacker** or **Defender**. Both defenders: no contest.';
-    case 'skills':
+    case 'skills': {
       if (state.secretRoles && state.rounds.length === 0) {
         const waiting = waitingOn(state).map((side) => `<@${state[side].userId}>`);
         return `Waiting for ${waiting.join(' and ')} to **Confirm**; the dice roll when both have.`;
       }
-      return 'Each player picks a skill from their own sheet, then presses **Ready**. When both are ready, both sides roll at once.';
+      const pick = 'Each player picks a skill from their own sheet, then presses **Ready**. When both are ready, both sides roll at once.';
+      if (!afterTie(state)) return pick;
+      const choices = tieChoicesLine(state);
+      return `${pick} Either may instead **Accept the tie**: it ends when both do, or when one with no skill left does.${choices ? `\n${choices}` : ''}`;
+    }
     case 'tied':
       return 'Two attackers and a tie: both choose **Another round** (new skills, none used before) or both **Accept the tie** and decide the outcome together. Each may change their choice until both agree.';
     default:
@@ -190,21 +231,43 @@ function roundField(state: ContestState, round: ContestRound, side: ContestSideN
   return field(`${shortName(state, side)} (${roll.role}): ${skills}`, dice, true);
 }
 
-/** Why the round ended as it did (RULES 1.6): "Both succeeded: the defender wins." */
+/**
+ * Why the round ended as it did (RULES 1.6): "Both succeeded: the defender wins." A round rolled before both failing
+ * meant nothing changes says how it was decided then.
+ */
 export function whyLine(state: ContestState, round: ContestRound): string {
   const name = (side: ContestSideName) => escapeMarkdown(shortName(state, side));
   const [c, o] = [round.challenger.success, round.opponent.success];
   if (c !== o) return c ? `${name('challenger')} succeeded and ${name('opponent')} failed.` : `${name('opponent')} succeeded and ${name('challenger')} failed.`;
   const both = c ? 'Both succeeded' : 'Both failed';
   if (round.winner === 'tie') return `${both} and both are attackers: a tie.`;
-  return `${both}: the defender wins.`;
+  if (round.winner === 'nobody') return 'Both failed: nothing changes.';
+  return c ? `${both}: the defender wins.` : `${both}: the defender wins (as both failing was read when this round was rolled).`;
+}
+
+/**
+ * Both failed with a defender (RULES 1.6, reading revised): nobody wins. The attacker's intent fails, and the defender's
+ * stated outcome does not happen either.
+ */
+function nothingChangesLines(state: ContestState, round: ContestRound): string[] {
+  const attacker: ContestSideName = round.challenger.role === 'attacker' ? 'challenger' : 'opponent';
+  const defender: ContestSideName = attacker === 'challenger' ? 'opponent' : 'challenger';
+  const [a, d] = [escapeMarkdown(shortName(state, attacker)), escapeMarkdown(shortName(state, defender))];
+  return [`🚫 **Both failed: nothing changes.** ${a}'s intent fails, and ${d}'s stated outcome does not happen either.`];
+}
+
+/** A round's outcome in a few words: "Kat wins", "a tie", "nothing changes". */
+function outcomeWords(state: ContestState, round: ContestRound): string {
+  if (round.winner === 'tie') return 'a tie';
+  if (round.winner === 'nobody') return 'both failed, nothing changes';
+  return `${shortName(state, round.winner)} wins`;
 }
 
 /** A round as one line on the contest message, linking to its result message. */
 function roundLine(view: ContestView, round: ContestRound): string {
   const { state } = view;
   const side = (name: ContestSideName) => `${escapeMarkdown(shortName(state, name))} ${round[name].success ? '✅' : '❌'}`;
-  const outcome = round.winner === 'tie' ? 'tie' : `${escapeMarkdown(shortName(state, round.winner))} wins`;
+  const outcome = round.winner === 'tie' ? 'tie' : round.winner === 'nobody' ? 'nothing changes' : `${escapeMarkdown(shortName(state, round.winner))} wins`;
   const link = linkTo(view, round.resultMessageId);
   return `Round ${round.number}: ${side('challenger')} · ${side('opponent')} → **${outcome}**${link ? ` — [result and dice](${link})` : ' — result and dice below'}`;
 }
@@ -237,13 +300,13 @@ function tieChoicesLine(state: ContestState): string | null {
 export function contestEmbed(view: ContestView): EmbedBuilder {
   const { state } = view;
   const c = shortName(state, 'challenger');
-  const o = state.opponent.operator ? shortName(state, 'opponent') : 'an opponent';
+  const o = shortName(state, 'opponent');
   const open = ['proposed', 'countered', 'roles', 'skills', 'tied'].includes(state.phase);
   const embed = new EmbedBuilder().setTitle(truncate(`⚔️ Contest #${view.id}: ${c} vs ${o}`, DISCORD_LIMITS.embedTitle));
   const lines = [`${sideLabel(state.challenger)} contests <@${state.opponent.userId}>.`, `**Intent:** ${escapeMarkdown(state.intent)}`];
   const fields: APIEmbedField[] = [
     field(`If ${c} wins`, escapeMarkdown(state.challenger.stakes)),
-    field(`If ${state.opponent.operator ? shortName(state, 'opponent') : 'the opponent'} wins`, state.opponent.stakes ? escapeMarkdown(state.opponent.stakes) : '*stated when they accept*'),
+    field(`If ${o} wins`, state.opponent.stakes ? escapeMarkdown(state.opponent.stakes) : '*stated when they accept*'),
   ];
   if (['roles', 'skills', 'tied', 'resolved'].includes(state.phase) || (state.phase !== 'proposed' && state.challenger.role) || (state.secretRoles && state.challenger.role)) {
     fields.push(field('Roles', `${escapeMarkdown(c)}: ${roleText(state, 'challenger')}\n${escapeMarkdown(o)}: ${roleText(state, 'opponent')}`));
@@ -262,7 +325,9 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
       const odds = contestOdds(state);
       if (odds) {
         const shown = (ways: bigint) => percentOf(ways, odds.outOf);
-        fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${shown(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${shown(odds.opponentWins)}** · tie **${shown(odds.tie)}**`));
+        // With a defender nobody ties, and both failing changes nothing; two attackers tie whenever both fail or succeed.
+        const last = odds.nobody > 0n || odds.tie === 0n ? `both fail, nothing changes **${shown(odds.nobody)}**` : `tie **${shown(odds.tie)}**`;
+        fields.push(field('Odds for these choices', `${escapeMarkdown(c)} wins **${shown(odds.challengerWins)}** · ${escapeMarkdown(o)} wins **${shown(odds.opponentWins)}** · ${last}`));
       }
     }
   }
@@ -270,7 +335,10 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   if (state.changes.length) fields.push(field('Dispatcher', state.changes.slice(-5).map(escapeMarkdown).join('\n')));
 
   const last = state.rounds.at(-1);
-  if (state.phase === 'resolved' && last && last.winner !== 'tie') {
+  if (state.phase === 'resolved' && last?.winner === 'nobody') {
+    lines.push('', ...nothingChangesLines(state, last), ...standingSuccesses(state, last));
+    embed.setColor(COLOR.over);
+  } else if (state.phase === 'resolved' && last && (last.winner === 'challenger' || last.winner === 'opponent')) {
     const winner = last.winner;
     const loser = winner === 'challenger' ? 'opponent' : 'challenger';
     lines.push('', `🏆 **${escapeMarkdown(shortName(state, winner))} wins.** ${whyLine(state, last)}`, `${escapeMarkdown(shortName(state, loser))} suffers ${escapeMarkdown(shortName(state, winner))}'s stated outcome:`, `> ${escapeMarkdown(state[winner].stakes)}`);
@@ -287,6 +355,7 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
     embed.setColor(COLOR.open);
   }
   if (open && state.notice) lines.push('', `⚠️ ${escapeMarkdown(state.notice)}`);
+  for (const side of ['challenger', 'opponent'] as const) if (open && outOfSkills(view, side)) lines.push('', `⚠️ ${outOfSkillsText(view, side)}`);
   if (open) lines.push('', nextStep(view), `This step expires <t:${Math.floor(view.expiresAt.getTime() / 1000)}:R> (after ${view.timeoutMinutes} min without a move).`);
   embed.setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription)).addFields(fields.slice(0, DISCORD_LIMITS.embedFields));
   const rollIds = state.rounds.map((round) => round.rollId).filter(Boolean);
@@ -336,8 +405,7 @@ function button(id: string, label: string, style: ButtonStyle, disabled: boolean
 function skillMenu(view: ContestView, side: ContestSideName, disabled: boolean): ActionRowBuilder<StringSelectMenuBuilder> | null {
   const { state } = view;
   const own = state[side];
-  const used = new Set(own.usedSkills.map(nameKey));
-  const skills = (view.skills?.[side] ?? []).filter((skill) => !used.has(nameKey(skill.name)));
+  const skills = skillsLeft(view, side) ?? [];
   const searchable = skills.length > DISCORD_LIMITS.selectOptions;
   const shown = searchable ? skills.slice(0, DISCORD_LIMITS.selectOptions - 1) : skills;
   const options = shown.map((skill) => ({
@@ -380,7 +448,9 @@ export function contestComponents(view: ContestView, disabled = false) {
     case 'skills': {
       // The first round's skills were chosen with /contest start and in the Accept form; later rounds pick here.
       const menus = firstRound ? [] : (['challenger', 'opponent'] as const).map((side) => skillMenu(view, side, disabled)).filter((menu) => menu !== null).map((menu) => menu.toJSON());
-      return [...menus, row(button(press('ready'), confirmLabel, ButtonStyle.Success, disabled), adjust, ...withdraw, cancel)];
+      // After a tie the players chose to go on, and may still accept the tie instead (a side with no skill left must).
+      const acceptTie = afterTie(state) ? [button(press('accepttie'), 'Accept the tie', ButtonStyle.Secondary, disabled)] : [];
+      return [...menus, row(button(press('ready'), confirmLabel, ButtonStyle.Success, disabled), ...acceptTie, adjust, ...withdraw, cancel)];
     }
     case 'tied':
       return [row(button(press('again'), 'Another round', ButtonStyle.Primary, disabled), button(press('accepttie'), 'Accept the tie', ButtonStyle.Secondary, disabled), cancel)];
@@ -406,7 +476,8 @@ export interface PingMessage {
 }
 
 /** What a player must press now, in a few words. */
-function moveOf(state: ContestState, side: ContestSideName): string {
+function moveOf(view: ContestView, side: ContestSideName): string {
+  const { state } = view;
   switch (state.phase) {
     case 'countered':
       return side === 'challenger'
@@ -414,9 +485,14 @@ function moveOf(state: ContestState, side: ContestSideName): string {
         : '**Confirm** the change';
     case 'roles':
       return 'pick **Attacker** or **Defender**';
-    case 'skills':
-      if (chosenSkills(state[side]).length === 0) return 'pick your skill, then press **Ready**';
-      return state.secretRoles && state.rounds.length === 0 ? 'press **Confirm**' : 'press **Ready**';
+    case 'skills': {
+      const tie = afterTie(state);
+      if (tie && tieChoiceOf(state[side]) === 'accept') return `you accept the tie; to play the round after all, pick your skill and press **Ready**`;
+      if (outOfSkills(view, side)) return outOfSkillsText(view, side);
+      const orTie = tie ? ', or **Accept the tie**' : '';
+      if (chosenSkills(state[side]).length === 0) return `pick your skill, then press **Ready**${orTie}`;
+      return state.secretRoles && state.rounds.length === 0 ? 'press **Confirm**' : `press **Ready**${orTie}`;
+    }
     case 'tied':
       return 'choose **Another round** or **Accept the tie**';
     default:
@@ -433,7 +509,7 @@ export function contestPrompt(view: ContestView, actor: ContestSideName | null, 
   const next = waitingOn(state).filter((side) => side !== actor);
   if (next.length === 0) return null;
   const link = linkTo(view, view.where?.messageId);
-  const moves = next.map((side) => `<@${state[side].userId}>, your move: ${moveOf(state, side)}`).join('. ');
+  const moves = next.map((side) => `<@${state[side].userId}>, your move: ${moveOf(view, side).replace(/\.$/, '')}`).join('. ');
   const content = `🔔 ${escapeMarkdown(happened)}. ${moves}.${link ? ` [Contest #${view.id}](${link})` : ''}`;
   return { content: truncate(content, DISCORD_LIMITS.content), allowedMentions: { parse: [], users: next.map((side) => state[side].userId) } };
 }
@@ -461,6 +537,8 @@ export function contestResultMessage(view: ContestView, round: ContestRound, act
   if (round.winner === 'tie') {
     lines.push(`🤝 ${whyLine(state, round)}`, ...standingSuccesses(state, round));
     lines.push(`Both choose **Another round** or **Accept the tie** on ${link ? `[the contest message](${link})` : 'the contest message'}.`);
+  } else if (round.winner === 'nobody') {
+    lines.push(...nothingChangesLines(state, round), ...standingSuccesses(state, round));
   } else {
     const loser = round.winner === 'challenger' ? 'opponent' : 'challenger';
     const winnerName = escapeMarkdown(shortName(state, round.winner));
@@ -468,10 +546,10 @@ export function contestResultMessage(view: ContestView, round: ContestRound, act
     lines.push(...standingSuccesses(state, round));
   }
   if (link) lines.push('', `[Contest #${view.id}](${link}): ${escapeMarkdown(state.intent)}`);
-  const title = `🎲 Contest #${view.id}${state.rounds.length > 1 || round.number > 1 ? `, round ${round.number}` : ''}: ${round.winner === 'tie' ? 'a tie' : `${shortName(state, round.winner)} wins`}`;
+  const title = `🎲 Contest #${view.id}${state.rounds.length > 1 || round.number > 1 ? `, round ${round.number}` : ''}: ${outcomeWords(state, round)}`;
   const embed = new EmbedBuilder()
     .setTitle(truncate(title, DISCORD_LIMITS.embedTitle))
-    .setColor(round.winner === 'tie' ? COLOR.tie : COLOR.won)
+    .setColor(round.winner === 'tie' ? COLOR.tie : round.winner === 'nobody' ? COLOR.over : COLOR.won)
     .setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription))
     .addFields(roundField(state, round, 'challenger'), roundField(state, round, 'opponent'))
     .setFooter({ text: `Contest #${view.id}${round.rollId ? ` · roll ${round.rollId} · check with /roll replay` : ''}` });
@@ -510,8 +588,8 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
       .setPlaceholder('Attacker or Defender')
       .setRequired(true)
       .addOptions(
-        { label: 'Attacker', value: 'attacker', description: 'You act: both succeed or both fail → the defender wins' },
-        { label: 'Defender', value: 'defender', description: 'You resist: a tie of results goes to you' },
+        { label: 'Attacker', value: 'attacker', description: 'You act: if both succeed, the defender wins' },
+        { label: 'Defender', value: 'defender', description: 'You resist: if both succeed, you win; both fail: nothing changes' },
       ),
   );
   const skillLabel = label(`Your skill (${sheet.name})`, 'Its aptitude is the challenger’s Challenge Level.');
@@ -554,18 +632,20 @@ export function linkedNotation(parts: ContestLinkedPart[]): string {
     .join('; ');
 }
 
-/** The Dispatcher's form: both skills (or linked rolls), both sides' archetypes, both situational modifiers, prefilled. */
+/**
+ * The Dispatcher's form: both skills (or linked rolls), both sides' archetypes, both situational modifiers, prefilled.
+ * Each field's label says plainly whose it is ("Kat's skill"); how to fill it is the label's description.
+ */
 export function adjustModal(id: number, state: ContestState) {
-  const input = (customId: string, label: string, value: string, options: { required?: boolean; placeholder?: string; maxLength?: number } = {}) => {
+  const input = (customId: string, label: string, description: string, value: string, options: { required?: boolean; placeholder?: string; maxLength?: number } = {}) => {
     const text = new TextInputBuilder()
       .setCustomId(customId)
-      .setLabel(truncate(label, 45))
       .setStyle(TextInputStyle.Short)
       .setRequired(options.required ?? false)
       .setMaxLength(options.maxLength ?? 200);
     if (options.placeholder) text.setPlaceholder(truncate(options.placeholder, 100));
     if (value) text.setValue(value);
-    return new ActionRowBuilder<TextInputBuilder>().addComponents(text);
+    return new LabelBuilder().setLabel(truncate(label, 45)).setDescription(truncate(description, 100)).setTextInputComponent(text);
   };
   const c = shortName(state, 'challenger');
   const o = shortName(state, 'opponent');
@@ -575,16 +655,24 @@ export function adjustModal(id: number, state: ContestState) {
     return own.linked ? linkedNotation(own.linked) : (own.skill?.name ?? '');
   };
   // One skill, or a linked roll: its skills separated by `;`, each with its own +Archetype and ±N terms.
-  const skillHelp = 'One skill, or a linked roll: Handgun Handling +Acuity; Driving -10';
+  const skillHelp = 'One skill, or several joined with ; for a linked roll (each may add +Archetype and ±N).';
+  const skillExample = 'e.g. Handgun Handling +Acuity; Driving -10';
   const skillLength = 600;
+  const archetypeHelp = 'A comma list, e.g. Acuity, Grit. Added to every part of a linked roll.';
   return new ModalBuilder()
     .setCustomId(contestIds.encode({ action: 'adjustform', contestId: id }))
     .setTitle(`Dispatcher: contest #${id}`)
-    .addComponents(
-      input('challenger_skill', `${c}'s skill (dispute; a; b = linked)`, skills('challenger'), { placeholder: skillHelp, maxLength: skillLength }),
-      input('opponent_skill', `${o}'s skill (dispute; a; b = linked)`, skills('opponent'), { placeholder: skillHelp, maxLength: skillLength }),
-      input('challenger_archetypes', `${c}'s archetypes (comma list)`, names('challenger'), { placeholder: 'Added to every part of a linked roll' }),
-      input('opponent_archetypes', `${o}'s archetypes (comma list)`, names('opponent'), { placeholder: 'Added to every part of a linked roll' }),
-      input('modifiers', `Situational: ${c}, ${o} (e.g. 0, -10)`, `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`, { required: true }),
+    .addLabelComponents(
+      input('challenger_skill', `${c}'s skill`, skillHelp, skills('challenger'), { placeholder: skillExample, maxLength: skillLength }),
+      input('opponent_skill', `${o}'s skill`, skillHelp, skills('opponent'), { placeholder: skillExample, maxLength: skillLength }),
+      input('challenger_archetypes', `${c}'s archetypes`, archetypeHelp, names('challenger')),
+      input('opponent_archetypes', `${o}'s archetypes`, archetypeHelp, names('opponent')),
+      input(
+        'modifiers',
+        'Situational modifiers',
+        `${c}'s, then ${o}'s, as two whole numbers, e.g. 0, -10`,
+        `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`,
+        { required: true },
+      ),
     );
 }

@@ -99,9 +99,19 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
     }
     case 'contest': {
       const winner = at(roll.result, 'winner');
+      // Rounds rolled since issue 23 keep the Operators' names; older ones say which side won.
+      const named = (side: 'challenger' | 'opponent') => {
+        const name = at(roll.inputs, 'names', side);
+        return typeof name === 'string' ? text(name) : `the ${side}`;
+      };
       return {
         what: `contest #${String(at(roll.inputs, 'contestId'))}, round ${String(at(roll.inputs, 'round'))}: ${contestSideOf(at(roll.inputs, 'challenger'))} vs ${contestSideOf(at(roll.inputs, 'opponent'))}`,
-        outcome: winner === 'tie' ? '**tie**' : `**the ${winner === 'challenger' ? 'challenger' : 'opponent'} wins**`,
+        outcome:
+          winner === 'tie'
+            ? '**tie**'
+            : winner === 'nobody'
+              ? '**both failed: nothing changes**'
+              : `**${named(winner === 'challenger' ? 'challenger' : 'opponent')} wins**`,
       };
     }
     case 'outcome': {

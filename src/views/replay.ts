@@ -49,18 +49,27 @@ function challengeFields(results: readonly ChallengeResult[]): Fields {
   return results.map((result, index) => [`${results.length > 1 ? `${index + 1}. ` : ''}${result.input.skill.name} vs CL ${result.input.challengeLevel}`, challengeLines(result).join('\n')]);
 }
 
-function contestFields({ result }: Extract<Rederived, { kind: 'contest' }>): Fields {
-  // The roll keeps no Operator names: each CL is named as the other side's skill, as on the result message.
+function contestFields({ result, names, bothFail }: Extract<Rederived, { kind: 'contest' }>): Fields {
+  // Rounds rolled since issue 23 keep the Operators' names; older ones name each side by its part in the contest.
+  const name = { challenger: names?.challenger ?? 'the challenger', opponent: names?.opponent ?? 'the opponent' };
+  const title = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
   const sides = [
-    ['Challenger', result.challenger, { roll: result.opponent, name: 'the opponent' }],
-    ['Opponent', result.opponent, { roll: result.challenger, name: 'the challenger' }],
+    [title(name.challenger), result.challenger, { roll: result.opponent, name: name.opponent }],
+    [title(name.opponent), result.opponent, { roll: result.challenger, name: name.challenger }],
   ] as const;
+  const bothFailed = !result.challenger.success && !result.opponent.success;
+  const winner =
+    result.winner === 'tie'
+      ? 'Tie'
+      : result.winner === 'nobody'
+        ? 'Nobody: both failed, nothing changes'
+        : `${title(name[result.winner])}${bothFailed && bothFail === 'defender' ? ' (the defender: when this round was rolled, both failing went to the defender)' : ''}`;
   return [
     ...sides.map(([label, side, against]): [string, string, boolean] => {
       const { skills, dice } = contestSideRollText(side, against);
       return [`${label} (${side.role}): ${skills}`, dice, true];
     }),
-    ['Winner', result.winner === 'tie' ? 'Tie' : result.winner === 'challenger' ? 'The challenger' : 'The opponent'],
+    ['Winner', winner],
   ];
 }
 

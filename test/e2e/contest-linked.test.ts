@@ -144,11 +144,12 @@ describe('the Dispatcher decides a Linked Challenge Roll should be made instead'
     const rollId = / · roll (\w{8}) · /.exec(result)![1]!;
     const replay = textOf(await sandbox.one({ user: 'eve', command: 'roll replay', options: { id: rollId } }));
     expect(replay).toContain(`Roll ${rollId}: the dice match`);
-    expect(replay).toContain('Opponent (defender): linked roll: Handgun Handling + Driving');
+    expect(replay).toContain('Troy (defender): linked roll: Handgun Handling + Driving');
     expect(replay).toContain('**1 of 2 succeeded**');
-    // Each CL is named as the other side's skill, as on the result (the roll keeps no Operator names).
-    expect(replay).toContain(`${DICE.kat.value} (D100) = **${DICE.kat.value}** vs CL 40 (the opponent's Handgun Handling) → ✅ success`);
-    expect(replay).toContain(`${DICE.driving.value} (D100) − 10 situational = **${DICE.driving.value - 10}** vs CL 37 (the challenger's CQC) → ❌ failure`);
+    // Each CL is named as the other side's skill, as on the result (the roll keeps the Operators' names).
+    expect(replay).toContain(`${DICE.kat.value} (D100) = **${DICE.kat.value}** vs CL 40 (Troy's Handgun Handling) → ✅ success`);
+    expect(replay).toContain(`${DICE.driving.value} (D100) − 10 situational = **${DICE.driving.value - 10}** vs CL 37 (Kat's CQC) → ❌ failure`);
+    expect(replay).toContain('Winner\nKat');
     const log = textOf(await sandbox.one({ user: CHALLENGER, command: 'log' }));
     expect(log).toContain('CQC 37 vs Handgun Handling 40 + Driving 30');
   });

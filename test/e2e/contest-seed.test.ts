@@ -116,7 +116,7 @@ it('Kat against Troy: the Dispatcher disputes Troy’s CQC to Shotgun Handling 3
   const rollId = /roll (\w{8})/.exec(text)![1]!;
   const replay = await sandbox.one({ user: 'eve', command: 'roll replay', options: { id: rollId } });
   expect(textOf(replay)).toContain('the dice match');
-  expect(textOf(replay)).toContain('Winner\nThe opponent');
+  expect(textOf(replay)).toContain('Winner\nTroy');
   // start, Accept, the form, the Dispatcher's button and form, Kat's Agree, Troy's Confirm.
   expect(sent).toHaveLength(7);
 });

@@ -324,10 +324,14 @@ describe('proposing and answering', () => {
     expect(textOf(contest.opening)).toContain('**Intent:** Kat disarms Troy as he enters');
     expect(textOf(contest.opening)).toContain('If Kat wins\nTroy is disarmed');
     expect(textOf(contest.opening)).toContain('*stated when they accept*');
-    expect(textOf(contest.opening)).toContain("**CQC 37**: the CL of the opponent's roll\nadds + 5 Acuity");
     // Kat's role is secret until the roll, so it cannot sway Troy's choice.
-    // Troy's Operator is not known before he accepts (he accepts with his active sheet).
-    expect(textOf(contest.opening)).toContain('Roles\nKat: chosen, secret until the dice roll\nan opponent: not chosen yet');
+    // Troy's Operator is not known before he accepts (he accepts with his active sheet): his player is named.
+    expect(textOf(contest.opening)).toContain('⚔️ Contest #1: Kat vs mike\n');
+    expect(textOf(contest.opening)).toContain('If mike wins\n*stated when they accept*');
+    expect(textOf(contest.opening)).toContain("**CQC 37**: the CL of mike's roll\nadds + 5 Acuity");
+    expect(textOf(contest.opening)).toContain('Roles\nKat: chosen, secret until the dice roll\nmike: chosen when they accept');
+    expect(textOf(contest.opening)).toContain("mike's skill\n*chosen when they accept*");
+    expect(textOf(contest.opening)).not.toMatch(/an opponent|the opponent/i);
     expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([
       `contest:accept:${contest.id}`,
       `contest:decline:${contest.id}`,
@@ -371,15 +375,72 @@ describe('proposing and answering', () => {
     expect(await contestRolls()).toBe(1);
   });
 
-  it('the result says why: one success wins, both failures go to the defender', async () => {
-    // Troy as an attacker with −90: he fails, Kat succeeds.
+  it('both fail against a defender: nothing changes, neither stated outcome happens; the message, /log and /roll replay say so by name', async () => {
+    // Kat defends, Troy attacks, both with −90: both fail.
+    const contest = await startContest({ role: 'defender' });
+    await acceptAll(contest, { role: 'attacker' });
+    await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'CQC', modifiers: '-90, -90' });
+    await press(contest, CHALLENGER, 'agree');
+    const [shownNow, result] = await pressAll(contest, OPPONENT, 'ready');
+    const text = textOf(result!);
+    expect(text).toContain('🎲 Contest #1: both failed, nothing changes');
+    expect(text).toContain("🚫 **Both failed: nothing changes.** Troy's intent fails, and Kat's stated outcome does not happen either.");
+    expect(text).not.toMatch(/wins|suffers/);
+    expect(text).toMatch(/Kat \(defender\): CQC\n/);
+    expect(textOf(shownNow!)).toContain('Round 1: Kat ❌ · Troy ❌ → **nothing changes**');
+    expect(shownText(contest)).toContain("🚫 **Both failed: nothing changes.** Troy's intent fails, and Kat's stated outcome does not happen either.");
+    expect(shown(contest).components).toEqual([]);
+    const rollId = /roll (\w{8})/.exec(text)![1]!;
+    const replay = textOf(await sandbox.one({ user: BYSTANDER, command: 'roll replay', options: { id: rollId } }));
+    expect(replay).toContain('the dice match');
+    expect(replay).toContain('Kat (defender): CQC');
+    expect(replay).toContain('Troy (attacker): CQC');
+    expect(replay).toContain('Winner\nNobody: both failed, nothing changes');
+    expect(textOf(await sandbox.one({ user: CHALLENGER, command: 'log' }))).toContain('CQC 37 vs CQC 40 → **both failed: nothing changes**');
+  });
+
+  it('a round stored before both failing meant nothing changes replays as it was decided: the defender won', async () => {
     const contest = await startContest({ role: 'defender' });
     await acceptAll(contest, { role: 'attacker' });
     await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'CQC', modifiers: '-90, -90' });
     await press(contest, CHALLENGER, 'agree');
     const [, result] = await pressAll(contest, OPPONENT, 'ready');
-    expect(textOf(result!)).toContain('🏆 **Kat wins.** Both failed: the defender wins.');
-    expect(textOf(result!)).toMatch(/Kat \(defender\): CQC\n/);
+    const rollId = /roll (\w{8})/.exec(textOf(result!))![1]!;
+    // As the previous version stored it: no reading and no names with the roll, the defender (Kat) as the winner.
+    const row = (await sandbox.bot.store.db.roll.findUnique({ where: { id: rollId } }))!;
+    const { bothFail: _reading, names: _names, ...inputs } = JSON.parse(row.inputs) as Record<string, unknown>;
+    const stored = { ...(JSON.parse(row.result) as Record<string, unknown>), winner: 'challenger' };
+    await sandbox.bot.store.db.roll.update({ where: { id: rollId }, data: { inputs: JSON.stringify(inputs), result: JSON.stringify(stored) } });
+    const replay = textOf(await sandbox.one({ user: BYSTANDER, command: 'roll replay', options: { id: rollId } }));
+    expect(replay).toContain('the dice match');
+    expect(replay).toContain('The challenger (defender): CQC');
+    expect(replay).toContain('Winner\nThe challenger (the defender: when this round was rolled, both failing went to the defender)');
+    expect(textOf(await sandbox.one({ user: CHALLENGER, command: 'log' }))).toContain('CQC 37 vs CQC 40 → **the challenger wins**');
+  });
+
+  it('two attackers who both fail tie, as when both succeed', async () => {
+    const contest = await startContest({ role: 'attacker' });
+    await acceptAll(contest, { role: 'attacker' });
+    await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'CQC', modifiers: '-90, -90' });
+    await press(contest, CHALLENGER, 'agree');
+    const [tied, result] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(result!)).toContain('🤝 Both failed and both are attackers: a tie.');
+    expect(textOf(tied!)).toContain('🤝 **Tie** between two attackers.');
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([`contest:again:${contest.id}`, `contest:accepttie:${contest.id}`, `contest:cancel:${contest.id}`]);
+  });
+
+  it('the result names the winner: one success wins, and /roll replay and /log name the Operators', async () => {
+    // Troy as an attacker with −90: he fails, Kat succeeds.
+    const contest = await startContest({ role: 'defender' });
+    await acceptAll(contest, { role: 'attacker' });
+    await adjust(contest, { challenger_skill: 'CQC', opponent_skill: 'CQC', modifiers: '0, -90' });
+    await press(contest, CHALLENGER, 'agree');
+    const [, result] = await pressAll(contest, OPPONENT, 'ready');
+    const text = textOf(result!);
+    expect(text).toContain('🏆 **Kat wins.** Kat succeeded and Troy failed.');
+    const rollId = /roll (\w{8})/.exec(text)![1]!;
+    expect(textOf(await sandbox.one({ user: BYSTANDER, command: 'roll replay', options: { id: rollId } }))).toContain('Winner\nKat');
+    expect(textOf(await sandbox.one({ user: CHALLENGER, command: 'log' }))).toContain('CQC 37 vs CQC 40 → **Kat wins**');
   });
 
   it('only the challenged player can accept or decline; the challenger, the Dispatcher and a bystander are refused and nothing changes', async () => {
@@ -532,7 +593,7 @@ describe('roles and skills', () => {
     await expectRefused(contest, selectAs(BYSTANDER, 'challenger', 'CQC'), forKat);
     await expectRefused(contest, selectAs(DISPATCHER, 'opponent', 'CQC', ['dispatcher']), forTroy);
     // A player may not be ready without a skill, and a bystander may not be ready at all.
-    await expectRefused(contest, button(contest, CHALLENGER, 'ready'), 'Pick your skill first');
+    await expectRefused(contest, button(contest, CHALLENGER, 'ready'), 'Pick your skill in the menu first, then press Ready.');
     await expectRefused(contest, button(contest, BYSTANDER, 'ready'), NOT_YOURS);
     // Each side's own pick works, and changing it again un-readies both.
     await pick(contest, CHALLENGER, 'challenger', 'Stealth');
@@ -583,11 +644,12 @@ describe('roles and skills', () => {
 
   it('shows the exact live odds: attacker CQC 37 against defender Shotgun Handling 35, then against another attacker', async () => {
     // Kat succeeds on 35–100 (66 faces of 100), Troy on 37–100 (64). Attacker against defender: Kat wins only when
-    // she succeeds and Troy fails (66 × 36 = 2376 of 10 000 face pairs); both succeed or both fail → Troy.
+    // she succeeds and Troy fails (66 × 36 = 2376 of 10 000 face pairs); Troy wins whenever he succeeds (64 × 100),
+    // both fail → nothing changes (34 × 36 = 1224).
     const contest = await toSkills(['attacker', 'defender']);
     await pick(contest, CHALLENGER, 'challenger', 'CQC');
     const odds = await pick(contest, OPPONENT, 'opponent', 'Shotgun Handling');
-    expect(textOf(odds)).toContain('Odds for these choices\nKat wins **23.76%** · Troy wins **76.24%** · tie **0%**');
+    expect(textOf(odds)).toContain('Odds for these choices\nKat wins **23.76%** · Troy wins **64%** · both fail, nothing changes **12.24%**');
 
     // Two attackers (another contest): Kat 66 × 36 = 2376, Troy 34 × 64 = 2176, tie 66 × 64 + 34 × 36 = 5448.
     await press(contest, DISPATCHER, 'cancel', undefined, ['dispatcher']);
@@ -739,6 +801,92 @@ describe('ties', () => {
     expect(textOf(round2)).toContain('picks a skill from their own sheet');
     expect(textOf(round2)).not.toContain('wants another round');
     expect(menuValues(contest, 'challenger').sort()).toEqual(['Climbing', 'Stealth']);
+  });
+});
+
+describe('a round after a tie when a player has no skill left (issue 23)', () => {
+  /** Two attackers tie on CQC; Kat asks for another round, then is left with CQC only; Troy asks too: round 2. */
+  async function toRound2WithoutKatsSkills(): Promise<{ contest: Contest; round2: SandboxResponse[] }> {
+    const contest = await toTied();
+    await press(contest, CHALLENGER, 'again');
+    for (const name of ['Climbing', 'Stealth']) {
+      expect((await sandbox.one({ user: CHALLENGER, command: 'sheet skill remove', options: { name } })).ephemeral).toBe(true);
+    }
+    return { contest, round2: await pressAll(contest, OPPONENT, 'again') };
+  }
+  const katHasNone = 'Kat has no skill left that was not rolled in this contest (rolled: **CQC**)';
+
+  it('a player with no skill left is told so on the message and in the prompt, and accepting the tie alone ends the contest', async () => {
+    const { contest, round2 } = await toRound2WithoutKatsSkills();
+    const [shownNow, prompt] = round2;
+    expect(textOf(shownNow!)).toContain(`⚠️ ${katHasNone}. Add one to Kat's sheet with \`/sheet skill set\` and press **Ready** to have it offered, or press **Accept the tie**, which then ends the contest as a tie.`);
+    // No menu for Kat (nothing to pick), Troy's menu, and the tie can still be accepted.
+    expect(componentsOf(contest).map((component) => component.custom_id)).toEqual([
+      `contest:skill:${contest.id}:opponent`,
+      `contest:ready:${contest.id}`,
+      `contest:accepttie:${contest.id}`,
+      `contest:adjust:${contest.id}`,
+      `contest:cancel:${contest.id}`,
+    ]);
+    // The prompt tells Kat what she can do, not to pick a skill she does not have.
+    expect(prompt).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [], users: [ids.challenger] } });
+    expect(prompt!.content).toContain(`<@${ids.challenger}>, your move: ${katHasNone}. Add one to Kat's sheet`);
+    expect(prompt!.content).not.toContain('pick your skill');
+    // Ready says why nothing can be readied and what would work.
+    await expectRefused(contest, button(contest, CHALLENGER, 'ready'), `${katHasNone}, and a skill is never rolled twice in a contest. Add one to Kat's sheet with \`/sheet skill set\` and press **Ready** again: the menu then offers it, or press **Accept the tie**`);
+    const [ended, told] = await pressAll(contest, CHALLENGER, 'accepttie');
+    expect(textOf(ended!)).toContain('⛔ Kat has no skill left that was not rolled in this contest, so it cannot go on: Kat accepted the tie, which stands. The players decide the outcome together.');
+    expect(ended!.components).toEqual([]);
+    expect(told).toMatchObject({ kind: 'followup', allowedMentions: { parse: [], users: [ids.opponent] } });
+    expect(await contestRolls()).toBe(1);
+  });
+
+  it('asking for another round with no skill left is refused and says what would work', async () => {
+    const contest = await toTied();
+    for (const name of ['Climbing', 'Stealth']) await sandbox.one({ user: CHALLENGER, command: 'sheet skill remove', options: { name } });
+    await expectRefused(contest, button(contest, CHALLENGER, 'again'), `${katHasNone}, and a skill is never rolled twice in a contest. Add one to Kat's sheet with \`/sheet skill set\` and press **Another round** again, or press **Accept the tie**: with no skill left, that ends the contest as a tie.`);
+  });
+
+  it('a skill added to the sheet mid-contest is offered: the next press redraws the menu from the sheet, and the round is played', async () => {
+    const { contest } = await toRound2WithoutKatsSkills();
+    await sandbox.one({ user: CHALLENGER, command: 'sheet skill set', options: { name: 'Knife Fighting', level: 30 } });
+    const { responses } = await sandbox.act(button(contest, CHALLENGER, 'ready'));
+    expect(responses.at(-1)).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
+    expect(responses.at(-1)!.content).toContain('Pick your skill in the menu first, then press Ready.');
+    expect(menuValues(contest, 'challenger')).toEqual(['Knife Fighting']);
+    expect(shownText(contest)).not.toContain(katHasNone);
+    await pick(contest, CHALLENGER, 'challenger', 'Knife Fighting');
+    await pick(contest, OPPONENT, 'opponent', 'Athletics');
+    await press(contest, CHALLENGER, 'ready');
+    const [, result] = await pressAll(contest, OPPONENT, 'ready');
+    expect(textOf(result!)).toContain('🎲 Contest #1, round 2:');
+    expect(textOf(result!)).toMatch(/Kat \(attacker\): Knife Fighting\n/);
+  });
+
+  it('after both asked for another round, both may still accept the tie instead', async () => {
+    const contest = await toTied();
+    await press(contest, CHALLENGER, 'again');
+    await press(contest, OPPONENT, 'again');
+    const waiting = await press(contest, OPPONENT, 'accepttie');
+    expect(textOf(waiting)).toContain('Troy accepts the tie — waiting for Kat.');
+    const ended = await press(contest, CHALLENGER, 'accepttie');
+    expect(textOf(ended)).toContain('⛔ Kat and Troy accepted the tie: the players decide the outcome together.');
+  });
+});
+
+describe('the Dispatcher’s form', () => {
+  it('labels each field plainly by whose it is, and says in its description how to fill it', async () => {
+    const contest = await toCountered();
+    const form = await press(contest, DISPATCHER, 'adjust', undefined, ['dispatcher']);
+    const labels = ((form.modal as { components: Array<{ label?: string; description?: string; component?: { custom_id?: string } }> }).components).map((label) => [label.component?.custom_id, label.label, label.description]);
+    expect(labels).toEqual([
+      ['challenger_skill', "Kat's skill", 'One skill, or several joined with ; for a linked roll (each may add +Archetype and ±N).'],
+      ['opponent_skill', "Troy's skill", 'One skill, or several joined with ; for a linked roll (each may add +Archetype and ±N).'],
+      ['challenger_archetypes', "Kat's archetypes", 'A comma list, e.g. Acuity, Grit. Added to every part of a linked roll.'],
+      ['opponent_archetypes', "Troy's archetypes", 'A comma list, e.g. Acuity, Grit. Added to every part of a linked roll.'],
+      ['modifiers', 'Situational modifiers', "Kat's, then Troy's, as two whole numbers, e.g. 0, -10"],
+    ]);
+    for (const [, label] of labels) expect(label!.length).toBeLessThanOrEqual(45);
   });
 });
 

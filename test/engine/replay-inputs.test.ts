@@ -75,7 +75,8 @@ describe('Tac Talk', () => {
     const stored = { contestId: 4, round: 1, challenger: oneSkillSide('CQC', 37, 'attacker', 35), opponent: oneSkillSide('Shotgun Handling', 35, 'defender', 37) };
     const replayed = rederive('contest', stored, 'old-round');
     expect(replayed.dice).toHaveLength(2);
-    expect(replayed.result).toEqual(resolveContestRoll(stored, seededRng('old-round')));
+    // It carries no reading of both failing: it replays under the one it was decided by (the defender won).
+    expect(replayed.result).toEqual(resolveContestRoll({ ...stored, bothFail: 'defender' }, seededRng('old-round')));
   });
 });
 

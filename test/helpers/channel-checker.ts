@@ -264,7 +264,8 @@ function contestAllows(state: Json): { allowed: Set<string>; required: string[] 
     case 'roles':
       return { allowed: new Set(['role', 'cancel', ...withdraw]), required: ['role'] };
     case 'skills':
-      return { allowed: new Set(['skill', 'searchform', 'ready', 'adjust', 'cancel', ...withdraw]), required: ['ready'] };
+      // A round after a tie may still accept the tie instead.
+      return { allowed: new Set(['skill', 'searchform', 'ready', 'adjust', 'cancel', ...withdraw, ...(rounds > 0 ? ['accepttie'] : [])]), required: ['ready'] };
     case 'tied':
       return { allowed: new Set(['again', 'accepttie', 'cancel']), required: ['again'] };
     default:

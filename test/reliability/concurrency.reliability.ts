@@ -327,7 +327,8 @@ it(`resolves ${CONTESTS} contests played at once exactly once each, every answer
       if (posted !== rounds.length) problems.push(`${where}: ${posted} result messages posted for ${rounds.length} rounds`);
       const message = sandbox.fake.message(game.message!);
       const embed = (message?.embeds[0] ?? {}) as { description?: string; footer?: { text?: string } };
-      const results = (embed.description ?? '').split('🏆').length - 1;
+      // A winner (🏆), or both failed against a defender and nothing changes (🚫).
+      const results = (embed.description ?? '').split(/🏆|🚫/u).length - 1;
       if (results !== 1) problems.push(`${where}: the message shows ${results} results: ${String(embed.description).slice(0, 300)}`);
       if (!rollIds.every((id) => embed.footer?.text?.includes(String(id)))) problems.push(`${where}: the footer does not list rolls ${rollIds.join(', ')}: ${embed.footer?.text}`);
       if ((message?.components ?? []).length) problems.push(`${where}: a resolved contest still shows buttons`);

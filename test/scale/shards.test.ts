@@ -115,12 +115,12 @@ async function contestToAgree(server: string): Promise<Contest> {
   return contest;
 }
 
-/** The challenger agrees: the dice roll and the result is posted (an attacker against a defender always has a winner). */
+/** The challenger agrees: the dice roll and the result is posted (an attacker against a defender: a winner, or both failed). */
 async function finish(contest: Contest): Promise<void> {
   const { responses } = await act(contest.server, { user: CHALLENGER, button: `contest:agree:${contest.id}`, message: contest.message });
   const result = responses.find((response) => response.kind === 'followup' && !response.ephemeral);
   expect(result, JSON.stringify(responses)).toBeDefined();
-  expect(textOf(result!)).toMatch(/🏆 \*\*(Kat|Troy) wins\.\*\*/);
+  expect(textOf(result!)).toMatch(/🏆 \*\*(Kat|Troy) wins\.\*\*|🚫 \*\*Both failed: nothing changes\.\*\*/);
   expect(fake.message(contest.message)?.components).toEqual([]);
 }
 

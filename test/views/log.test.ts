@@ -82,6 +82,10 @@ describe('a roll as a line of the log', () => {
     });
     expect(describeRoll(contest)).toEqual({ what: 'contest #3, round 1: CQC 37 vs Shotgun Handling 35', outcome: '**the opponent wins**' });
     expect(describeRoll({ ...contest, result: { winner: 'tie' } }).outcome).toBe('**tie**');
+    // Rounds rolled since issue 23 keep the Operators' names (the older one above falls back to its side).
+    const named = { ...contest, inputs: { ...(contest.inputs as object), names: { challenger: 'Kat', opponent: 'Troy' } } };
+    expect(describeRoll(named).outcome).toBe('**Troy wins**');
+    expect(describeRoll({ ...named, result: { winner: 'nobody' } }).outcome).toBe('**both failed: nothing changes**');
     // As /roll outcome stores it: the table with the inputs, the roll and the row in the result.
     const outcome = stored({
       kind: 'outcome',

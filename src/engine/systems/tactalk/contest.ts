@@ -49,6 +49,11 @@ export type TieChoice = z.infer<typeof tieChoiceSchema>;
 
 const contestSideSchema = z.object({
   userId: z.string(),
+  /**
+   * The player's name on the server when the contest began: the challenged player is named by it until they accept
+   * and their Operator is known. Absent in contests stored before.
+   */
+  player: z.string().optional(),
   /** The Operator taking part: the challenger's at the start, the opponent's once they accept. */
   operator: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** What happens to the other side if this side wins. */
@@ -122,9 +127,24 @@ const contestRoundSchema = z.object({
   resultMessageId: z.string().nullable().optional(),
   challenger: contestSideRollSchema,
   opponent: contestSideRollSchema,
-  winner: z.enum(['challenger', 'opponent', 'tie']),
+  /**
+   * `nobody`: both failed with a defender in the contest: the attacker's intent fails and the defender's stated outcome
+   * does not happen either (RULES 1.6, reading revised). Rounds rolled before that reading gave it to the defender,
+   * and are kept as they were decided.
+   */
+  winner: z.enum(['challenger', 'opponent', 'tie', 'nobody']),
 });
 export type ContestRound = z.infer<typeof contestRoundSchema>;
+export type ContestWinner = ContestRound['winner'];
+
+/**
+ * How a round in which both sides fail is read when one side defends. The seed names a winner only when one or both
+ * succeed, so since issue 23 nobody wins (`nobody`); rounds rolled before were read as a win for the defender
+ * (`defender`): their stored rolls carry no reading and replay under that one, as they were decided.
+ */
+export type BothFailReading = 'nobody' | 'defender';
+/** The reading new rounds are rolled under, stored with each round's roll. */
+export const BOTH_FAIL_READING: BothFailReading = 'nobody';
 
 /** A contest as the store keeps it: every shape stored since contests began reads. */
 export const contestStateSchema = z.object({
@@ -174,13 +194,14 @@ export type ContestAction =
   | { type: 'withdraw' }
   | { type: 'chooseRole'; role: ContestRole }
   | { type: 'chooseSkill'; skill: { name: string; level: number }; conditionModifiers: Modifier[]; archetypeModifiers?: Modifier[] }
-  | { type: 'ready' }
+  | { type: 'ready'; noSkillLeft?: boolean }
   | { type: 'dispute'; side: ContestSideName; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
   | { type: 'disputeLinked'; side: ContestSideName; parts: ContestLinkedPart[] }
   | { type: 'setModifiers'; side: ContestSideName; archetypeModifiers: Modifier[]; situationalModifier: number }
   | { type: 'cancel' }
-  | { type: 'anotherRound' }
-  | { type: 'acceptTie' }
+  /** `noSkillLeft`: the presser's sheet has no skill not yet rolled in this contest (read by the command at the press). */
+  | { type: 'anotherRound'; noSkillLeft?: boolean }
+  | { type: 'acceptTie'; noSkillLeft?: boolean }
   | { type: 'expire' };
 
 /**
@@ -201,9 +222,10 @@ export function other(side: ContestSideName): ContestSideName {
   return side === 'challenger' ? 'opponent' : 'challenger';
 }
 
-function newSide(userId: string, operator: ContestSide['operator'], stakes: string): ContestSide {
+function newSide(userId: string, operator: ContestSide['operator'], stakes: string, player?: string): ContestSide {
   return {
     userId,
+    ...(player ? { player } : {}),
     operator,
     stakes,
     role: null,
@@ -231,6 +253,9 @@ export function proposeContest(input: {
   challengerId: string;
   opponentId: string;
   challengerOperator: { id: number; name: string };
+  /** The players' names on the server, to name the challenged player before their Operator is known. */
+  challengerName?: string;
+  opponentName?: string;
   intent: string;
   stakes: string;
   addsOwnSkill: boolean;
@@ -238,12 +263,12 @@ export function proposeContest(input: {
   choice?: ContestChoice;
 }): ContestState {
   if (input.challengerId === input.opponentId) throw new UserError('You cannot contest yourself. Pick another player.');
-  const challenger = newSide(input.challengerId, input.challengerOperator, checkContestText('stakes', input.stakes));
+  const challenger = newSide(input.challengerId, input.challengerOperator, checkContestText('stakes', input.stakes), input.challengerName);
   return {
     phase: 'draft',
     intent: checkContestText('intent', input.intent),
     challenger: input.choice ? withChoice(challenger, input.choice) : challenger,
-    opponent: newSide(input.opponentId, null, ''),
+    opponent: newSide(input.opponentId, null, '', input.opponentName),
     addsOwnSkill: input.addsOwnSkill,
     rounds: [],
     endReason: null,
@@ -274,8 +299,12 @@ export function waitingOn(state: ContestState): ContestSideName[] {
       return state.opponent.ready || chosenSkills(state.opponent).length === 0 ? ['challenger'] : ['challenger', 'opponent'];
     case 'roles':
       return sides.filter((side) => state[side].role === null);
-    case 'skills':
-      return sides.filter((side) => !state[side].ready);
+    case 'skills': {
+      // After a tie a player may accept it instead of picking a skill: then they wait for the other.
+      const open = sides.filter((side) => !state[side].ready && tieChoiceOf(state[side]) !== 'accept');
+      // One is ready, the other accepts the tie: they disagree, and either may give in.
+      return open.length ? open : [...sides];
+    }
     case 'tied': {
       const open = sides.filter((side) => tieChoiceOf(state[side]) === null);
       return open.length ? open : [...sides];
@@ -340,7 +369,7 @@ function unready(state: ContestState): ContestState {
  * silently. Before the challenger agreed, their Agree is their confirmation.
  */
 function confirmAgain(state: ContestState, why: string): ContestState {
-  const name = (side: ContestSideName) => state[side].operator?.name ?? (side === 'challenger' ? 'the challenger' : 'the opponent');
+  const name = (side: ContestSideName) => sideName(state, side);
   const cleared = (['challenger', 'opponent'] as const).filter((side) => state[side].ready).map(name);
   const had = cleared.length ? ` (${cleared.join(' and ')} had confirmed)` : '';
   const how = state.phase === 'countered' ? `both confirm again, ${name('challenger')} by agreeing` : 'both confirm again';
@@ -392,6 +421,35 @@ function checkLinkedParts(side: ContestSide, parts: ContestLinkedPart[]): void {
   }
 }
 
+/**
+ * A side in words: its Operator's name, else (the challenged player, before they accept) the player's name, else, in a
+ * contest stored before players' names were kept, its part in the contest.
+ */
+export function sideName(state: ContestState, side: ContestSideName): string {
+  return state[side].operator?.name ?? state[side].player ?? (side === 'challenger' ? 'the challenger' : 'the challenged player');
+}
+
+/** Whether a later round may be asked for or picked in: the last round was a tie between two attackers. */
+function afterTie(state: ContestState): boolean {
+  return state.rounds.at(-1)?.winner === 'tie';
+}
+
+/** A side whose sheet has no skill it has not rolled in this contest: what it can do, in its player's words. */
+function noSkillLeftText(state: ContestState, side: ContestSideName, now: 'another' | 'ready'): string {
+  const who = sideName(state, side);
+  const used = state[side].usedSkills.map((name) => `**${name}**`).join(', ');
+  const rolled = used ? ` (rolled: ${used})` : '';
+  const next = now === 'another' ? 'press **Another round** again' : 'press **Ready** again: the menu then offers it';
+  // After a tie the tie can be accepted; before the dice first roll (a contest of the previous version picking its
+  // first skills on the message) the challenger can still withdraw.
+  const instead = afterTie(state)
+    ? ', or press **Accept the tie**: with no skill left, that ends the contest as a tie'
+    : side === 'challenger' && state.rounds.length === 0
+      ? ', or **Withdraw**'
+      : '';
+  return `${who} has no skill left that was not rolled in this contest${rolled}, and a skill is never rolled twice in a contest. Add one to ${who}'s sheet with \`/sheet skill set\` and ${next}${instead}.`;
+}
+
 /** What a side chose after a tie; a contest stored before both had to choose knew only "another round". */
 export function tieChoiceOf(side: ContestSide): TieChoice | null {
   return side.tieChoice ?? (side.wantsAnotherRound ? 'another' : null);
@@ -400,7 +458,7 @@ export function tieChoiceOf(side: ContestSide): TieChoice | null {
 /** "Kat accepts the tie, Troy has not chosen": each side's choice after a tie, in the players' words. */
 export function tieChoicesText(state: ContestState): string {
   const one = (side: ContestSideName) => {
-    const name = state[side].operator?.name ?? (side === 'challenger' ? 'the challenger' : 'the opponent');
+    const name = sideName(state, side);
     const choice = tieChoiceOf(state[side]);
     return `${name} ${choice === 'accept' ? 'accepted the tie' : choice === 'another' ? 'wanted another round' : 'had not chosen'}`;
   };
@@ -522,7 +580,10 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
       if (state.phase === 'countered' && side === 'challenger') {
         throw new ContestRefusal('notNow', 'Press **Agree** to accept the terms: agreeing is your confirmation.');
       }
-      if (chosenSkills(state[side]).length === 0) throw new ContestRefusal('invalid', 'Pick your skill first, then press Ready.');
+      if (chosenSkills(state[side]).length === 0) {
+        if (action.noSkillLeft) throw new ContestRefusal('invalid', noSkillLeftText(state, side, 'ready'));
+        throw new ContestRefusal('invalid', 'Pick your skill in the menu first, then press Ready.');
+      }
       if (state[side].ready) throw new ContestRefusal('notNow', 'You are already ready; waiting for the other player.');
       const next = withSide(state, side, { ready: true });
       return bothConfirmed(next) ? rollRound(next, rng) : next;
@@ -530,16 +591,26 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
     case 'anotherRound':
     case 'acceptTie': {
       const side = requireSide(state, actor);
-      requirePhase(state, 'tied');
+      // After both asked for another round, the tie may still be accepted instead of picking a skill (RULES 1.6:
+      // "choose new Skills to continue the Contest or accept the tie").
+      if (action.type === 'acceptTie' && state.phase === 'skills' && afterTie(state)) requirePhase(state, 'skills');
+      else requirePhase(state, 'tied');
       const choice: TieChoice = action.type === 'acceptTie' ? 'accept' : 'another';
       const before = tieChoiceOf(state[side]);
       const otherName = state[other(side)].operator?.name ?? 'the other player';
       if (before === choice) {
         throw new ContestRefusal('notNow', `${choice === 'accept' ? 'You already accept the tie' : 'You already asked for another round'}; waiting for ${otherName}.`);
       }
+      // Another round needs a new skill from each side; a side with none left cannot ask for one.
+      if (choice === 'another' && action.noSkillLeft) throw new ContestRefusal('invalid', noSkillLeftText(state, side, 'another'));
       const next = withSide(state, side, { tieChoice: choice, tieChoiceChanged: state[side].tieChoiceChanged === true || before !== null, wantsAnotherRound: undefined });
+      if (choice === 'accept' && action.noSkillLeft) {
+        // The contest cannot go on without a new skill from this side: accepting is the only way left, and it ends it.
+        const who = sideName(state, side);
+        return end(next, `${who} has no skill left that was not rolled in this contest, so it cannot go on: ${who} accepted the tie, which stands. The players decide the outcome together.`);
+      }
       if (tieChoiceOf(next[other(side)]) !== choice) return next;
-      const names = `${next.challenger.operator?.name ?? 'The challenger'} and ${next.opponent.operator?.name ?? 'the opponent'}`;
+      const names = `${sideName(next, 'challenger')} and ${sideName(next, 'opponent')}`;
       if (choice === 'accept') return end(next, `${names} accepted the tie: the players decide the outcome together.`);
       if (state.rounds.length >= CONTEST_LIMITS.rounds) {
         return end(next, `After ${CONTEST_LIMITS.rounds} tied rounds the contest stops as a tie: decide the outcome together.`);
@@ -617,15 +688,21 @@ export function sideTarget(state: ContestState, side: ContestSideName): { base: 
   return { base: rollTerms(state, side).reduce((sum, term) => sum + term.value, 0), challengeLevel: aptitudeOf(state[other(side)]) ?? 0 };
 }
 
-/** Both succeed or both fail: the single defender wins; two attackers tie. */
+/**
+ * Who wins a round (RULES 1.6): the one side that succeeded; both succeed → the single defender; two attackers who
+ * both succeed or both fail → a tie; an attacker and a defender who both fail → nobody (the attacker's intent fails,
+ * the defender's stated outcome does not happen either). `bothFail` `defender` is the reading rounds were rolled under
+ * before: both failing went to the defender too.
+ */
 export function contestWinner(
   challenger: { success: boolean; role: ContestRole },
   opponent: { success: boolean; role: ContestRole },
-): ContestSideName | 'tie' {
+  bothFail: BothFailReading,
+): ContestWinner {
   if (challenger.success !== opponent.success) return challenger.success ? 'challenger' : 'opponent';
-  if (challenger.role === 'defender' && opponent.role === 'attacker') return 'challenger';
-  if (opponent.role === 'defender' && challenger.role === 'attacker') return 'opponent';
-  return 'tie';
+  if (challenger.role === opponent.role) return 'tie';
+  if (!challenger.success && bothFail === 'nobody') return 'nobody';
+  return challenger.role === 'defender' ? 'challenger' : 'opponent';
 }
 
 /**
@@ -647,6 +724,8 @@ export type ContestRollSideInput = ContestRollSingleInput | ContestRollLinkedInp
 export interface ContestRollInput {
   challenger: ContestRollSideInput;
   opponent: ContestRollSideInput;
+  /** How both failing is read: stored with every round rolled since the reading changed (older rolls: `defender`). */
+  bothFail: BothFailReading;
 }
 export type ContestRollResult = Omit<ContestRound, 'number' | 'rollId'>;
 
@@ -657,7 +736,7 @@ export function contestRollInput(state: ContestState): ContestRollInput {
     if (state[name].linked) return { role, challengeLevel, linked: sideParts(state, name) };
     return { skill: state[name].skill!, role, terms: rollTerms(state, name), challengeLevel };
   };
-  return { challenger: side('challenger'), opponent: side('opponent') };
+  return { challenger: side('challenger'), opponent: side('opponent'), bothFail: BOTH_FAIL_READING };
 }
 
 function rollPart(part: { skill: { name: string; level: number }; terms: Modifier[] }, challengeLevel: number, rng: Rng): ContestPartRoll {
@@ -682,13 +761,19 @@ export function resolveContestRoll(input: ContestRollInput, rng: Rng): ContestRo
   };
   const challenger = rollSide(input.challenger);
   const opponent = rollSide(input.opponent);
-  return { challenger, opponent, winner: contestWinner(challenger, opponent) };
+  return { challenger, opponent, winner: contestWinner(challenger, opponent, input.bothFail) };
 }
 
 function rollRound(state: ContestState, rng: Rng): ContestState {
   const rolled = resolveContestRoll(contestRollInput(state), rng);
   const round: ContestRound = { number: state.rounds.length + 1, rollId: null, ...rolled };
-  const used = (side: ContestSide): ContestSide => ({ ...side, usedSkills: [...side.usedSkills, ...chosenSkills(side).map((skill) => skill.name)] });
+  // A tie accepted while picking is moot once both were ready: the next tie starts with no choice made.
+  const used = (side: ContestSide): ContestSide => ({
+    ...side,
+    usedSkills: [...side.usedSkills, ...chosenSkills(side).map((skill) => skill.name)],
+    tieChoice: null,
+    tieChoiceChanged: false,
+  });
   return {
     ...state,
     phase: rolled.winner === 'tie' ? 'tied' : 'resolved',
@@ -708,6 +793,8 @@ export interface ContestOdds {
   challengerWins: bigint;
   opponentWins: bigint;
   tie: bigint;
+  /** Both fail with a defender in the contest: nothing changes. */
+  nobody: bigint;
   outOf: bigint;
 }
 
@@ -734,14 +821,15 @@ export function contestOdds(state: ContestState): ContestOdds | null {
   if (!chosenSkills(challenger).length || !chosenSkills(opponent).length || !challenger.role || !opponent.role) return null;
   const c = sideSuccessWays(state, 'challenger');
   const o = sideSuccessWays(state, 'opponent');
-  const odds: ContestOdds = { challengerWins: 0n, opponentWins: 0n, tie: 0n, outOf: c.outOf * o.outOf };
+  const odds: ContestOdds = { challengerWins: 0n, opponentWins: 0n, tie: 0n, nobody: 0n, outOf: c.outOf * o.outOf };
   // The four (success, success) combinations, each weighted by how many ways the dice give it.
   for (const cSuccess of [true, false]) {
     for (const oSuccess of [true, false]) {
       const ways = (cSuccess ? c.succeed : c.outOf - c.succeed) * (oSuccess ? o.succeed : o.outOf - o.succeed);
-      const winner = contestWinner({ success: cSuccess, role: challenger.role }, { success: oSuccess, role: opponent.role });
+      const winner = contestWinner({ success: cSuccess, role: challenger.role }, { success: oSuccess, role: opponent.role }, BOTH_FAIL_READING);
       if (winner === 'challenger') odds.challengerWins += ways;
       else if (winner === 'opponent') odds.opponentWins += ways;
+      else if (winner === 'nobody') odds.nobody += ways;
       else odds.tie += ways;
     }
   }

@@ -51,8 +51,21 @@ export const tactalkReplays = {
     const result = resolveLinkedChallenge(inputs, rng);
     return { kind: 'linked' as const, result, dice: linkedDice(result) };
   }),
-  contest: seeded(inputsOf('contest', z.looseObject({ challenger: contestSide, opponent: contestSide })), (inputs, rng) => {
-    const result = resolveContestRoll(inputs, rng);
-    return { kind: 'contest' as const, result, dice: contestDice(result) };
-  }),
+  // Rounds rolled before the reading of both failing changed carry none: they replay under the one they were decided
+  // by (the defender won). Rounds since also carry the Operators' names, which the replay shows.
+  contest: seeded(
+    inputsOf(
+      'contest',
+      z.looseObject({
+        challenger: contestSide,
+        opponent: contestSide,
+        bothFail: z.enum(['nobody', 'defender']).optional(),
+        names: z.looseObject({ challenger: z.string(), opponent: z.string() }).optional(),
+      }),
+    ),
+    ({ bothFail = 'defender', names, ...inputs }, rng) => {
+      const result = resolveContestRoll({ ...inputs, bothFail }, rng);
+      return { kind: 'contest' as const, result, dice: contestDice(result), bothFail, names: names ?? null };
+    },
+  ),
 };

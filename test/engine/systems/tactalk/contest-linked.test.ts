@@ -155,13 +155,14 @@ describe('the odds of a linked side, before the roll', () => {
 
   /** Every way the dice can fall (100^dice tuples), each through the same resolution the roll uses. */
   function bruteForce(state: ContestState, dice: number) {
-    const counts = { challengerWins: 0n, opponentWins: 0n, tie: 0n, outOf: 100n ** BigInt(dice) };
+    const counts = { challengerWins: 0n, opponentWins: 0n, tie: 0n, nobody: 0n, outOf: 100n ** BigInt(dice) };
     const input = contestRollInput(state);
     const values = new Array<number>(dice).fill(1);
     for (;;) {
       const { winner } = resolveContestRoll(input, facesRng(values));
       if (winner === 'challenger') counts.challengerWins++;
       else if (winner === 'opponent') counts.opponentWins++;
+      else if (winner === 'nobody') counts.nobody++;
       else counts.tie++;
       let digit = 0;
       while (digit < dice && values[digit] === 100) values[digit++] = 1;
@@ -179,14 +180,15 @@ describe('the odds of a linked side, before the roll', () => {
     state = act(state, dee, { type: 'disputeLinked', side: linkedSide, parts: [part('Handgun Handling', 40, { situationalModifier: modifier }), part('Driving', 30, { conditionModifiers: [{ name: 'Concussed', value: -5 }] })] });
     const odds = contestOdds(state)!;
     expect(odds).toEqual(bruteForce(state, 3));
-    expect(odds.challengerWins + odds.opponentWins + odds.tie).toBe(1_000_000n);
+    expect(odds.challengerWins + odds.opponentWins + odds.tie + odds.nobody).toBe(1_000_000n);
   });
 
   it('by hand: Troy linked (Handgun Handling 40, Driving 30, defender) against Kat (CQC 37, attacker)', () => {
     // Kat needs 40 (Troy's highest aptitude): 61 faces of 100. Each of Troy's parts needs 37: 64 faces, so both parts
     // 64 × 64 = 4096 of 10 000. Kat wins only when she succeeds and Troy fails: 61 × (10 000 − 4096) = 360 144 of 10^6.
+    // Troy wins when he succeeds: 100 × 4096 = 409 600. Both fail: 39 × 5904 = 230 256, and nothing changes.
     const odds = contestOdds(troyLinked(atSkills('attacker', 'defender')))!;
-    expect(odds).toEqual({ challengerWins: 360_144n, opponentWins: 639_856n, tie: 0n, outOf: 1_000_000n });
+    expect(odds).toEqual({ challengerWins: 360_144n, opponentWins: 409_600n, tie: 0n, nobody: 230_256n, outOf: 1_000_000n });
   });
 
   it('two linked sides of five skills: ten D100s, 10^20 ways, counted exactly', () => {
@@ -198,7 +200,7 @@ describe('the odds of a linked side, before the roll', () => {
     // Each part needs 25 (the other side's highest): 76 faces; five parts: 76^5 of 100^5 ways.
     const succeed = 76n ** 5n;
     const fail = 100n ** 5n - succeed;
-    expect(odds).toEqual({ challengerWins: succeed * fail, opponentWins: fail * succeed, tie: succeed * succeed + fail * fail, outOf: 100n ** 10n });
+    expect(odds).toEqual({ challengerWins: succeed * fail, opponentWins: fail * succeed, tie: succeed * succeed + fail * fail, nobody: 0n, outOf: 100n ** 10n });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rollD100 } from '../../../../src/engine/dice.js';
 import { seededRng } from '../../../../src/engine/rng.js';
 import {
+  BOTH_FAIL_READING,
   ContestRefusal,
   applyContestAction,
   contestOdds,
@@ -24,6 +25,7 @@ const troy: ContestActor = { userId: 'mike', isDispatcher: false, name: 'Troy' }
 const dispatcher: ContestActor = { userId: 'dee', isDispatcher: true, name: 'Dee' };
 const bystander: ContestActor = { userId: 'eve', isDispatcher: false, name: 'Eve' };
 const noDice = scriptedD100();
+const STEP_PAST_TEXT = 'This step of the contest is already handled; nothing changed.';
 
 function draft(addsOwnSkill = false): ContestState {
   return proposeContest({
@@ -70,13 +72,30 @@ describe('who wins a contest (RULES 1.6)', () => {
     [false, true, 'attacker', 'defender', 'opponent'],
     [true, false, 'attacker', 'attacker', 'challenger'],
     [true, true, 'attacker', 'defender', 'opponent'],
-    [false, false, 'attacker', 'defender', 'opponent'],
+    [false, false, 'attacker', 'defender', 'nobody'],
     [true, true, 'defender', 'attacker', 'challenger'],
-    [false, false, 'defender', 'attacker', 'challenger'],
+    [false, false, 'defender', 'attacker', 'nobody'],
     [true, true, 'attacker', 'attacker', 'tie'],
     [false, false, 'attacker', 'attacker', 'tie'],
   ] as const)('challenger success %s, opponent success %s, roles %s/%s → %s', (cs, os, cr, or, winner) => {
-    expect(contestWinner({ success: cs, role: cr }, { success: os, role: or })).toBe(winner);
+    expect(contestWinner({ success: cs, role: cr }, { success: os, role: or }, BOTH_FAIL_READING)).toBe(winner);
+  });
+
+  it('both fail against a defender: nobody wins, the attacker’s intent fails and the defender’s outcome does not happen', () => {
+    const state = rollBoth(withSkills(atSkills('attacker', 'defender'), 37, 35), 1, 1);
+    expect(state.phase).toBe('resolved');
+    expect(state.rounds[0]).toMatchObject({ challenger: { success: false }, opponent: { success: false }, winner: 'nobody' });
+    // Two attackers who both fail tie, as when both succeed.
+    expect(rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1)).toMatchObject({ phase: 'tied', rounds: [{ winner: 'tie' }] });
+  });
+
+  it('a round rolled before the reading changed replays as it was decided: both failing went to the defender', () => {
+    const input = {
+      challenger: { skill: { name: 'CQC', level: 37 }, role: 'attacker' as const, terms: [], challengeLevel: 35 },
+      opponent: { skill: { name: 'Shotgun Handling', level: 35 }, role: 'defender' as const, terms: [], challengeLevel: 37 },
+    };
+    expect(resolveContestRoll({ ...input, bothFail: 'defender' }, scriptedD100(1, 1)).winner).toBe('opponent');
+    expect(resolveContestRoll({ ...input, bothFail: 'nobody' }, scriptedD100(1, 1)).winner).toBe('nobody');
   });
 });
 
@@ -163,6 +182,35 @@ describe('rolling a contest round', () => {
     expect(act(legacy, troy, { type: 'anotherRound' }).phase).toBe('skills');
   });
 
+  it('after both asked for another round, the tie may still be accepted instead of picking: by both, or by a side with no skill left alone', () => {
+    const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 90, 90);
+    const round2 = act(act(tied, kat, { type: 'anotherRound' }), troy, { type: 'anotherRound' });
+    expect(round2.phase).toBe('skills');
+    const one = act(round2, troy, { type: 'acceptTie' });
+    expect(one).toMatchObject({ phase: 'skills', opponent: { tieChoice: 'accept' } });
+    expect(act(one, kat, { type: 'acceptTie' })).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
+    // Kat has no skill left that she has not rolled: her acceptance alone ends it, the contest cannot go on.
+    const alone = act(round2, kat, { type: 'acceptTie', noSkillLeft: true });
+    expect(alone.phase).toBe('ended');
+    expect(alone.endReason).toBe('Kat has no skill left that was not rolled in this contest, so it cannot go on: Kat accepted the tie, which stands. The players decide the outcome together.');
+    // Troy accepted but then both picked and were ready: the round is rolled, and the next tie starts with no choice.
+    let played = act(one, kat, { type: 'chooseSkill', skill: { name: 'Climbing', level: 10 }, conditionModifiers: [] });
+    played = act(played, troy, { type: 'chooseSkill', skill: { name: 'Athletics', level: 10 }, conditionModifiers: [] });
+    played = rollBoth(played, 90, 90);
+    expect(played).toMatchObject({ phase: 'tied', opponent: { tieChoice: null }, challenger: { tieChoice: null } });
+    // Accepting a tie needs one: not in a first round.
+    expect(() => act(withSkills(atSkills('attacker', 'attacker'), 37, 35), kat, { type: 'acceptTie' })).toThrow(STEP_PAST_TEXT);
+  });
+
+  it('a side with no skill left is told what it can do instead of being asked to pick one', () => {
+    const tied = rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 90, 90);
+    const help = 'Kat has no skill left that was not rolled in this contest (rolled: **CQC**), and a skill is never rolled twice in a contest. Add one to Kat\'s sheet with `/sheet skill set` and';
+    expect(() => act(tied, kat, { type: 'anotherRound', noSkillLeft: true })).toThrow(`${help} press **Another round** again, or press **Accept the tie**: with no skill left, that ends the contest as a tie.`);
+    const round2 = act(act(tied, kat, { type: 'anotherRound' }), troy, { type: 'anotherRound' });
+    expect(() => act(round2, kat, { type: 'ready', noSkillLeft: true })).toThrow(`${help} press **Ready** again: the menu then offers it, or press **Accept the tie**`);
+    expect(() => act(round2, kat, { type: 'ready' })).toThrow('Pick your skill in the menu first, then press Ready.');
+  });
+
   it('both defenders end the contest before any skill is picked', () => {
     const state = atSkills('defender', 'defender');
     expect(state.phase).toBe('ended');
@@ -174,20 +222,21 @@ describe('rolling a contest round', () => {
       challenger: { skill: { name: 'CQC', level: 37 }, role: 'attacker' as const, terms: [], challengeLevel: 35 },
       opponent: { skill: { name: 'Shotgun Handling', level: 35 }, role: 'defender' as const, terms: [], challengeLevel: 37 },
     };
-    expect(resolveContestRoll(input, seededRng('s'))).toEqual(resolveContestRoll(input, seededRng('s')));
+    expect(resolveContestRoll({ ...input, bothFail: 'nobody' }, seededRng('s'))).toEqual(resolveContestRoll({ ...input, bothFail: 'nobody' }, seededRng('s')));
   });
 });
 
 describe('the odds shown before the roll', () => {
   /** Counts all 100×100 pairs of D100 faces through the same resolution the roll uses. */
   function bruteForce(state: ContestState) {
-    const counts = { challengerWins: 0n, opponentWins: 0n, tie: 0n, outOf: 10_000n };
+    const counts = { challengerWins: 0n, opponentWins: 0n, tie: 0n, nobody: 0n, outOf: 10_000n };
     for (let c = 1; c <= 100; c++) {
       for (let o = 1; o <= 100; o++) {
         const ready = act(state, kat, { type: 'ready' });
         const round = act(ready, troy, { type: 'ready' }, scriptedD100(c, o)).rounds.at(-1)!;
         if (round.winner === 'challenger') counts.challengerWins++;
         else if (round.winner === 'opponent') counts.opponentWins++;
+        else if (round.winner === 'nobody') counts.nobody++;
         else counts.tie++;
       }
     }
@@ -205,7 +254,7 @@ describe('the odds shown before the roll', () => {
     state = act(state, dispatcher, { type: 'setModifiers', side: 'challenger', archetypeModifiers: [], situationalModifier: modifier });
     const odds = contestOdds(state)!;
     expect(odds).toEqual(bruteForce(state));
-    expect(odds.challengerWins + odds.opponentWins + odds.tie).toBe(10_000n);
+    expect(odds.challengerWins + odds.opponentWins + odds.tie + odds.nobody).toBe(10_000n);
   });
 });
 
