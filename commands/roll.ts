@@ -18,8 +18,10 @@ import { isNoSheetChoice, listChoices, nameChoices, noSheetChoice } from '../src
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { userErrorText } from '../src/views/messages.js';
+import { REPLAY_CHOICES_SCANNED, replayChoices } from '../src/views/log.js';
 import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
+import { ROLL_ID_PATTERN } from '../src/store/rolls.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
 import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
 import { diceSubcommand, readyDiceNotation, rollDice } from './roll-dice.js';
@@ -59,7 +61,7 @@ const data = new SlashCommandBuilder()
     sub
       .setName('replay')
       .setDescription('Re-derive a stored roll from its seed and check the dice')
-      .addStringOption((o) => o.setName('id').setDescription('The roll id from the embed footer').setRequired(true)),
+      .addStringOption((o) => o.setName('id').setDescription('The roll id, from the embed footer or /log').setRequired(true).setAutocomplete(true)),
   );
 
 async function requireDispatcherToForce(force: boolean, context: HandlerContext): Promise<void> {
@@ -209,8 +211,18 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
+/** The recent rolls of the server the member may replay, as /log shows them to that member, filtered by what was typed. */
+async function replayIdChoices(context: HandlerContext, typed: string) {
+  const { rolls } = await context.store.rolls.page(context.guildId, { limit: REPLAY_CHOICES_SCANNED });
+  // A whole id typed finds its roll however old it is.
+  const id = typed.trim().toLowerCase();
+  const older = ROLL_ID_PATTERN.test(id) && !rolls.some((roll) => roll.id === id) ? await context.store.rolls.find(context.guildId, id) : null;
+  return replayChoices(older ? [...rolls, older] : rolls, { canSeeSecrets: await context.isDispatcher(), typed, now: context.now() });
+}
+
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
+  if (focused.name === 'id') return interaction.respond(await replayIdChoices(context, String(focused.value)));
   if (focused.name === 'table') return interaction.respond(await tableNameChoices(context, String(focused.value)));
   if (focused.name === 'npc') return interaction.respond(await npcNameChoices(context, String(focused.value)));
   const npcName = interaction.options.getString('npc');

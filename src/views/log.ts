@@ -3,7 +3,7 @@
  * carries everything the next page needs (who asked, the filter, the cap, the page and its cursor): nothing is
  * kept in memory. Secret rolls show their result only to Dispatchers.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, type ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
 import { componentIds, oneOf, wholeNumber } from './component-id.js';
@@ -156,11 +156,22 @@ export function declineLine(decline: DeclinedRequest): string {
   return truncate(`🙅 *not a roll* <t:${Math.floor(decline.declinedAt.getTime() / 1000)}:R> ${who} declined request #${decline.id}: ${what}${intent}`, DECLINE_LINE_MAX);
 }
 
+/**
+ * What a member may read of a roll: everything for a Dispatcher; for anyone else, a roll against a hidden CL without
+ * its CL, and nothing of a secret roll (null).
+ */
+function describeFor(roll: StoredRoll, canSeeSecrets: boolean): { what: string; outcome: string } | null {
+  if (canSeeSecrets) return describeRoll(roll);
+  if (roll.secret) return null;
+  return roll.hiddenChallengeLevel ? describeHiddenRoll(roll) : describeRoll(roll);
+}
+
 /** One line of the log; a secret roll's line names neither what nor who for someone who is not a Dispatcher. */
 export function logLine(roll: StoredRoll, canSeeSecrets: boolean): string {
   const head = `\`${roll.id}\` <t:${Math.floor(roll.createdAt.getTime() / 1000)}:R>`;
-  if (roll.secret && !canSeeSecrets) return `${head} 🤫 secret roll by a Dispatcher`;
-  const { what, outcome } = roll.hiddenChallengeLevel && !canSeeSecrets ? describeHiddenRoll(roll) : describeRoll(roll);
+  const described = describeFor(roll, canSeeSecrets);
+  if (!described) return `${head} 🤫 secret roll by a Dispatcher`;
+  const { what, outcome } = described;
   const who = `<@${roll.userId}>${roll.npc ? ` as **${escapeMarkdown(roll.npc)}**` : ''}`;
   return truncate(`${head} ${roll.secret ? '🤫 ' : ''}${who} · ${what} → ${outcome}`, LINE_MAX);
 }
@@ -223,4 +234,51 @@ export function logMessage(view: LogPageView): MessageBody {
       .setDisabled(!hasNext || !last),
   );
   return { embeds: [embed.toJSON()], components: [row.toJSON()], allowedMentions: NO_PINGS };
+}
+
+// ---- /roll replay's choices ----------------------------------------------------------------------------------
+
+/** The newest rolls /roll replay's autocomplete looks through for what was typed. */
+export const REPLAY_CHOICES_SCANNED = 100;
+
+/** A line of the log as plain text, for an autocomplete choice (Discord shows its name as typed): escapes and bold undone. */
+function plainText(markdown: string): string {
+  return markdown.replace(/\\([\s\S])|\*\*|`/g, (_, escaped?: string) => escaped ?? '');
+}
+
+/** How long ago, in words a choice can show (it cannot carry a Discord timestamp): "just now", "2 min ago", "3 h ago", "5 days ago". */
+export function agoText(then: Date, now: Date): string {
+  const minutes = Math.floor((now.getTime() - then.getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return days === 1 ? 'yesterday' : `${days} days ago`;
+}
+
+/**
+ * /roll replay's choices: the rolls (newest first) the member may replay, as /log shows them to that member (a
+ * player is offered no secret roll, since replaying one is refused, and sees a hidden CL's roll without its CL), each
+ * "<id> · 2 min ago · Climbing 60 vs CL 90 → 112, success". What was typed keeps those whose words or id hold it, the
+ * ones whose id starts with it first; at most 25.
+ */
+export function replayChoices(
+  rolls: readonly StoredRoll[],
+  options: { canSeeSecrets: boolean; typed: string; now: Date },
+): Array<ApplicationCommandOptionChoiceData<string>> {
+  const typed = options.typed.trim().toLowerCase();
+  const offered = rolls.flatMap((roll) => {
+    const described = describeFor(roll, options.canSeeSecrets);
+    if (!described) return [];
+    const who = roll.npc ? `${escapeMarkdown(roll.npc)}: ` : '';
+    const words = plainText(`${roll.secret ? '🤫 ' : ''}${who}${described.what} → ${described.outcome}`);
+    const full = `${roll.id} · ${agoText(roll.createdAt, options.now)} · ${words}`;
+    return typed === '' || full.toLowerCase().includes(typed) ? [{ roll, name: truncate(full, DISCORD_LIMITS.choiceName) }] : [];
+  });
+  const idFirst = (roll: StoredRoll) => Number(!roll.id.startsWith(typed));
+  return offered
+    .sort((a, b) => idFirst(a.roll) - idFirst(b.roll))
+    .slice(0, DISCORD_LIMITS.autocompleteChoices)
+    .map(({ roll, name }) => ({ name, value: roll.id }));
 }
