@@ -25,8 +25,11 @@ export function checkVerdictLine(check: CheckResult, words: { success: string; f
   return `🎲 \`${formatD100(check.d100)}\` ${comparison} ${check.target}: **${check.success ? words.success : words.failure}** (chance ${check.chance}%)`;
 }
 
+/** A check's target and verdict; one below 1 (no d100 is under it) says it cannot succeed. */
 export function checkLines(check: CheckResult): string[] {
-  return [`Target: ${targetLine(check)}`, checkVerdictLine(check)];
+  const lines = [`Target: ${targetLine(check)}`, checkVerdictLine(check)];
+  if (check.target < 1) lines.push('A target below 1 cannot succeed.');
+  return lines;
 }
 
 function embedOf(title: string, color: number, lines: string[], rollId: string | null): EmbedBuilder {
@@ -43,9 +46,7 @@ export function checkReply(check: CheckResult, who: string, rollId: string): Rep
 }
 
 export function psiLines(result: PsiResult): string[] {
-  const lines = checkLines(result.check);
-  if (result.check.target < 1) lines.push('A target below 1 cannot succeed.');
-  return lines;
+  return checkLines(result.check);
 }
 
 export function psiReply(result: PsiResult, who: string, rollId: string): ReplyPayload {
@@ -75,7 +76,7 @@ export function reactionReply(result: ReactionResult, who: string, rollId: strin
   return { embeds: [embedOf(title, check.success ? COLOR.success : COLOR.failure, checkLines(check), rollId).toJSON()], allowedMentions: NO_PINGS };
 }
 
-/** Tech with equipment without proficiency below 0: no roll. */
+/** Tech with equipment without proficiency below 0: no roll (only then; any other check below 0 is rolled). */
 export function equipmentUnusableReply(input: CheckInput, target: number, who: string): ReplyPayload {
   const line = `Target: ${input.attribute.value} ${escapeMarkdown(input.attribute.name)}${formatTerms(input.modifiers)} = **${target}**`;
   const lines = [line, 'Below 0: **the equipment cannot be used** without proficiency. Nothing was rolled.'];

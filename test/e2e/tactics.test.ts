@@ -57,6 +57,28 @@ describe('/tactics check', () => {
     expect(unknown).toMatchObject({ ephemeral: true });
     expect(await storedRolls()).toHaveLength(2);
   });
+
+  it('a target below 0 is a plain check that cannot succeed: rolled, a failure at 0 %, stored and replayed (Aim 70 − 71, Will −300, Tech 20 − 100, Dodge −1)', async () => {
+    await sheet('mike', 'Mike', { Aim: 70, Will: -300, Tech: 20, Dodge: -1 });
+    const checks: Array<[Record<string, unknown>, string]> = [
+      [{ attribute: 'Aim', modifier: -71 }, 'Target: 70 Aim − 71 modifier = **-1**'],
+      [{ attribute: 'Will' }, 'Target: -300 Will = **-300**'],
+      [{ attribute: 'Tech', modifier: -100 }, 'Target: 20 Tech − 100 modifier = **-80**'],
+      [{ attribute: 'Dodge' }, 'Target: -1 Dodge = **-1**'],
+    ];
+    for (const [index, [options, target]] of checks.entries()) {
+      const reply = await sandbox().one({ user: 'mike', command: 'tactics check', options });
+      expect(reply).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+      const text = textOf(reply);
+      expect(text).toContain(`Mike: ${options.attribute} check, failure`);
+      expect(text).toContain(target);
+      expect(text).toMatch(/\*\*failure\*\* \(chance 0%\)/);
+      expect(text).toContain('A target below 1 cannot succeed.');
+      expect(text).not.toContain('cannot be used');
+      expect((await storedRolls(1))[0]).toMatchObject({ kind: 'check', seed: `t-${index + 1}`, success: false });
+      await replayMatches(rollIdOf(text));
+    }
+  });
 });
 
 describe('/tactics damage', () => {

@@ -371,14 +371,21 @@ export function resolveSocial(input: SocialInput, rng: Rng): SocialResult {
   return { input, psionicsWaived: input.psionicListener && input.speakerPsionic, check: rollUnder(socialCheckInput(input), rng) };
 }
 
+/** The term `withUnproficientEquipment` adds. */
+export const UNPROFICIENT_EQUIPMENT_TERM = 'equipment without proficiency';
+
 /** Tech with equipment without proficiency: −50 on the check. */
 export function withUnproficientEquipment(input: CheckInput): CheckInput {
-  return { ...input, modifiers: [...input.modifiers, { name: 'equipment without proficiency', value: UNPROFICIENT_EQUIPMENT }] };
+  return { ...input, modifiers: [...input.modifiers, { name: UNPROFICIENT_EQUIPMENT_TERM, value: UNPROFICIENT_EQUIPMENT }] };
 }
 
-/** A target below 0 means the equipment cannot be used at all (no roll). */
+/**
+ * Whether a check is rolled. Only equipment used without proficiency (the check carries the −50 term) can be
+ * unusable: below 0 it "cannot be used at all", no roll. Any other check below 0 is a plain check that cannot
+ * succeed: rolled, a failure at 0 %, as every Psi, social, reaction and Aim check already is.
+ */
 export function equipmentUsable(input: CheckInput): boolean {
-  return checkTarget(input) >= 0;
+  return !input.modifiers.some((term) => term.name === UNPROFICIENT_EQUIPMENT_TERM) || checkTarget(input) >= 0;
 }
 
 export type ReactionKind = 'defense' | 'dodge';

@@ -273,6 +273,19 @@ describe('Tech with equipment without proficiency', () => {
     expect(equipmentUsable(withUnproficientEquipment({ attribute: { name: 'Tech', value: 50 }, modifiers: [] }))).toBe(true);
     expect(equipmentUsable(withUnproficientEquipment({ attribute: { name: 'Tech', value: 49 }, modifiers: [] }))).toBe(false);
   });
+  it('only equipment used without proficiency can be unusable: any other check below 0 is rolled and fails at 0 %', () => {
+    const plain = [
+      { attribute: { name: 'Aim', value: 70 }, modifiers: [{ name: 'modifier', value: -71 }] },
+      { attribute: { name: 'Will', value: -300 }, modifiers: [] },
+      { attribute: { name: 'Tech', value: 20 }, modifiers: [{ name: 'modifier', value: -100 }] },
+      { attribute: { name: 'Dodge', value: -1 }, modifiers: [] },
+    ];
+    for (const input of plain) {
+      expect(equipmentUsable(input), input.attribute.name).toBe(true);
+      // Even the lowest d100, a 1, fails.
+      expect(resolveCheck(input, dice(d100(1)))).toMatchObject({ success: false, chance: 0 });
+    }
+  });
 });
 
 describe('Defense against hazards and Dodge reactions start at +50', () => {
