@@ -43,7 +43,8 @@ import type { StoredTracker } from '../src/store/initiatives.js';
 import { newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
-import { endedMessage, initiativeIds, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type InitiativeControl, type TrackerView } from '../src/views/initiative.js';
+import { endPrompt, endedMessage, initiativeIds, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type EndPromptPress, type InitiativeControl, type TrackerPress, type TrackerView } from '../src/views/initiative.js';
+import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
 
 /** The rules /initiative start offers: seed 002's three scenes, seed 004's phases, and a manual order for the rest. */
@@ -101,7 +102,7 @@ const data = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('value').setDescription('melee: die code or value · chase: position · manual: order value').setRequired(true).setMaxLength(20)),
   )
   .addSubcommand((sub) => sub.setName('show').setDescription('Post the tracker again at the bottom of the channel'))
-  .addSubcommand((sub) => sub.setName('end').setDescription('Dispatcher: end the initiative in this channel'));
+  .addSubcommand((sub) => sub.setName('end').setDescription('Dispatcher: end the initiative in this channel (asks to confirm)'));
 
 // ---- the rule's numbers -------------------------------------------------------------------------------------------
 
@@ -396,21 +397,48 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
   }
 }
 
-async function end(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+/** `/initiative end` asks first, privately (endPrompt); its End button ends the tracker (endConfirmed). */
+async function end(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   await context.requireDispatcher('end the initiative');
   const tracker = await trackerHere(context);
-  if (!(await context.store.initiatives.end(tracker))) throw new UserError('The initiative changed at this moment; run `/initiative end` again.');
-  let trouble = '';
-  if (tracker.messageId) {
-    try {
-      const channel = interaction.channel;
-      if (channel?.isTextBased()) await channel.messages.edit(tracker.messageId, endedMessage(viewOf(tracker)));
-    } catch (error) {
-      context.log.debug({ err: error }, 'the ended initiative message could not be updated');
-      trouble = ' (Its message could not be updated.)';
-    }
+  await context.answer.reply(endPrompt(viewOf(tracker), context.userId));
+}
+
+/**
+ * The prompt's End: the tracker as it stands now is ended (a turn moved since the prompt is no reason to keep it),
+ * its message shows the last order with no buttons, and the prompt says so. Keep it: the prompt goes, nothing else.
+ */
+async function answerEndPrompt(interaction: ComponentInteraction, press: EndPromptPress, context: HandlerContext): Promise<void> {
+  if (press.action === 'keep') {
+    await context.answer.update({ content: `Kept: initiative #${press.trackerId} goes on. Nothing was changed.`, components: [], allowedMentions: NO_PINGS });
+    return;
   }
-  await context.answer.reply(privateNote(`Initiative #${tracker.id} ended.${trouble}`));
+  if (press.askerId !== context.userId) {
+    await context.answer.reply(privateNote('Only the Dispatcher who ran this `/initiative end` can confirm it. Nothing was changed.'));
+    return;
+  }
+  await context.requireDispatcher('end the initiative');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tracker = await context.store.initiatives.find(context.guildId, press.trackerId);
+    if (!tracker) {
+      await context.answer.update({ content: `Initiative #${press.trackerId} has already ended. Nothing was changed.`, components: [], allowedMentions: NO_PINGS });
+      return;
+    }
+    if (!(await context.store.initiatives.end(tracker))) continue;
+    let trouble = '';
+    if (tracker.messageId) {
+      try {
+        const channel = interaction.channel;
+        if (channel?.isTextBased()) await channel.messages.edit(tracker.messageId, endedMessage(viewOf(tracker)));
+      } catch (error) {
+        context.log.debug({ err: error }, 'the ended initiative message could not be updated');
+        trouble = ' (Its message could not be updated.)';
+      }
+    }
+    await context.answer.update({ content: `Initiative #${tracker.id} ended.${trouble}`, components: [], allowedMentions: NO_PINGS });
+    return;
+  }
+  throw new UserError('The initiative kept changing while this was being ended; press **End the initiative** again.');
 }
 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -424,7 +452,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 // ---- the buttons ----------------------------------------------------------------------------------------------------
 
 /** Next and Previous: the Dispatcher's, and the player's whose turn it is. Begin and End: the Dispatcher's. */
-async function checkMayPress(context: HandlerContext, state: TrackerState, verb: InitiativeControl['action']): Promise<void> {
+async function checkMayPress(context: HandlerContext, state: TrackerState, verb: TrackerPress['action']): Promise<void> {
   if (await context.isDispatcher()) return;
   const current = currentCombatant(state);
   if (verb === 'end') throw new UserError(`Only a Dispatcher can end the initiative. ${await context.dispatcherRequirement()}`);
@@ -434,9 +462,11 @@ async function checkMayPress(context: HandlerContext, state: TrackerState, verb:
   throw new UserError(`${whose}: only ${current?.playerId ? 'that player or ' : ''}a Dispatcher can move the initiative on.`);
 }
 
-async function component(interaction: ComponentInteraction, { action: verb, trackerId, version }: InitiativeControl, context: HandlerContext): Promise<void> {
+async function component(interaction: ComponentInteraction, control: InitiativeControl, context: HandlerContext): Promise<void> {
   try {
     if (!interaction.isButton()) throw new UserError('This action comes from a button.');
+    if (control.action === 'confirm-end' || control.action === 'keep') return await answerEndPrompt(interaction, control, context);
+    const { action: verb, trackerId, version } = control;
     const tracker = await context.store.initiatives.find(context.guildId, trackerId);
     // Ended (perhaps by a press whose answer was lost): its message keeps no live buttons.
     if (!tracker) return void (await answerFromStore(interaction, context, { components: [] }, 'This initiative has ended (or is not one of this server’s).'));

@@ -3,7 +3,7 @@
  * in order with their initiative and its dice; Previous / Next / End under it. Names are user text: escaped, and
  * the message never pings. The one ping is `turnPing`: the player whose turn it has become, and nobody else.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags } from 'discord.js';
 import {
   currentCombatant,
   orderOf,
@@ -20,7 +20,7 @@ import { systemName } from '../engine/systems/index.js';
 import { componentIds, oneOf, wholeNumber } from './component-id.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
-import type { MessageBody } from './messages.js';
+import type { MessageBody, ReplyPayload } from './messages.js';
 
 export interface TrackerView {
   id: number;
@@ -141,27 +141,43 @@ function trackerEmbed(view: TrackerView, ended: boolean): EmbedBuilder {
     .setFooter({ text: truncate(footer, DISCORD_LIMITS.footer) });
 }
 
-export interface InitiativeControl {
+/** A press on the tracker's message: it carries the version it was drawn for. */
+export interface TrackerPress {
   action: 'previous' | 'next' | 'end';
   trackerId: number;
   /** The tracker's version the button was drawn for. */
   version: number;
 }
 
-/** `initiative:<action>:<tracker id>:<version>`. */
+/**
+ * A press on `/initiative end`'s private prompt: end the tracker (only the Dispatcher who asked may), or keep it. They
+ * carry no version: the Dispatcher means to end this tracker however its turns have moved since.
+ */
+export type EndPromptPress = { action: 'confirm-end'; trackerId: number; askerId: string } | { action: 'keep'; trackerId: number };
+
+export type InitiativeControl = TrackerPress | EndPromptPress;
+
+/** `initiative:<previous|next|end>:<tracker id>:<version>`, `initiative:confirm-end:<tracker id>:<asker id>`, `initiative:keep:<tracker id>`. */
 export const initiativeIds = componentIds<InitiativeControl>('initiative', {
-  write: ({ action, trackerId, version }) => [action, trackerId, version],
-  read: ([actionText, idText, versionText, ...rest]) => {
-    const action = oneOf(actionText, ['previous', 'next', 'end']);
+  write: (control) => {
+    if (control.action === 'confirm-end') return [control.action, control.trackerId, control.askerId];
+    if (control.action === 'keep') return [control.action, control.trackerId];
+    return [control.action, control.trackerId, control.version];
+  },
+  read: ([actionText, idText, third, ...rest]) => {
     const trackerId = wholeNumber(idText);
-    const version = wholeNumber(versionText);
-    return action && trackerId !== null && version !== null && rest.length === 0 ? { action, trackerId, version } : null;
+    if (trackerId === null || rest.length > 0) return null;
+    if (actionText === 'confirm-end') return third && /^\d+$/.test(third) ? { action: actionText, trackerId, askerId: third } : null;
+    if (actionText === 'keep') return third === undefined ? { action: actionText, trackerId } : null;
+    const action = oneOf(actionText, ['previous', 'next', 'end']);
+    const version = wholeNumber(third);
+    return action && version !== null ? { action, trackerId, version } : null;
   },
 });
 
 /** The buttons carry the version they were drawn for: a press on an older drawing is caught, not applied twice. */
 export function trackerButtons(view: TrackerView) {
-  const press = (action: InitiativeControl['action']) => initiativeIds.encode({ action, trackerId: view.id, version: view.version });
+  const press = (action: TrackerPress['action']) => initiativeIds.encode({ action, trackerId: view.id, version: view.version });
   const begun = view.state.cycle > 0;
   return [
     new ActionRowBuilder<ButtonBuilder>()
@@ -176,6 +192,25 @@ export function trackerButtons(view: TrackerView) {
 
 export function trackerMessage(view: TrackerView): MessageBody {
   return { embeds: [trackerEmbed(view, false).toJSON()], components: trackerButtons(view), allowedMentions: NO_PINGS };
+}
+
+/** `/initiative end`'s private question: which tracker, where it stands, and what ending it does; End or Keep. */
+export function endPrompt(view: TrackerView, askerId: string): ReplyPayload {
+  const { state } = view;
+  const where = state.cycle > 0 ? `at ${cycleText(state).toLowerCase()}` : 'not begun';
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(initiativeIds.encode({ action: 'confirm-end', trackerId: view.id, askerId })).setLabel('End the initiative').setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(initiativeIds.encode({ action: 'keep', trackerId: view.id })).setLabel('Keep it').setStyle(ButtonStyle.Secondary),
+  );
+  return {
+    content: truncate(
+      `End initiative #${view.id} (${ruleTitle(state)}, ${where}, ${state.combatants.length} in it)? Its message keeps the last order with no buttons, and it cannot be taken up again: a new one starts from nobody with \`/initiative start\`.`,
+      DISCORD_LIMITS.content,
+    ),
+    components: [row.toJSON()],
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: NO_PINGS,
+  };
 }
 
 /** The tracker as it stood when it ended: the last order, no buttons. */

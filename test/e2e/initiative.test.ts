@@ -86,6 +86,14 @@ function answer(responses: SandboxResponse[]): SandboxResponse {
   return answers[0]!;
 }
 
+/** A Dispatcher's press on /initiative end's prompt (0: End the initiative, 1: Keep it): the prompt's update (the tracker's message may be edited too). */
+async function pressOnPrompt(prompt: SandboxResponse, index: number): Promise<SandboxResponse> {
+  const { responses } = await sandbox().act({ ...DISPATCHER, button: buttonsOf(prompt)[index]!, message: prompt.messageId! });
+  const updates = responses.filter((response) => response.kind === 'update');
+  expect(updates, JSON.stringify(responses)).toHaveLength(1);
+  return updates[0]!;
+}
+
 function ping(responses: SandboxResponse[]): SandboxResponse | undefined {
   return responses.find((response) => response.kind === 'followup' && !response.ephemeral);
 }
@@ -303,9 +311,52 @@ describe('/initiative: who may do what', () => {
     expect(tracker(message).text).toContain('**Ended** in round 1');
     const next = await start('debate');
     expect(next).not.toBe(message);
-    const endedByCommand = await ack({ ...DISPATCHER, command: 'initiative end' });
+    const prompt = await ack({ ...DISPATCHER, command: 'initiative end' });
+    const endedByCommand = await pressOnPrompt(prompt, 0);
     expect(endedByCommand.content).toContain('ended');
     expect(buttonsOf(tracker(next).message)).toEqual([]);
+  });
+
+  it('/initiative end asks first, privately: Keep it changes nothing, End the initiative ends it, once', async () => {
+    const box = sandbox();
+    const message = await start('chase');
+    await ack({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Orc', value: '1' } });
+    const byPlayer = await ack({ user: 'mike', command: 'initiative end' });
+    expect(byPlayer.content).toContain('Only a Dispatcher can end the initiative');
+    expect(byPlayer.components).toEqual([]);
+
+    const asked = await ack({ ...DISPATCHER, command: 'initiative end' });
+    expect(asked).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(asked.content).toMatch(/^End initiative #\d+ \(.+, not begun, 1 in it\)\? Its message keeps the last order with no buttons/);
+    const labels = (asked.components as Array<{ components: Array<{ label: string }> }>)[0]!.components.map((button) => button.label);
+    expect(labels).toEqual(['End the initiative', 'Keep it']);
+    expect(tracker(message).buttons).toHaveLength(3);
+
+    const kept = await pressOnPrompt(asked, 1);
+    expect(kept).toMatchObject({ kind: 'update', components: [] });
+    expect(kept.content).toMatch(/^Kept: initiative #\d+ goes on\. Nothing was changed\.$/);
+    expect(tracker(message).buttons).toHaveLength(3);
+
+    // The End of a prompt pressed from the tracker's message (which does not carry it) is refused, changing nothing.
+    const again = await ack({ ...DISPATCHER, command: 'initiative end' });
+    const spare = await ack({ ...DISPATCHER, command: 'initiative end' });
+    const forged = await box.one({ ...DISPATCHER, button: buttonsOf(again)[0]!, message, forged: true });
+    expect(forged).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(tracker(message).buttons).toHaveLength(3);
+    // Only the Dispatcher who asked confirms it.
+    const otherDispatcher = await box.one({ user: 'otto', roles: ['dispatcher'], button: buttonsOf(again)[0]!, message: again.messageId! });
+    expect(otherDispatcher).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(otherDispatcher.content).toContain('Only the Dispatcher who ran this `/initiative end` can confirm it. Nothing was changed.');
+    expect(tracker(message).buttons).toHaveLength(3);
+
+    const ended = await pressOnPrompt(again, 0);
+    expect(ended).toMatchObject({ kind: 'update', components: [] });
+    expect(ended.content).toMatch(/^Initiative #\d+ ended\.$/);
+    expect(tracker(message).buttons).toEqual([]);
+    expect(tracker(message).text).toContain('**Ended**');
+    // Another prompt's End, pressed late, ends nothing more.
+    const late = await pressOnPrompt(spare, 0);
+    expect(late.content).toMatch(/^Initiative #\d+ has already ended\. Nothing was changed\.$/);
   });
 
   it('a manual order for a system whose seed has no initiative rule; /initiative show posts it again lower down', async () => {

@@ -119,7 +119,8 @@ async function initiativeRolls(): Promise<void> {
   const box = sandbox();
   await box.act({ ...DISPATCHER, command: 'initiative start', options: { rule: 'debate' } });
   await box.act({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Senator', value: '3D+2' } });
-  await box.act({ ...DISPATCHER, command: 'initiative end' });
+  const prompt = await box.one({ ...DISPATCHER, command: 'initiative end' });
+  await box.act({ ...DISPATCHER, button: (prompt.components as Array<{ components: Array<{ custom_id: string }> }>)[0]!.components[0]!.custom_id, message: prompt.messageId! });
   await box.act({ ...DISPATCHER, command: 'initiative start', options: { rule: 'd10-phase' } });
   await box.act({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Earl', value: '3', modifier: 11 } });
 }

@@ -44,7 +44,12 @@ const families: Record<string, Family<unknown>> = {
   contest: family(contestIds, contestSamples),
   d10: family(d10Ids, [{ cumulativeId: ROLL, step: 2 }, { cumulativeId: ROLL, step: 99 }]),
   dispatch: family(dispatchIds, [{ action: 'call', requestId: 3 }, { action: 'consequence', requestId: ROW }, { action: 'callform', requestId: ROW }]),
-  initiative: family(initiativeIds, [{ action: 'next', trackerId: 1, version: 0 }, { action: 'previous', trackerId: ROW, version: ROW }]),
+  initiative: family(initiativeIds, [
+    { action: 'next', trackerId: 1, version: 0 },
+    { action: 'previous', trackerId: ROW, version: ROW },
+    { action: 'confirm-end', trackerId: ROW, askerId: SNOWFLAKE },
+    { action: 'keep', trackerId: ROW },
+  ]),
   log: family(logIds, [
     { query: { viewerId: SNOWFLAKE, userId: null, count: null, page: 1 }, direction: 'newer', cursor: { createdAt: new Date(0), id: ROLL } },
     { query: { viewerId: SNOWFLAKE, userId: SNOWFLAKE, count: 1000, page: 99_999 }, direction: 'older', cursor: { createdAt: new Date(4_102_444_800_000), id: `${ROLL}-next` } },
