@@ -397,7 +397,7 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
   }
 }
 
-/** `/initiative end` asks first, privately (endPrompt); its End button ends the tracker (endConfirmed). */
+/** `/initiative end` asks first, privately (endPrompt); its End button ends the tracker (answerEndPrompt). */
 async function end(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   await context.requireDispatcher('end the initiative');
   const tracker = await trackerHere(context);
