@@ -245,4 +245,7 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(paths, typed));
 }
 
-export const helpCommand: BotCommand = { data, execute, autocomplete };
+/** The overview (no `command`) shows how to start: the welcome after it does not repeat that (src/discord/router.ts). */
+const showsHowToStart = (interaction: ChatInputCommandInteraction) => interaction.options.getString('command') === null;
+
+export const helpCommand: BotCommand = { data, execute, autocomplete, showsHowToStart };

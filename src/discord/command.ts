@@ -91,6 +91,11 @@ export interface BotCommand<Control = unknown> {
   heavyWork?: readonly string[];
   /** Whether this press may answer with a form (which must be its first answer, never deferred). */
   mayOpenForm?(control: Control): boolean;
+  /**
+   * Whether this command's answer just showed the asker, privately, how to start (the /help overview): the server's
+   * one-time welcome after it is then the short one, for the rest of the table, not a repeat of those steps.
+   */
+  showsHowToStart?(interaction: ChatInputCommandInteraction): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
 }

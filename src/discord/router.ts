@@ -17,7 +17,7 @@ import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 import { familyOf, outdatedControlText } from '../views/component-id.js';
-import { startSteps, welcomeMessage } from '../views/help.js';
+import { shortWelcomeMessage, startSteps, welcomeMessage } from '../views/help.js';
 
 export interface RouterOptions {
   /** How long a handler may run before the router acknowledges for it (src/discord/responder.ts); default 2 s. */
@@ -113,7 +113,9 @@ export class Router {
       const settings = await servers.settings(interaction.guildId);
       if (settings.welcomedAt !== null) return;
       if (!(await servers.claimWelcome(interaction.guildId, this.services.now()))) return;
-      await context.answer.followUp(welcomeMessage(startSteps(settings)));
+      // After the /help overview, whose asker just read the first steps, the rest of the table is pointed to /help.
+      const startShown = this.commandFor(interaction)?.showsHowToStart?.(interaction) === true;
+      await context.answer.followUp(startShown ? shortWelcomeMessage() : welcomeMessage(startSteps(settings)));
     } catch (error) {
       context.log.warn({ err: error }, 'the welcome was not posted');
     }

@@ -165,3 +165,15 @@ export function welcomeMessage(start: StartSteps): MessageBody {
     allowedMentions: NO_PINGS,
   };
 }
+
+/**
+ * The welcome after a first command that was the /help overview: its asker has just read, privately, what the
+ * welcome would say, but the rest of the table has not (that answer was private), so the bot still says it is here,
+ * in one line, and points everyone to /help rather than repeating the steps in public.
+ */
+export function shortWelcomeMessage(): MessageBody {
+  return {
+    content: '👋 **Tac Talk Bot is here.** Each of you can type `/help`: it shows you, privately, what the bot does and how to start.',
+    allowedMentions: NO_PINGS,
+  };
+}

@@ -55,6 +55,25 @@ describe('the welcome', () => {
     expect((await s.bot.store.servers.settings(s.fake.guildId)).welcomedAt).not.toBeNull();
   });
 
+  it('after /help as the first command, is one line for the rest of the table: it does not repeat the steps /help just showed', async () => {
+    const s = await welcomed();
+    const help = await s.act({ user: 'mike', command: 'help' });
+    await expectWelcomes(s, 1);
+    const [answer, welcome] = s.fake.answersTo(help.id)!.responses;
+    expect(answer).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(textOf(answer!)).toContain('/sheet create name:Troy');
+    expect(welcome).toMatchObject({ kind: 'followup', ephemeral: false, allowedMentions: { parse: [] } });
+    expect(welcome!.content).toBe('👋 **Tac Talk Bot is here.** Each of you can type `/help`: it shows you, privately, what the bot does and how to start.');
+  });
+
+  it('after /help about one command, says where to start in full: that answer showed no first steps', async () => {
+    const s = await welcomed();
+    const help = await s.act({ user: 'mike', command: 'help', options: { command: 'roll dice' } });
+    await expectWelcomes(s, 1);
+    const welcome = s.fake.answersTo(help.id)!.responses[1]!;
+    expect(welcome.content).toContain('Make your character with `/sheet create name:Troy`');
+  });
+
   it('follows an ephemeral answer or a refusal too, and the answer stays private', async () => {
     const s = await welcomed();
     const refused = await s.act({ user: 'mike', command: 'roll challenge', options: { skill: 'Climbing', cl: 90 } });
