@@ -64,6 +64,19 @@ async function start(config: Config, log: Logger): Promise<() => Promise<void>> 
   return sandbox.stop;
 }
 
+/**
+ * The sandbox's port taken by another program (often a sandbox already running) or not allowed: what to set instead,
+ * rather than Node's error and stack. Null for any other failure.
+ */
+function sandboxPortProblem(error: unknown, port: number): string | null {
+  const code = (error as { code?: unknown; syscall?: unknown } | null)?.code;
+  if ((error as { syscall?: unknown } | null)?.syscall !== 'listen') return null;
+  const instead = 'Set SANDBOX_PORT to a free port (e.g. `SANDBOX_PORT=8788 npm start`), or to 0 to take any free one.';
+  if (code === 'EADDRINUSE') return `port ${port} on 127.0.0.1 is already in use (by another program, or a sandbox already running), so the sandbox cannot listen there. ${instead}`;
+  if (code === 'EACCES') return `the sandbox may not listen on port ${port} on 127.0.0.1 (ports below 1024 need extra rights). ${instead}`;
+  return null;
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -81,6 +94,11 @@ async function main(): Promise<void> {
   try {
     stop = await start(config, log);
   } catch (error) {
+    const port = config.discordToken ? null : sandboxPortProblem(error, config.sandboxPort);
+    if (port) {
+      console.error(`Configuration error: ${port}`);
+      process.exit(1);
+    }
     log.fatal({ err: error }, 'could not start');
     process.exit(1);
   }

@@ -3,6 +3,7 @@
 // Each start runs `npm start`'s own command (package.json: src/start.mjs, which bundles the sources when they changed;
 // test/helpers/npm-start.ts).
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -68,6 +69,24 @@ it.each([
     expect(exitCode).toBe(1);
     expect(fs.readdirSync(folder)).toEqual([]);
   } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('with the sandbox port taken, says so and names SANDBOX_PORT, with no stack or JSON, and exits 1', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tactalk-port-'));
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = (holder.address() as net.AddressInfo).port;
+  try {
+    const { output, exitCode } = await startUntilExit({ DATABASE_URL: `file:${folder}/bot.db`, SANDBOX_PORT: String(port) });
+    expect(output).toContain(`Configuration error: port ${port} on 127.0.0.1 is already in use`);
+    expect(output).toContain('SANDBOX_PORT');
+    expect(output).not.toMatch(/"level"|EADDRINUSE|\n\s+at /);
+    expect(output).not.toContain('Sandbox ready');
+    expect(exitCode).toBe(1);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }, 60_000);
