@@ -17,13 +17,24 @@ import { manageServerOnlyText } from '../src/views/permissions.js';
 export const CONTEST_TIMEOUT_MINUTES_MAX = 24 * 60;
 const SYSTEMS_TEXT_MAX = 200;
 
-/** The house rules a server can switch, by the name users type, and the setting each one is. */
+/**
+ * The house rules a server can switch, by the name users type: the setting each one is, the system it belongs to
+ * (shown where that system is played) and what it changes from when it is switched.
+ */
 const HOUSE_RULES = {
   contest_adds_own_skill: {
     setting: 'contestAddsOwnSkill',
+    system: 'tactalk',
     description: 'in a contest each side also adds its own skill to its roll, the literal reading of the seed',
+    appliesTo: 'New contests use it.',
   },
-} as const satisfies Record<string, { setting: keyof ServerSettings; description: string }>;
+  flanking_needs_own_crit: {
+    setting: 'flankingNeedsOwnCrit',
+    system: 'd100-tactics',
+    description: "a d100 tactics attacker flanking checks Crit only with Crit above 0: flanking's +50 grants no Crit check of its own, the literal reading of seed 001",
+    appliesTo: 'New `/tactics attack`s use it; attacks already rolled keep the reading they were rolled with.',
+  },
+} as const satisfies Record<string, { setting: keyof ServerSettings; system: SystemId; description: string; appliesTo: string }>;
 type HouseRuleName = keyof typeof HOUSE_RULES;
 
 const data = new SlashCommandBuilder()
@@ -138,7 +149,7 @@ async function saveSystems(context: HandlerContext, played: SystemId[]): Promise
 }
 
 function houseRuleViews(settings: ServerSettings) {
-  return Object.entries(HOUSE_RULES).map(([name, rule]) => ({ name, description: rule.description, on: settings[rule.setting] }));
+  return Object.entries(HOUSE_RULES).map(([name, rule]) => ({ name, system: rule.system, description: rule.description, on: settings[rule.setting] }));
 }
 
 async function change(interaction: ChatInputCommandInteraction, context: HandlerContext, sub: string): Promise<string> {
@@ -164,8 +175,9 @@ async function change(interaction: ChatInputCommandInteraction, context: Handler
       const name = interaction.options.getString('name', true);
       if (!(name in HOUSE_RULES)) throw new UserError(`There is no house rule \`${name}\`; see \`/config show\`.`);
       const on = interaction.options.getString('state', true) === 'on';
-      await servers.update(context.guildId, { [HOUSE_RULES[name as HouseRuleName].setting]: on });
-      return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. New contests use it.`;
+      const rule = HOUSE_RULES[name as HouseRuleName];
+      await servers.update(context.guildId, { [rule.setting]: on });
+      return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. ${rule.appliesTo}`;
     }
     case 'player-challenge-rolls': {
       const on = interaction.options.getString('state', true) === 'on';

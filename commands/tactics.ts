@@ -169,7 +169,7 @@ function attackOptions(sub: SlashCommandSubcommandBuilder): SlashCommandSubcomma
   return sub
     .addUserOption((o) => o.setName('target').setDescription('The member attacked (their active sheet)'))
     .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC attacked').setAutocomplete(true))
-    .addBooleanOption((o) => o.setName('flanked').setDescription('The target is flanked: no cover, +50 on a Crit check (needs Crit above 0)'))
+    .addBooleanOption((o) => o.setName('flanked').setDescription('The target is flanked: no cover, +50 Crit (a Crit check even from Crit 0, unless a house rule says)'))
     .addBooleanOption((o) => o.setName('dashing').setDescription('The target is dashing (a reaction attack during its Dash): +30 Dodge'))
     .addIntegerOption((o) => o.setName('crit_bonus').setDescription("Crit from the situation or equipment, e.g. a laser sight, added to the sheet's").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
     .addIntegerOption((o) => o.setName('dodge_bonus').setDescription("The target's Dodge from the situation or equipment, added to its sheet's").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
@@ -244,6 +244,7 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
   const attacker = await rollerSheet(interaction, context, TACTICS, 'required');
   const target = await targetSheet(interaction, context, TACTICS);
   if (!target) throw new UserError('Name the target: `target` (a member, from their active sheet) or, for a Dispatcher, `target_npc`.');
+  const { flankingNeedsOwnCrit } = await context.store.servers.settings(context.guildId);
   const input: AttackInput = {
     attacker: { name: attacker.name, aim: attributeOr0(attacker, 'Aim'), crit: attributeOr0(attacker, 'Crit') },
     target: { name: target.name, sheetId: target.id, defense: attributeOr0(target, 'Defense'), dodge: attributeOr0(target, 'Dodge'), armor: Math.max(0, attributeOr0(target, 'Armor')) },
@@ -258,6 +259,8 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
     melee: interaction.options.getBoolean('melee') ?? false,
     proficient: interaction.options.getBoolean('proficient') ?? true,
     modifier: interaction.options.getInteger('modifier') ?? 0,
+    // The server's reading of flanking, stored with the attack so that it replays under it whatever changes later.
+    flankingNeedsOwnCrit,
   };
   validateAttackInput(input);
   const seed = context.newSeed();

@@ -14,6 +14,8 @@ export interface ServerSettings {
   dispatcherRoleId: string | null;
   contestTimeoutMinutes: number;
   contestAddsOwnSkill: boolean;
+  /** House rule `flanking_needs_own_crit`: a d100 tactics attacker flanking checks Crit only with Crit above 0. */
+  flankingNeedsOwnCrit: boolean;
   defaultSystem: string;
   /** Whether players may make their own `/roll challenge` with a CL they choose. */
   playerChallengeRolls: boolean;
@@ -40,6 +42,7 @@ const defaultSettings = (guildId: string): ServerSettings => ({
   dispatcherRoleId: null,
   contestTimeoutMinutes: 15,
   contestAddsOwnSkill: false,
+  flankingNeedsOwnCrit: false,
   defaultSystem: 'tactalk',
   playerChallengeRolls: true,
   welcomedAt: null,

@@ -9,8 +9,18 @@ import { dispatcherRuleText } from './permissions.js';
 
 export interface HouseRuleView {
   name: string;
+  /** The system it belongs to: shown only where that system is played. */
+  system: SystemId;
   description: string;
   on: boolean;
+}
+
+/** The house rules of the systems played, one line each; null when none is. */
+function houseRulesField(houseRules: HouseRuleView[], played: readonly SystemId[]): { name: string; value: string } | null {
+  const shown = houseRules.filter((houseRule) => played.includes(houseRule.system));
+  if (shown.length === 0) return null;
+  const lines = shown.map((houseRule) => `\`${houseRule.name}\`: **${houseRule.on ? 'on' : 'off'}** (${houseRule.description})`);
+  return { name: 'House rules', value: truncate(lines.join('\n'), DISCORD_LIMITS.fieldValue) };
 }
 
 export function dispatcherRuleLine(rule: DispatcherRule): string {
@@ -27,19 +37,20 @@ export function playerChallengeRollsText(on: boolean): string {
 }
 
 export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string, played: readonly SystemId[]): ReplyPayload {
+  const houseRulesShown = houseRulesField(houseRules, played);
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
     .setTitle('Server settings')
     .addFields(
       { name: 'Dispatchers', value: truncate(dispatcherRuleLine(rule), DISCORD_LIMITS.fieldValue) },
-      // Contests, their house rule and players' own challenge rolls are Tac Talk's: shown where it is played.
+      // Contests and players' own challenge rolls are Tac Talk's: shown where it is played.
+      ...(played.includes('tactalk')
+        ? [{ name: 'Contest timeout', value: `Each step of a contest expires after **${settings.contestTimeoutMinutes} min**.` }]
+        : []),
+      // Each house rule belongs to one system: shown where that system is played.
+      ...(houseRulesShown ? [houseRulesShown] : []),
       ...(played.includes('tactalk')
         ? [
-            { name: 'Contest timeout', value: `Each step of a contest expires after **${settings.contestTimeoutMinutes} min**.` },
-            {
-              name: 'House rules',
-              value: truncate(houseRules.map((houseRule) => `\`${houseRule.name}\`: **${houseRule.on ? 'on' : 'off'}** (${houseRule.description})`).join('\n'), DISCORD_LIMITS.fieldValue),
-            },
             { name: "Players' own challenge rolls", value: `**${settings.playerChallengeRolls ? 'on' : 'off'}**: ${playerChallengeRollsText(settings.playerChallengeRolls)} (\`/config player-challenge-rolls\`)` },
           ]
         : []),

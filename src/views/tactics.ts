@@ -3,7 +3,7 @@
  * the verdict and the exact chance; an attack step by step, with an *Apply damage* button on a hit.
  */
 import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
-import { DASH_DODGE_BONUS, FLANKED_CRIT_BONUS, type AttackResult, type CheckInput, type CheckResult, type DamageRoll, type HitType, type PsiResult, type ReactionResult, type SocialResult } from '../engine/systems/d100-tactics/tactics.js';
+import { completeAttackInput, DASH_DODGE_BONUS, FLANKED_CRIT_BONUS, type AttackResult, type CheckInput, type CheckResult, type DamageRoll, type HitType, type PsiResult, type ReactionResult, type SocialResult } from '../engine/systems/d100-tactics/tactics.js';
 import { DASH_MULTIPLIER, runName, type MoveResult } from '../engine/systems/d100-tactics/movement.js';
 import { rollFooter } from './challenge.js';
 import { rollActionIds } from './component-id.js';
@@ -116,8 +116,7 @@ export function attackSteps(result: AttackResult): Array<[string, string]> {
   if (!result.rolledHit) return steps;
   const reactions: string[] = [];
   reactions.push(result.dodge ? `Dodge ${targetLine(result.dodge)}: ${checkVerdictLine(result.dodge, { success: 'dodged', failure: 'not dodged' })}` : `No Dodge check (${escapeMarkdown(input.target.name)} has no Dodge).`);
-  const flankedNote = input.flanked ? `; flanking's +${FLANKED_CRIT_BONUS} only adds to a Crit above 0` : '';
-  reactions.push(result.crit ? `Crit ${targetLine(result.crit)}: ${checkVerdictLine(result.crit, { success: 'critical', failure: 'no critical' })}` : `No Crit check (${escapeMarkdown(input.attacker.name)} has no Crit${flankedNote}).`);
+  reactions.push(result.crit ? `Crit ${targetLine(result.crit)}: ${checkVerdictLine(result.crit, { success: 'critical', failure: 'no critical' })}` : `No Crit check (${escapeMarkdown(input.attacker.name)} ${noCritReason(result)}).`);
   reactions.push(`→ **${HIT_WORDS[result.rolledHit]}**`);
   steps.push(['4. Dodge / Crit', reactions.join('\n')]);
   if (!input.proficient) steps.push(['6. Not proficient', `${HIT_WORDS[result.rolledHit]} → **${HIT_WORDS[result.hit]}**`]);
@@ -132,6 +131,16 @@ export function attackSteps(result: AttackResult): Array<[string, string]> {
   return steps;
 }
 
+/** Why an attack that hit made no Crit check, under the flanking reading it was rolled with. */
+function noCritReason(result: AttackResult): string {
+  // A result stored before the reading was stored lacks it: completed as its replay reads it.
+  const input = completeAttackInput(result.input);
+  if (!input.flanked) return 'has no Crit';
+  // The house rule's reading (also the bot's from issue 12 until issue 23, as those attacks replay).
+  if (input.flankingNeedsOwnCrit) return `has no Crit; flanking's +${FLANKED_CRIT_BONUS} only adds to a Crit above 0: \`flanking_needs_own_crit\``;
+  return `has no Crit, even with flanking's +${FLANKED_CRIT_BONUS}`;
+}
+
 export function attackTitle(result: AttackResult): string {
   const who = `${result.input.attacker.name} → ${result.input.target.name}`;
   if (!result.damage) return `❌ ${who}: miss`;
@@ -139,11 +148,11 @@ export function attackTitle(result: AttackResult): string {
 }
 
 function attackOptions(result: AttackResult): string {
-  const { input } = result;
+  const input = completeAttackInput(result.input);
   const flags = [
     input.melee ? 'melee' : 'ranged',
     `${input.cover} cover`,
-    input.flanked ? 'flanked' : null,
+    input.flanked ? (input.flankingNeedsOwnCrit ? `flanked (+${FLANKED_CRIT_BONUS} only on a Crit above 0)` : `flanked (+${FLANKED_CRIT_BONUS} Crit)`) : null,
     input.marked ? 'marked' : null,
     input.dashing ? `target dashing (+${DASH_DODGE_BONUS} Dodge)` : null,
     input.critBonus ? `Crit bonus ${signedCompact(input.critBonus)}` : null,

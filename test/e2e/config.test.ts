@@ -78,6 +78,27 @@ describe('/config', () => {
     expect(off.content).toContain('is now **off**');
   });
 
+  it('flanking_needs_own_crit (d100 tactics): off by default, switched by Manage Server; each house rule is shown where its system is played', async () => {
+    expect(await settingsShown()).toContain("`flanking_needs_own_crit`: **off** (a d100 tactics attacker flanking checks Crit only with Crit above 0: flanking's +50 grants no Crit check of its own, the literal reading of seed 001)");
+    expect((await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).flankingNeedsOwnCrit).toBe(false);
+    const on = await sandbox().one({ ...ADMIN, command: 'config house-rule', options: { name: 'flanking_needs_own_crit', state: 'on' } });
+    expect(on).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(on.content).toBe('House rule `flanking_needs_own_crit` is now **on**. New `/tactics attack`s use it; attacks already rolled keep the reading they were rolled with.');
+    expect((await sandbox().bot.store.servers.settings(sandbox().fake.guildId)).flankingNeedsOwnCrit).toBe(true);
+    expect(await settingsShown()).toContain('`flanking_needs_own_crit`: **on**');
+
+    await sandbox().one({ ...ADMIN, command: 'config systems', options: { play: 'd100 tactics' } });
+    const tacticsOnly = await settingsShown();
+    expect(tacticsOnly).toContain('House rules\n`flanking_needs_own_crit`: **on**');
+    expect(tacticsOnly).not.toContain('contest_adds_own_skill');
+    await sandbox().one({ ...ADMIN, command: 'config systems', options: { play: 'tactalk' } });
+    const tactalkOnly = await settingsShown();
+    expect(tactalkOnly).toContain('House rules\n`contest_adds_own_skill`: **off**');
+    expect(tactalkOnly).not.toContain('flanking_needs_own_crit');
+    await sandbox().one({ ...ADMIN, command: 'config systems', options: { play: 'd6 pools' } });
+    expect(await settingsShown()).not.toContain('House rules');
+  });
+
   it('refuses every change to a member without Manage Server, a Dispatcher too, privately, and changes nothing', async () => {
     const before = await settingsShown();
     const changes: Array<[string, Record<string, unknown>]> = [
@@ -85,6 +106,7 @@ describe('/config', () => {
       ['config dispatcher-role', {}],
       ['config contest-timeout', { minutes: 1 }],
       ['config house-rule', { name: 'contest_adds_own_skill', state: 'on' }],
+      ['config house-rule', { name: 'flanking_needs_own_crit', state: 'on' }],
       ['config system', { name: 'tactalk' }],
       ['config player-challenge-rolls', { state: 'off' }],
       ['config systems', { play: 'd6 pools' }],
@@ -102,6 +124,7 @@ describe('/config', () => {
       dispatcherRoleId: null,
       contestTimeoutMinutes: 15,
       contestAddsOwnSkill: false,
+      flankingNeedsOwnCrit: false,
       defaultSystem: 'tactalk',
       playerChallengeRolls: true,
       playedSystems: null,

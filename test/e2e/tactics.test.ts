@@ -2,7 +2,7 @@
 // checks, damage, attacks with the Apply damage button (attacker only, once, across a restart), Psi, replays.
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../src/engine/rng.js';
-import { resolveAttack, resolveCheck, resolvePsi, resolveReaction, resolveSocial, rollDamage } from '../../src/engine/systems/d100-tactics/tactics.js';
+import { attackDice, resolveAttack, resolveCheck, resolvePsi, resolveReaction, resolveSocial, rollDamage } from '../../src/engine/systems/d100-tactics/tactics.js';
 import { attackInput } from '../helpers/attack-input.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
@@ -162,20 +162,72 @@ describe('/tactics attack', () => {
     expect(textOf(await sandbox().one({ user: 'sasha', command: 'sheet show' }))).toContain(`Health **${20 - Number(damage)}**`);
   });
 
-  it('an attacker with Crit 0 who flanks makes no Crit check and never crits (RULES 2.4: +50 only on a Crit above 0)', async () => {
+  it('flanking grants Crit: an attacker with Crit 0 who flanks checks Crit at 50 and may crit; the reading is stored and replays', async () => {
     await sheet('mike', 'Mike', { Aim: 200 });
     await sheet('sasha', 'Sasha', { Health: 30 });
     const seeds = ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'];
     const input = attackInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'full', flanked: true });
-    // The old reading (Crit 0 + 50 checked at 50) made some of these very attacks critical.
-    expect(seeds.some((seed) => resolveAttack({ ...input, legacyFlankedCrit: true }, seededRng(seed)).hit === 'critical')).toBe(true);
+    // Some of these very attacks are critical.
+    expect(seeds.some((seed) => resolveAttack(input, seededRng(seed)).hit === 'critical')).toBe(true);
     for (const seed of seeds) {
       const expected = resolveAttack(input, seededRng(seed));
       const text = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'full', flanked: true } }));
-      expect(text).toContain("No Crit check (Mike has no Crit; flanking's +50 only adds to a Crit above 0).");
-      expect(text).toContain(`Mike → Sasha: hit, ${expected.damage!.final} damage`);
-      expect(text).not.toContain('critical');
-      expect((await storedRolls(1))[0]).toMatchObject({ kind: 'attack', seed, dice: { crit: null } });
+      expect(text).toContain('flanked (+50 Crit)');
+      expect(text).toContain(`Crit 0 Crit + 50 flanked = **50**: 🎲 ${d100Text(expected.crit!.d100)} ${expected.crit!.success ? '≤ 50: **critical**' : '> 50: **no critical**'}`);
+      expect(text).toContain(`Mike → Sasha: ${expected.hit === 'critical' ? 'critical hit' : 'hit'}, ${expected.damage!.final} damage`);
+      expect((await storedRolls(1))[0]).toMatchObject({ kind: 'attack', seed, inputs: { flankingNeedsOwnCrit: false }, dice: { crit: { tens: expected.crit!.d100.tens, ones: expected.crit!.d100.ones } } });
+      await replayMatches(rollIdOf(text));
+    }
+  });
+
+  it('house rule flanking_needs_own_crit: a Crit-0 flanker makes no Crit check and never crits; each attack keeps the reading it was rolled with', async () => {
+    const ADMIN = { user: 'olga', permissions: ['ManageGuild'] };
+    await sheet('mike', 'Mike', { Aim: 200 });
+    await sheet('sasha', 'Sasha', { Health: 30 });
+    const attackOptions = { target: 'sasha', weapon_base: 4, weapon_range: 3, cover: 'full', flanked: true };
+    const on = await sandbox().one({ ...ADMIN, command: 'config house-rule', options: { name: 'flanking_needs_own_crit', state: 'on' } });
+    expect(on.content).toBe('House rule `flanking_needs_own_crit` is now **on**. New `/tactics attack`s use it; attacks already rolled keep the reading they were rolled with.');
+    const literal = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: attackOptions }));
+    expect(literal).toContain('flanked (+50 only on a Crit above 0)');
+    expect(literal).toContain("No Crit check (Mike has no Crit; flanking's +50 only adds to a Crit above 0: `flanking_needs_own_crit`).");
+    expect(literal).not.toContain('critical');
+    expect((await storedRolls(1))[0]).toMatchObject({ seed: 't-1', inputs: { flankingNeedsOwnCrit: true }, dice: { crit: null } });
+
+    await sandbox().one({ ...ADMIN, command: 'config house-rule', options: { name: 'flanking_needs_own_crit', state: 'off' } });
+    const granted = textOf(await sandbox().one({ user: 'mike', command: 'tactics attack', options: attackOptions }));
+    expect(granted).toContain('Crit 0 Crit + 50 flanked = **50**');
+    expect((await storedRolls(1))[0]).toMatchObject({ seed: 't-2', inputs: { flankingNeedsOwnCrit: false } });
+    // The first attack replays under the house rule it was rolled with, though the server no longer has it.
+    expect(await replayMatches(rollIdOf(literal))).toContain('No Crit check (Mike has no Crit');
+    expect(await replayMatches(rollIdOf(granted))).toContain('Crit 0 Crit + 50 flanked = **50**');
+  });
+
+  it('attacks stored before the flanking reading was stored replay as rolled: before issue 12 a Crit-0 flanker checked at 50, after it made no check', async () => {
+    const mike = sandbox().fake.user('mike').id;
+    const input = attackInput({ defense: 0, dodge: 0, armor: 0 }, { attacker: { name: 'Mike', aim: 200, crit: 0 }, cover: 'full', flanked: true });
+    const { critBonus: _c, dodgeBonus: _d, dashing: _x, flankingNeedsOwnCrit: _f, ...beforeIssue12 } = input;
+    const { flankingNeedsOwnCrit: _g, ...fromIssue12 } = input;
+    const eras: Array<[object, boolean, string]> = [
+      [beforeIssue12, false, 'Crit 0 Crit + 50 flanked = **50**'],
+      [fromIssue12, true, "No Crit check (Mike has no Crit; flanking's +50 only adds to a Crit above 0"],
+    ];
+    for (const [stored, flankingNeedsOwnCrit, shown] of eras) {
+      const result = resolveAttack({ ...input, flankingNeedsOwnCrit }, seededRng('old-flank'));
+      const rollId = await sandbox().bot.store.rolls.record({
+        guildId: sandbox().fake.guildId,
+        channelId: sandbox().fake.channelId,
+        userId: mike,
+        kind: 'attack',
+        system: 'd100-tactics',
+        inputs: stored,
+        seed: 'old-flank',
+        dice: attackDice(result),
+        result,
+        total: result.damage?.final ?? 0,
+        challengeLevel: result.aim.target,
+        success: result.damage !== null,
+      });
+      expect(await replayMatches(rollId)).toContain(shown);
     }
   });
 

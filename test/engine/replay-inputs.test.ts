@@ -93,9 +93,16 @@ describe('d100 tactics', () => {
   });
 
   it('an attack stored before Crit and Dodge bonuses and Dash existed replays under the reading it was rolled with', () => {
-    const { critBonus: _c, dodgeBonus: _d, dashing: _x, ...stored } = attack;
+    const { critBonus: _c, dodgeBonus: _d, dashing: _x, flankingNeedsOwnCrit: _f, ...stored } = attack;
     const replayed = rederive('attack', stored, 'old-attack');
-    const rolled = resolveAttack({ ...attack, legacyFlankedCrit: true }, seededRng('old-attack'));
+    const rolled = resolveAttack({ ...attack, flankingNeedsOwnCrit: false }, seededRng('old-attack'));
+    expect(replayed).toEqual({ kind: 'attack', result: rolled, dice: attackDice(rolled) });
+  });
+
+  it('an attack stored before its flanking reading was stored replays under the reading of its time (no Crit check from flanking alone)', () => {
+    const { flankingNeedsOwnCrit: _f, ...stored } = attack;
+    const replayed = rederive('attack', stored, 'old-attack');
+    const rolled = resolveAttack({ ...attack, flankingNeedsOwnCrit: true }, seededRng('old-attack'));
     expect(replayed).toEqual({ kind: 'attack', result: rolled, dice: attackDice(rolled) });
   });
 });

@@ -16,6 +16,7 @@ export function attackInput(target: Partial<AttackInput['target']> = {}, rest: P
     melee: false,
     proficient: true,
     modifier: 0,
+    flankingNeedsOwnCrit: false,
     ...rest,
   };
 }

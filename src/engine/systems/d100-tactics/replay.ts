@@ -16,7 +16,8 @@ import {
   type Cover,
 } from './tactics.js';
 
-// Attacks stored before issue 12 have no Crit or Dodge bonus and no Dash: only what every attack stored is required.
+// Attacks stored before issue 12 have no Crit or Dodge bonus and no Dash, those before issue 23 no flanking reading:
+// only what every attack stored is required.
 const attack = z.looseObject({
   attacker: z.looseObject({ name: z.string(), aim: z.number(), crit: z.number() }),
   target: z.looseObject({ name: z.string(), sheetId: z.number().nullable(), defense: z.number(), dodge: z.number(), armor: z.number() }),
@@ -32,12 +33,14 @@ const attack = z.looseObject({
   melee: z.boolean(),
   proficient: z.boolean(),
   modifier: z.number(),
+  flankingNeedsOwnCrit: z.boolean().optional(),
 });
 
 /** An applied attack stores the attack's inputs, seed and dice: it replays as the attack it applied. */
 function attackRoll(kind: 'attack' | 'attack-applied') {
-  // A cast: AttackInput is an attack as rolled today, its bonuses and Dash required; resolveAttack completes
-  // an older one (completeAttackInput), so the stored shape, which may lack them, is typed as the engine reads it.
+  // A cast: AttackInput is an attack as rolled today, its bonuses, Dash and flanking reading required;
+  // resolveAttack completes an older one (completeAttackInput), so the stored shape, which may lack them, is typed
+  // as the engine reads it.
   const parse = inputsOf(kind, attack) as (inputs: unknown) => AttackInput;
   return seeded(parse, (inputs, rng) => {
     const result = resolveAttack(inputs, rng);

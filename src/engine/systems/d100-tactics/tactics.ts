@@ -142,10 +142,13 @@ export interface AttackInput {
   /** Other bonuses or maluses to the target value (the rules' "others"). */
   modifier: number;
   /**
-   * Set only on attacks stored before issue 12, which checked Crit whenever Crit + the flanking 50 was above 0
-   * (a Crit-0 attacker flanking checked at 50); they replay under that reading, so their dice still match.
+   * The reading of flanking in effect when the attack was rolled, stored with it. false (the reading since issue
+   * 23): flanking grants +50 Crit, so the attacker checks Crit when Crit + its bonus + 50 is above 0, a Crit-0
+   * flanker at 50. true (the house rule `flanking_needs_own_crit`, the literal reading): the +50 only adds to an
+   * attacker who already has Crit above 0. Attacks stored without it replay under the reading of their time
+   * (completeAttackInput).
    */
-  legacyFlankedCrit?: true;
+  flankingNeedsOwnCrit: boolean;
 }
 
 export type HitType = 'miss' | 'graze' | 'hit' | 'critical';
@@ -188,12 +191,19 @@ export function validateAttackInput(input: AttackInput): void {
 }
 
 /**
- * An attack input as stored, made whole: attacks stored before issue 12 have no Crit / Dodge bonus and no Dash,
- * and are marked to replay under the flanking reading they were rolled with.
+ * An attack input as stored, made whole, with the flanking reading it was rolled under:
+ * - stored before issue 12 (no Dash, no Crit / Dodge bonus): Crit was checked whenever Crit + the flanking 50 was
+ *   above 0, so flanking granted Crit (`flankingNeedsOwnCrit: false`);
+ * - stored from issue 12 until issue 23 (Dash, no `flankingNeedsOwnCrit`): only an attacker with Crit above 0
+ *   checked it, flanking or not (`flankingNeedsOwnCrit: true`);
+ * - stored since: the reading it names.
  */
 export function completeAttackInput(stored: AttackInput): AttackInput {
-  if (stored.dashing !== undefined) return stored;
-  return { ...stored, critBonus: 0, dodgeBonus: 0, dashing: false, legacyFlankedCrit: true };
+  // Stored inputs may lack what AttackInput requires: their JSON is read as the engine reads it (replay.ts).
+  const given = stored as Partial<AttackInput> & Omit<AttackInput, 'critBonus' | 'dodgeBonus' | 'dashing' | 'flankingNeedsOwnCrit'>;
+  if (given.dashing === undefined) return { ...given, critBonus: 0, dodgeBonus: 0, dashing: false, flankingNeedsOwnCrit: false };
+  if (given.flankingNeedsOwnCrit === undefined) return { ...(given as AttackInput), flankingNeedsOwnCrit: true };
+  return stored;
 }
 
 /** Step 1: innate Defense + one cover (none when flanked; ranged cover does not stop a melee attack). */
@@ -214,7 +224,7 @@ export function attackBonuses(input: AttackInput, defense: number): Modifier[] {
   return terms;
 }
 
-/** The Crit check: the sheet's Crit + the Crit bonus, +50 when the target is flanked. */
+/** The Crit check: the sheet's Crit + the Crit bonus, +50 when the target is flanked (flanking grants Crit). */
 export function critCheckInput(input: AttackInput): CheckInput {
   const modifiers: Modifier[] = [];
   if (input.critBonus !== 0) modifiers.push({ name: 'Crit bonus', value: input.critBonus });
@@ -222,12 +232,19 @@ export function critCheckInput(input: AttackInput): CheckInput {
   return { attribute: { name: 'Crit', value: input.attacker.crit }, modifiers };
 }
 
-/**
- * The attacker "has Crit" (RULES 2.4) when the sheet's Crit with the bonus is above 0; flanking's +50 is added to
- * that check and never makes one on its own.
- */
+/** The attacker's Crit before flanking: the sheet's with the bonus. */
 export function attackerCrit(input: AttackInput): number {
   return input.attacker.crit + input.critBonus;
+}
+
+/**
+ * Whether the attacker checks Crit (RULES 2, attack step 4: "if the attacker has Crit"). Flanking is a situation
+ * that grants Crit (+50), so by default a flanker checks Crit + bonus + 50 whenever that is above 0, even from
+ * Crit 0, as Dash grants a Dodge-0 target its Dodge. Under the house rule `flanking_needs_own_crit` only an
+ * attacker whose Crit with the bonus is above 0 checks it, flanking's +50 then added to that check.
+ */
+export function critChecked(input: AttackInput): boolean {
+  return input.flankingNeedsOwnCrit ? attackerCrit(input) > 0 : checkTarget(critCheckInput(input)) > 0;
 }
 
 /** The Dodge check: the sheet's Dodge + the Dodge bonus + 30 while dashing (Dash grants Dodge: "they will have +30 Dodge"). */
@@ -252,8 +269,8 @@ export function damageAfter(roll: DamageRoll, hit: Exclude<HitType, 'miss'>, arm
 
 /**
  * The attack in the rules' order. Dice, in order: the Aim d100; on a hit, the Dodge d100 (the defender's Dodge,
- * with its bonus and Dash, above 0), the Crit d100 (the attacker's Crit with its bonus above 0; +50 flanked);
- * then the damage die if anything still hits.
+ * with its bonus and Dash, above 0), the Crit d100 (the attacker's Crit with its bonus and +50 flanked above 0,
+ * or see critChecked for the house rule); then the damage die if anything still hits.
  */
 export function resolveAttack(given: AttackInput, rng: Rng): AttackResult {
   const input = completeAttackInput(given);
@@ -265,9 +282,7 @@ export function resolveAttack(given: AttackInput, rng: Rng): AttackResult {
   if (!aim.success) return { ...base, dodge: null, crit: null, rolledHit: null, hit: 'miss', damage: null };
   const dodgeCheck = dodgeCheckInput(input);
   const dodge = checkTarget(dodgeCheck) > 0 ? rollUnder(dodgeCheck, rng) : null;
-  const critCheck = critCheckInput(input);
-  const critChecked = input.legacyFlankedCrit ? checkTarget(critCheck) > 0 : attackerCrit(input) > 0;
-  const crit = critChecked ? rollUnder(critCheck, rng) : null;
+  const crit = critChecked(input) ? rollUnder(critCheckInput(input), rng) : null;
   const dodged = dodge?.success ?? false;
   const critted = crit?.success ?? false;
   const rolledHit: Exclude<HitType, 'miss'> = critted && !dodged ? 'critical' : dodged && !critted ? 'graze' : 'hit';

@@ -118,29 +118,49 @@ describe('attack, step by step', () => {
     expect(flanked).toMatchObject({ crit: { target: 60, success: true }, hit: 'critical' });
     expect(resolveAttack(attack({ crit: 10, flanked: true }), dice(d100(10), d100(61), [7]))).toMatchObject({ crit: { target: 60, success: false }, hit: 'hit' });
   });
-  it('4. Crit 0 (or below) flanked makes no Crit check: no Crit die is rolled, never a critical', () => {
-    for (const crit of [0, -5]) {
+  it('4. flanking grants Crit: a Crit-0 attacker flanking checks Crit at 50 (50 crits, 51 does not), as Dash grants a Dodge-0 target its Dodge', () => {
+    expect(resolveAttack(attack({ crit: 0, flanked: true }), dice(d100(10), d100(50), [7]))).toMatchObject({
+      crit: { target: 50, success: true, input: { attribute: { name: 'Crit', value: 0 }, modifiers: [{ name: 'flanked', value: 50 }] } },
+      hit: 'critical',
+    });
+    expect(resolveAttack(attack({ crit: 0, flanked: true }), dice(d100(10), d100(51), [7]))).toMatchObject({ crit: { target: 50, success: false }, hit: 'hit' });
+    expect(resolveAttack(attack({ crit: -5, flanked: true }), dice(d100(10), d100(45), [7]))).toMatchObject({ crit: { target: 45, success: true }, hit: 'critical' });
+    // No Crit check when even flanking leaves it at 0 or below, nor for Crit 0 not flanking.
+    for (const input of [attack({ crit: -50, flanked: true }), attack({ crit: 0 })]) {
       const rng = dice(d100(10), [7]);
-      expect(resolveAttack(attack({ crit, flanked: true }), rng)).toMatchObject({ crit: null, rolledHit: 'hit', hit: 'hit' });
+      expect(resolveAttack(input, rng)).toMatchObject({ crit: null, hit: 'hit' });
       expect(rng.remaining()).toBe(0);
     }
-    // Over many seeds, with and without a Dodge check before it: the old reading (Crit 0 + 50 checked at 50) made
-    // about half of these hits critical.
+  });
+  it('4. house rule flanking_needs_own_crit: a Crit-0 (or below) attacker flanking makes no Crit check, never a critical; Crit 10 still checks at 60', () => {
+    for (const crit of [0, -5]) {
+      const rng = dice(d100(10), [7]);
+      expect(resolveAttack(attack({ crit, flanked: true, flankingNeedsOwnCrit: true }), rng)).toMatchObject({ crit: null, rolledHit: 'hit', hit: 'hit' });
+      expect(rng.remaining()).toBe(0);
+    }
+    expect(resolveAttack(attack({ crit: 10, flanked: true, flankingNeedsOwnCrit: true }), dice(d100(10), d100(60), [7]))).toMatchObject({ crit: { target: 60, success: true }, hit: 'critical' });
+    // Over many seeds, with and without a Dodge check before it: without the house rule about half of these hits
+    // are critical.
+    let critical = 0;
     for (const dodge of [0, 30]) {
       for (let seed = 0; seed < 500; seed++) {
-        const result = resolveAttack(attack({ aim: 200, crit: 0, dodge, flanked: true, cover: 'full' }), seededRng(`flank-${seed}`));
+        const input = attack({ aim: 200, crit: 0, dodge, flanked: true, cover: 'full' });
+        const result = resolveAttack({ ...input, flankingNeedsOwnCrit: true }, seededRng(`flank-${seed}`));
         expect(result.crit).toBeNull();
         expect(result.rolledHit).not.toBe('critical');
+        if (resolveAttack(input, seededRng(`flank-${seed}`)).rolledHit === 'critical') critical++;
       }
     }
+    expect(critical).toBeGreaterThan(0);
   });
   it('4. the Crit bonus (situation, equipment: the seed’s laser sight) adds to the sheet’s Crit; flanked adds 50 on top', () => {
     const sighted = resolveAttack(attack({ crit: 0, critBonus: 10, flanked: true }), dice(d100(10), d100(60), [7]));
     expect(sighted.crit).toMatchObject({ target: 60, success: true, input: { attribute: { name: 'Crit', value: 0 }, modifiers: [{ name: 'Crit bonus', value: 10 }, { name: 'flanked', value: 50 }] } });
     expect(sighted.hit).toBe('critical');
-    // A bonus that takes Crit to 0 means no Crit: no check even when flanked.
+    // A bonus that takes Crit to 0: flanking still grants its 50; under the house rule, no Crit means no check.
+    expect(resolveAttack(attack({ crit: 20, critBonus: -20, flanked: true }), dice(d100(10), d100(50), [7]))).toMatchObject({ crit: { target: 50, success: true }, hit: 'critical' });
     const rng = dice(d100(10), [7]);
-    expect(resolveAttack(attack({ crit: 20, critBonus: -20, flanked: true }), rng)).toMatchObject({ crit: null, hit: 'hit' });
+    expect(resolveAttack(attack({ crit: 20, critBonus: -20, flanked: true, flankingNeedsOwnCrit: true }), rng)).toMatchObject({ crit: null, hit: 'hit' });
     expect(rng.remaining()).toBe(0);
   });
   it('4. Dash: a dashing target has +30 Dodge against the reaction attack (Dodge 25 checks at 55)', () => {
@@ -160,14 +180,27 @@ describe('attack, step by step', () => {
     expect(resolveAttack(attack({ crit: 5, dodge: 0, dashing: true, flanked: true }), dice(d100(10), d100(30), d100(55), [7]))).toMatchObject({ dodge: { target: 30, success: true }, crit: { target: 55, success: true }, hit: 'hit' });
   });
   it('an attack stored before issue 12 (no Dash, no bonuses) replays under the reading it was rolled with', () => {
-    const { critBonus: _c, dodgeBonus: _d, dashing: _x, ...stored } = attack({ aim: 200, crit: 0, flanked: true });
+    const { critBonus: _c, dodgeBonus: _d, dashing: _x, flankingNeedsOwnCrit: _f, ...stored } = attack({ aim: 200, crit: 0, flanked: true });
     for (const seed of ['old-1', 'old-2', 'old-3', 'old-4']) {
       const replayed = rederive('attack', JSON.parse(JSON.stringify(stored)), seed);
       expect(replayed.kind === 'attack' && replayed.result.crit).toMatchObject({ target: 50 });
-      expect(replayed.dice).toEqual(attackDice(resolveAttack({ ...attack({ aim: 200, crit: 0, flanked: true }), legacyFlankedCrit: true }, seededRng(seed))));
+      expect(replayed.dice).toEqual(attackDice(resolveAttack(attack({ aim: 200, crit: 0, flanked: true, flankingNeedsOwnCrit: false }), seededRng(seed))));
     }
-    // The same attack made now rolls no Crit die.
-    expect(resolveAttack(attack({ aim: 200, crit: 0, flanked: true }), seededRng('old-1')).crit).toBeNull();
+  });
+  it('an attack stored from issue 12 until the flanking reading was stored (Dash, no reading) replays as rolled: a Crit-0 flanker made no Crit check', () => {
+    const { flankingNeedsOwnCrit: _f, ...stored } = attack({ aim: 200, crit: 0, flanked: true });
+    for (const seed of ['old-1', 'old-2', 'old-3', 'old-4']) {
+      const replayed = rederive('attack', JSON.parse(JSON.stringify(stored)), seed);
+      expect(replayed.kind === 'attack' && replayed.result.crit).toBeNull();
+      expect(replayed.dice).toEqual(attackDice(resolveAttack(attack({ aim: 200, crit: 0, flanked: true, flankingNeedsOwnCrit: true }), seededRng(seed))));
+    }
+    // Made now, the same attack checks Crit at 50; stored with its reading, it replays so.
+    const now = attack({ aim: 200, crit: 0, flanked: true });
+    expect(resolveAttack(now, seededRng('old-1')).crit).toMatchObject({ target: 50 });
+    for (const flankingNeedsOwnCrit of [false, true]) {
+      const input = { ...now, flankingNeedsOwnCrit };
+      expect(rederive('attack', JSON.parse(JSON.stringify(input)), 'old-1').dice).toEqual(attackDice(resolveAttack(input, seededRng('old-1'))));
+    }
   });
   it('5. a critical adds the damage range, which is the highest roll the range can make (the seed: "a maximum possible roll")', () => {
     for (const range of [2, 3, 4, 5, 6]) {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Server" ADD COLUMN     "flankingNeedsOwnCrit" BOOLEAN NOT NULL DEFAULT false;
+
