@@ -55,6 +55,7 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'sheet condition remove': { audience: 'player', example: '/sheet condition remove name:Wounded', who: SHEET_DISPATCHER },
   'sheet attribute set': { audience: 'player', example: '/sheet attribute set name:Aim value:60', who: SHEET_DISPATCHER },
   'sheet attribute remove': { audience: 'player', example: '/sheet attribute remove name:Aim', who: SHEET_DISPATCHER },
+  'sheet set': { audience: 'player', example: '/sheet set skills:Climbing 40, CQC 37, Driving 55 archetypes:Acuity +10', who: SHEET_DISPATCHER },
 
   'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
   'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
@@ -90,6 +91,7 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'npc condition remove': { audience: 'dispatcher', example: '/npc condition remove npc:Thug name:Dazed' },
   'npc attribute set': { audience: 'dispatcher', example: '/npc attribute set npc:Thug name:Aim value:45' },
   'npc attribute remove': { audience: 'dispatcher', example: '/npc attribute remove npc:Thug name:Aim' },
+  'npc set': { audience: 'dispatcher', example: '/npc set npc:Thug skills:Handgun Handling 35, Brawling 40 archetypes:Brute +10' },
 
   'config show': { audience: 'admin', example: '/config show', who: CONFIG_SHOW },
   'config dispatcher-role': { audience: 'admin', example: '/config dispatcher-role role:@Game Master' },

@@ -14,13 +14,34 @@ import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, npcIds, sheetListReply, sheetReply, type DeletePromptControl } from '../src/views/sheet.js';
 import { systemName } from '../src/engine/systems/index.js';
-import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
+import {
+  addEntryListsSubcommand,
+  addEntrySubcommands,
+  answerDeleteButton,
+  createSubcommand,
+  deleteSubcommand,
+  editEntry,
+  editEntryLists,
+  entryChoices,
+  entryListChoices,
+  isEntryGroup,
+  isEntryListsSubcommand,
+  newSheetSystem,
+  shareOption,
+  type EntryTarget,
+} from './shared/sheet-entries.js';
 
 /** How the NPCs' owner is shown: they belong to the server. */
 const SERVER_LABEL = 'this server';
 
-const data = addEntrySubcommands(
-  new SlashCommandBuilder()
+const entryTarget: EntryTarget = {
+  whose: "An NPC's",
+  targetOption: (sub) => sub.addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true)),
+};
+
+const data = addEntryListsSubcommand(
+  addEntrySubcommands(
+    new SlashCommandBuilder()
     .setName('npc')
     .setDescription('Dispatcher: the NPC sheets of this server')
     .setContexts(InteractionContextType.Guild)
@@ -34,10 +55,9 @@ const data = addEntrySubcommands(
         .addBooleanOption(shareOption),
     )
     .addSubcommand(deleteSubcommand('Delete an NPC sheet (asks to confirm)', 'The NPC')),
-  {
-    whose: "An NPC's",
-    targetOption: (sub) => sub.addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true)),
-  },
+    entryTarget,
+  ),
+  entryTarget,
 );
 
 /** What a refused member was trying to do, for the refusal. */
@@ -46,12 +66,17 @@ const ACTIONS: Record<string, string> = { create: 'create NPCs', show: 'see NPC 
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const group = interaction.options.getSubcommandGroup(false);
   const sub = interaction.options.getSubcommand(true);
-  await context.requireDispatcher(isEntryGroup(group) ? 'change NPC sheets' : (ACTIONS[sub] ?? 'use /npc'));
+  const lists = isEntryListsSubcommand(group, sub);
+  await context.requireDispatcher(isEntryGroup(group) || lists ? 'change NPC sheets' : (ACTIONS[sub] ?? 'use /npc'));
   const { store } = context;
   const npcs = npcOwner(context.guildId);
 
   if (isEntryGroup(group)) {
     await editEntry(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true), null), group);
+    return;
+  }
+  if (lists) {
+    await editEntryLists(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true), null));
     return;
   }
   switch (sub) {
@@ -102,11 +127,16 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   const focused = interaction.options.getFocused(true);
   const group = interaction.options.getSubcommandGroup(false);
   const typed = String(focused.value);
-  if (focused.name === 'npc' || !isEntryGroup(group)) {
+  const lists = isEntryListsSubcommand(group, interaction.options.getSubcommand(false));
+  if (focused.name === 'npc' || !(isEntryGroup(group) || lists)) {
     await interaction.respond(await npcNameChoices(context, typed));
     return;
   }
   const sheet = await npcForAutocomplete(context, interaction.options.getString('npc'));
+  if (lists || !isEntryGroup(group)) {
+    await interaction.respond(sheet ? entryListChoices(sheet, focused.name, typed) : []);
+    return;
+  }
   await interaction.respond(sheet ? entryChoices(sheet, group, focused.name, typed, context.now(), interaction.options.getSubcommand() !== 'remove') : []);
 }
 

@@ -20,7 +20,22 @@ import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, sheetIds, sheetListReply, sheetReply, type DeletePromptControl } from '../src/views/sheet.js';
 import { systemCommand, systemName } from '../src/engine/systems/index.js';
 import { sheetStartHint } from '../src/views/sheet.js';
-import { addEntrySubcommands, answerDeleteButton, createSubcommand, deleteSubcommand, editEntry, entryChoices, isEntryGroup, newSheetSystem, shareOption } from './shared/sheet-entries.js';
+import {
+  addEntryListsSubcommand,
+  addEntrySubcommands,
+  answerDeleteButton,
+  createSubcommand,
+  deleteSubcommand,
+  editEntry,
+  editEntryLists,
+  entryChoices,
+  entryListChoices,
+  isEntryGroup,
+  isEntryListsSubcommand,
+  newSheetSystem,
+  shareOption,
+  type EntryTarget,
+} from './shared/sheet-entries.js';
 
 const commandData = new SlashCommandBuilder()
   .setName('sheet')
@@ -74,13 +89,14 @@ const commandData = new SlashCommandBuilder()
       .addAttachmentOption((o) => o.setName('file').setDescription('The JSON file').setRequired(true))
       .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
   );
-const data = addEntrySubcommands(commandData, {
+const entryTarget: EntryTarget = {
   whose: "Your sheet's",
   lastOption: (sub) =>
     sub
       .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the one you made or picked last)').setAutocomplete(true))
       .addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's sheet instead of yours")),
-});
+};
+const data = addEntryListsSubcommand(addEntrySubcommands(commandData, entryTarget), entryTarget);
 
 /**
  * The sheet an entry subcommand changes: the one named in `sheet`, else the user's current sheet (made or picked
@@ -123,6 +139,10 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 
   if (isEntryGroup(group)) {
     await editEntry(interaction, context, await entrySheet(interaction, context), group);
+    return;
+  }
+  if (isEntryListsSubcommand(group, sub)) {
+    await editEntryLists(interaction, context, await entrySheet(interaction, context));
     return;
   }
 
@@ -196,10 +216,13 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
   const group = interaction.options.getSubcommandGroup(false);
+  const lists = isEntryListsSubcommand(group, interaction.options.getSubcommand(false));
+  const editing = isEntryGroup(group) || lists;
   const typed = String(focused.value);
-  if (group === null || focused.name === 'sheet') {
-    const userId = interaction.options.get(group === null ? 'user' : 'player')?.value;
-    const ownerId = typeof userId === 'string' && (group === null || (await context.isDispatcher())) ? userId : context.userId;
+  if (!editing || focused.name === 'sheet') {
+    // An entry subcommand's sheets are the player's for a Dispatcher, else the user's; /sheet show's and list's the user's.
+    const userId = interaction.options.get(editing ? 'player' : 'user')?.value;
+    const ownerId = typeof userId === 'string' && (!editing || (await context.isDispatcher())) ? userId : context.userId;
     const sheets = await context.store.operators.list({ guildId: context.guildId, ownerId });
     const label = (name: string) => {
       const sheet = sheets.find((s) => s.name === name);
@@ -209,6 +232,10 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     return;
   }
   const sheet = await entrySheetForAutocomplete(interaction, context);
+  if (sheet && lists) {
+    await interaction.respond(entryListChoices(sheet, focused.name, typed));
+    return;
+  }
   if (!sheet || !isEntryGroup(group)) {
     await interaction.respond([]);
     return;

@@ -1,6 +1,7 @@
 /**
  * What /sheet and /npc do the same way, written once: the skill, archetype and condition subcommands (their
- * definitions, their handler given the sheet to change, their autocomplete) and the buttons of a delete prompt.
+ * definitions, their handler given the sheet to change, their autocomplete), `set`, which takes whole lists of
+ * skills, archetypes and attributes at once, and the buttons of a delete prompt.
  * /sheet points them at the player's active sheet (a Dispatcher may name another `player`), /npc at the NPC its
  * `npc` option names.
  */
@@ -14,11 +15,14 @@ import {
 import type { HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { cleanName, nameKey } from '../../src/engine/names.js';
+import { isRefused } from '../../src/engine/refusals.js';
+import { listClash, parseEntryList, type ListNumber } from '../../src/engine/sheet-entry-list.js';
 import {
   SHEET_LIMITS,
   conditionSkills,
   entryProblem,
   isConditionActive,
+  isNpc,
   validAttributeValue,
   validModifier,
   validName,
@@ -26,11 +30,11 @@ import {
   type OperatorSheet,
 } from '../../src/engine/sheet.js';
 import { DEFAULT_SYSTEM, isSystemId, sheetRulesOf, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../../src/engine/systems/index.js';
-import type { SheetOwner } from '../../src/store/operators.js';
+import { EntryRefused, type NumberedEntry, type NumberedKind, type SheetOwner } from '../../src/store/operators.js';
 import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
-import { escapeMarkdown, signedCompact } from '../../src/views/format.js';
-import { NO_PINGS } from '../../src/views/limits.js';
-import { privateNote } from '../../src/views/messages.js';
+import { copyableBlock, escapeMarkdown, signedCompact } from '../../src/views/format.js';
+import { DISCORD_LIMITS, NO_PINGS } from '../../src/views/limits.js';
+import { privateNote, userErrorText } from '../../src/views/messages.js';
 import type { DeletePromptControl } from '../../src/views/sheet.js';
 
 /** `create name [system]`, as /sheet and /npc define it (with their own words). */
@@ -227,6 +231,238 @@ export function entryChoices(sheet: OperatorSheet, group: EntryGroup, option: st
   if (group === 'archetype') return numbered(sheet.archetypes.map((archetype) => ({ name: archetype.name, value: archetype.modifier })), signedCompact);
   if (group === 'attribute') return numbered(sheet.attributes, String);
   return nameChoices(sheet.conditions.filter((condition) => isConditionActive(condition, now)).map((condition) => condition.name), typed);
+}
+
+/** The subcommand that takes whole lists at once: `/sheet set`, `/npc set`. */
+const LISTS_SUBCOMMAND = 'set';
+
+/** Whether an interaction is `set` (it sits beside the entry groups, in none). */
+export function isEntryListsSubcommand(group: string | null, subcommand: string | null): boolean {
+  return group === null && subcommand === LISTS_SUBCOMMAND;
+}
+
+interface EntryList {
+  kind: NumberedKind;
+  /** The option that takes the list. */
+  option: string;
+  /** How the answer heads what it set. */
+  heading: string;
+  number: ListNumber;
+  description: string;
+  /** The number as a sheet shows it. */
+  shown: (value: number) => string;
+  /** The number's own check, as the single-entry subcommand makes it. */
+  check: (value: number) => number;
+}
+
+/** The lists `set` takes, one option each, in the order the answer shows them. */
+const ENTRY_LISTS: readonly EntryList[] = [
+  {
+    kind: 'skill',
+    option: 'skills',
+    heading: 'Skills',
+    number: { word: 'level', example: 'Climbing 40' },
+    description: 'Skills and levels, parted by commas: Climbing 40, CQC 37, Driving 55',
+    shown: String,
+    check: validSkillLevel,
+  },
+  {
+    kind: 'archetype',
+    option: 'archetypes',
+    heading: 'Archetype modifiers',
+    number: { word: 'modifier', example: 'Acuity +10' },
+    description: 'Archetype modifiers, parted by commas: Acuity +10, Dexterity -5',
+    shown: signedCompact,
+    check: (value) => validModifier('An archetype modifier', value),
+  },
+  {
+    kind: 'attribute',
+    option: 'attributes',
+    heading: 'Attributes',
+    number: { word: 'value', example: 'Aim 65' },
+    description: 'Attributes and values, parted by commas: Aim 65, Will 40 (or STR 3, AGI 2)',
+    shown: String,
+    check: validAttributeValue,
+  },
+];
+
+type WithSubcommands = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommand'>;
+
+/**
+ * Adds `set [skills] [archetypes] [attributes]` to a command: several entries in one command, where the entry
+ * subcommands take one each. Its options sit between the target's (first) and the last ones, as theirs do.
+ */
+export function addEntryListsSubcommand<B extends WithSubcommands>(builder: B, target: EntryTarget): B {
+  builder.addSubcommand((subcommand) => {
+    let sub = subcommand.setName(LISTS_SUBCOMMAND).setDescription('Set several skills, archetypes or attributes at once (all of them or, if one is wrong, none)');
+    if (target.targetOption) sub = target.targetOption(sub);
+    for (const list of ENTRY_LISTS) sub = sub.addStringOption((o) => o.setName(list.option).setDescription(list.description).setAutocomplete(true));
+    return target.lastOption ? target.lastOption(sub) : sub;
+  });
+  return builder;
+}
+
+/** One entry of `set`'s lists, checked: the list it came from, its place and text there, and what it sets. */
+interface ListedNumber extends NumberedEntry {
+  list: EntryList;
+  position: number;
+  typed: string;
+}
+
+/**
+ * Runs `set` on `sheet`: reads each list given, checks every entry exactly as the entry subcommands check one (its
+ * name, the sheet's system, its number's range; in the store, the sheet's limits and look-alikes), and stores them
+ * all in one transaction or none. A refusal names the entry, what would be right, and gives the lists back to copy.
+ */
+export async function editEntryLists(interaction: ChatInputCommandInteraction, context: HandlerContext, sheet: OperatorSheet): Promise<void> {
+  const given = ENTRY_LISTS.flatMap((list) => {
+    const text = interaction.options.getString(list.option);
+    return text === null ? [] : [{ list, text }];
+  });
+  const sheetName = escapeMarkdown(sheet.name);
+  if (given.length === 0) {
+    throw new UserError(
+      `Give at least one list to set on ${sheetName}: ${ENTRY_LISTS.map((list) => `\`${list.option}:${list.number.example}, …\``).join(', ')} (each entry a name and a whole number, parted by commas). Nothing was changed.`,
+    );
+  }
+  const refuse = (list: EntryList, entry: { position: number; typed: string }, problem: string): never => {
+    const because = problem.replace(/\s*Nothing was changed\.$/, '').replace(/\.$/, '');
+    const lists = copyableBlock(given.map(({ list: { option }, text }) => `${option}:${text}`).join('\n'));
+    const text = `Nothing was set on **${sheetName}**: in \`${list.option}\`, entry ${entry.position} (**${escapeMarkdown(entry.typed)}**): ${because}. No entry was stored; fix that one and send the command again.`;
+    const withLists = lists === null ? text : `${text} Your lists, to copy:\n${lists}`;
+    // The message's ⚠️ and the lists must fit one message; past that, the lists are left out rather than cut.
+    throw new UserError(withLists.length <= DISCORD_LIMITS.content - 3 ? withLists : text);
+  };
+  const rules = sheetRulesOf(sheet.system);
+  const systemLabel = systemName(sheet.system);
+  const entries: ListedNumber[] = [];
+  for (const { list, text } of given) {
+    const parsed = parseEntryList(text, list.number);
+    if (parsed.length === 0) {
+      throw new UserError(`\`${list.option}\` holds no entry: give names and numbers parted by commas, e.g. \`${list.option}:${list.number.example}\`. Nothing was changed.`);
+    }
+    const names: string[] = [];
+    for (const entry of parsed) {
+      if ('problem' in entry) return refuse(list, entry, entry.problem);
+      // The single subcommands' checks in their order: the name, what the system holds, the number's own range.
+      const checked = checkEntry(() => {
+        const name = validName(list.kind, entry.name);
+        const problem = entryProblem(rules, systemLabel, list.kind, name, entry.value);
+        if (problem) return { problem };
+        list.check(entry.value);
+        return { name };
+      });
+      if ('problem' in checked) return refuse(list, entry, checked.problem);
+      const { name } = checked;
+      names.push(name);
+      entries.push({ kind: list.kind, name, value: entry.value, list, position: entry.position, typed: entry.typed });
+    }
+    const clash = listClash(names);
+    if (clash) {
+      const entry = parsed[clash.index]!;
+      const [name, other] = [escapeMarkdown(names[clash.index]!), escapeMarkdown(names[clash.other]!)];
+      refuse(
+        list,
+        entry,
+        clash.kind === 'twice'
+          ? `**${name}** is already entry ${clash.other + 1} of this list; give each once`
+          : `**${name}** looks just like **${other}**, entry ${clash.other + 1} of this list: two names that look the same would be taken for each other. Choose a name that can be told apart`,
+      );
+    }
+  }
+  let before: Array<number | null>;
+  try {
+    before = await context.store.operators.setEntries(sheet, entries);
+  } catch (error) {
+    if (error instanceof EntryRefused) {
+      const entry = entries[error.index]!;
+      const { refusal } = error;
+      if (refusal.kind !== 'entry-limit') return refuse(entry.list, entry, userErrorText(error));
+      // The limit is the list's doing, not this entry's: say how many the sheet has and the list adds.
+      const has = new Set(sheetEntries(sheet, entry.kind).map(({ name }) => nameKey(name)));
+      const adds = new Set(entries.filter(({ kind, name }) => kind === entry.kind && !has.has(nameKey(name))).map(({ name }) => nameKey(name))).size;
+      return refuse(
+        entry.list,
+        entry,
+        `a sheet holds at most ${refusal.most} ${entry.kind}s; ${sheetName} has ${has.size} and this list adds ${adds} new, so set fewer or remove some first (\`${isNpc(sheet) ? '/npc' : '/sheet'} ${entry.kind} remove\`)`,
+      );
+    }
+    throw error;
+  }
+  await context.answer.reply(privateNote(entryListsSet(sheet, entries, before)));
+}
+
+/** A sheet's entries of one numbered kind, with their numbers. */
+function sheetEntries(sheet: OperatorSheet, kind: NumberedKind): Array<{ name: string; value: number }> {
+  if (kind === 'skill') return sheet.skills.map((skill) => ({ name: skill.name, value: skill.level }));
+  if (kind === 'archetype') return sheet.archetypes.map((archetype) => ({ name: archetype.name, value: archetype.modifier }));
+  return sheet.attributes.map((attribute) => ({ name: attribute.name, value: attribute.value }));
+}
+
+/** An entry's checks, with what the checks it shares with the single subcommands throw read as its problem. */
+function checkEntry(check: () => { name: string } | { problem: string }): { name: string } | { problem: string } {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof UserError && !isRefused(error)) return { problem: error.message };
+    throw error;
+  }
+}
+
+/** What `set` changed, list by list; when that is too long for a message, each list's counts instead. */
+function entryListsSet(sheet: OperatorSheet, entries: readonly ListedNumber[], before: ReadonlyArray<number | null>): string {
+  const head = `Set ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} on **${escapeMarkdown(sheet.name)}**:`;
+  const lists = ENTRY_LISTS.filter((list) => entries.some((entry) => entry.list === list));
+  const ofList = (list: EntryList) => entries.flatMap((entry, index) => (entry.list === list ? [{ entry, before: before[index] ?? null }] : []));
+  const full = lists.map((list) => {
+    const shown = ofList(list).map(({ entry, before }) => {
+      const name = escapeMarkdown(entry.name);
+      if (before === null) return `**${name} ${list.shown(entry.value)}**`;
+      if (before === entry.value) return `**${name} ${list.shown(entry.value)}** (as it was)`;
+      return `**${name}** ${list.shown(before)} → **${list.shown(entry.value)}**`;
+    });
+    return `${list.heading}: ${shown.join(', ')}`;
+  });
+  const text = [head, ...full].join('\n');
+  if (text.length <= DISCORD_LIMITS.content) return text;
+  const counted = lists.map((list) => {
+    const set = ofList(list);
+    const added = set.filter(({ before }) => before === null).length;
+    const changed = set.filter(({ entry, before }) => before !== null && before !== entry.value).length;
+    const kept = set.length - added - changed;
+    const parts = [added > 0 ? `${added} new` : '', changed > 0 ? `${changed} changed` : '', kept > 0 ? `${kept} as they were` : ''].filter(Boolean);
+    return `${list.heading}: ${parts.join(', ')}`;
+  });
+  return [head, ...counted, `\`${isNpc(sheet) ? `/npc show name:${sheet.name}` : '/sheet show'}\` lists them.`].join('\n');
+}
+
+/** Entries are parted by these in a list (as `parseEntryList` reads it): the last part is the one being typed. */
+const LAST_PART = /^([\s\S]*[,;\n\r\uff0c\uff1b\u3001])?([^,;\n\r\uff0c\uff1b\u3001]*)$/u;
+
+/**
+ * Autocomplete for one of `set`'s lists: the entry being typed is completed from the names the sheet's system reads
+ * and the entries the sheet has (with their numbers now), leaving out names the list already gives; a finished
+ * entry is offered back as typed, so sending the choice never swaps it for another.
+ */
+export function entryListChoices(sheet: OperatorSheet, option: string, typed: string) {
+  const list = ENTRY_LISTS.find((candidate) => candidate.option === option);
+  if (!list) return [];
+  const [, head = '', last = ''] = LAST_PART.exec(typed) ?? [];
+  const lastEntry = parseEntryList(last, list.number)[0];
+  if (lastEntry && 'name' in lastEntry) return typed.trim().length <= DISCORD_LIMITS.choiceValue ? [{ name: typed.trim(), value: typed.trim() }] : [];
+  const given = new Set(parseEntryList(head, list.number).flatMap((entry) => ('name' in entry ? [nameKey(entry.name)] : [])));
+  const stored = new Map(sheetEntries(sheet, list.kind).map(({ name, value }) => [name, value]));
+  const known = sheetRulesOf(sheet.system)[list.kind]?.known ?? [];
+  const storedKeys = new Set([...stored.keys()].map(nameKey));
+  const names = [...stored.keys(), ...known.filter((name) => !storedKeys.has(nameKey(name)))].filter((name) => !given.has(nameKey(name)));
+  const prefix = head.trim() === '' ? '' : `${head.trimEnd()} `;
+  return nameChoices(names, last.trim())
+    .map(({ value: name }) => {
+      const now = stored.get(name);
+      return { name: `${prefix}${name}${now === undefined ? '' : ` (now ${list.shown(now)})`}`, value: `${prefix}${name}` };
+    })
+    .filter((choice) => choice.value.length <= DISCORD_LIMITS.choiceValue)
+    .map((choice) => ({ ...choice, name: choice.name.length <= DISCORD_LIMITS.choiceName ? choice.name : choice.value }));
 }
 
 /**

@@ -3,7 +3,7 @@
  * engine types; limits and unique names are checked inside one transaction, so nothing half-written remains.
  */
 import { cleanName, closestNames, lookAlikeIn, nameKey } from '../engine/names.js';
-import { Refused, type SheetEntryKind } from '../engine/refusals.js';
+import { Refused, type Refusal, type SheetEntryKind } from '../engine/refusals.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
 import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
@@ -76,7 +76,7 @@ export interface AttributeChange {
   after: number;
 }
 
-type NumberedKind = 'skill' | 'archetype' | 'attribute';
+export type NumberedKind = 'skill' | 'archetype' | 'attribute';
 const NUMBERED = {
   skill: { field: 'level', limit: SHEET_LIMITS.skills },
   archetype: { field: 'modifier', limit: SHEET_LIMITS.archetypes },
@@ -86,11 +86,34 @@ const NUMBERED = {
 interface NamedEntries {
   findMany(args: { where: { operatorId: number }; select: { name: true } }): Promise<Array<{ name: string }>>;
 }
+/** A numbered table as a list set at once reads it: every entry with its number. */
+interface ListedTable {
+  findMany(args: unknown): Promise<Array<Record<string, unknown>>>;
+  update(args: unknown): Promise<unknown>;
+  create(args: unknown): Promise<unknown>;
+}
 interface NumberedTable extends NamedEntries {
   findUnique(args: unknown): Promise<({ id: number } & Record<string, unknown>) | null>;
   update(args: unknown): Promise<unknown>;
   count(args: unknown): Promise<number>;
   create(args: unknown): Promise<unknown>;
+}
+
+/** One entry of a list set at once (`setEntries`): a skill's level, an archetype's modifier or an attribute's value. */
+export interface NumberedEntry {
+  kind: NumberedKind;
+  name: string;
+  value: number;
+}
+
+/** A refusal of one entry of a list (`setEntries`), with the entry's index in it, so the answer can name the entry. */
+export class EntryRefused extends Refused {
+  constructor(
+    refusal: Refusal,
+    readonly index: number,
+  ) {
+    super(refusal);
+  }
 }
 
 /** Enough for every sheet in use on a busy bot; a cached sheet takes a few kilobytes. */
@@ -445,6 +468,49 @@ export class OperatorStore {
         await this.assertNoLookAlike(table, kind, sheetId, name);
         await table.create({ data: { operatorId: sheetId, name, nameKey: key, [field]: value } });
         return null;
+      });
+    });
+  }
+
+  /**
+   * Sets a list of named numbers on a sheet at once, each as `setNumber` sets one (an entry already there changes,
+   * a new one is added within the sheet's limit and may not look just like one its list has, the list's new ones
+   * included), all in one transaction: when one entry is refused (`EntryRefused`, naming it) nothing is written.
+   * Returns the value each entry had before (null if new), in order.
+   */
+  async setEntries(sheet: SheetRef, entries: readonly NumberedEntry[]): Promise<Array<number | null>> {
+    const sheetId = sheet.id;
+    return this.writingSheet(sheetId, async () => {
+      return transaction(this.db, async (tx) => {
+        await this.requireSheetRow(tx, sheet);
+        // Each kind's entries are read once: what the list adds joins them, for the limit and the look-alikes.
+        const stored = new Map<NumberedKind, Array<{ id: number; name: string; nameKey: string; value: number }>>();
+        const before: Array<number | null> = [];
+        for (const [index, entry] of entries.entries()) {
+          const { field, limit } = NUMBERED[entry.kind];
+          const table = tx[entry.kind] as unknown as ListedTable;
+          let rows = stored.get(entry.kind);
+          if (!rows) {
+            const found = await table.findMany({ where: { operatorId: sheetId }, select: { id: true, name: true, nameKey: true, [field]: true } });
+            rows = found.map((row) => ({ id: row.id as number, name: row.name as string, nameKey: row.nameKey as string, value: row[field] as number }));
+            stored.set(entry.kind, rows);
+          }
+          const key = nameKey(entry.name);
+          const existing = rows.find((row) => row.nameKey === key);
+          if (existing) {
+            await table.update({ where: { id: existing.id }, data: { name: entry.name, [field]: entry.value } });
+            before.push(existing.value);
+            Object.assign(existing, { name: entry.name, value: entry.value });
+            continue;
+          }
+          if (rows.length >= limit) throw new EntryRefused({ kind: 'entry-limit', entry: entry.kind, most: limit }, index);
+          const lookAlike = lookAlikeIn(entry.name, rows.map((row) => row.name));
+          if (lookAlike) throw new EntryRefused({ kind: 'name-looks-alike', list: entry.kind, name: cleanName(entry.name), existing: lookAlike }, index);
+          const created = (await table.create({ data: { operatorId: sheetId, name: entry.name, nameKey: key, [field]: entry.value }, select: { id: true } })) as { id: number };
+          rows.push({ id: created.id, name: entry.name, nameKey: key, value: entry.value });
+          before.push(null);
+        }
+        return before;
       });
     });
   }

@@ -40,13 +40,21 @@ function escapeLineStarts(text: string): string {
  * Text-direction overrides and isolates (U+202A–U+202E, U+2066–U+2069): in a stake, a label or a note, one would
  * turn around or hide what follows it in the bot's public message ("If Kat wins: " + reversed text that reads as
  * something else), beyond the user's own text. They are left out of every user text the views show, here, and only
- * here: `escapeMarkdown` and `authorMarkdown`, which every user text passes, start with it.
+ * here: `escapeMarkdown`, `authorMarkdown` and `copyableBlock`, which every user text passes, start with it.
  */
 const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /** User text without text-direction overrides and isolates (see above). */
 function withoutDirectionControls(text: string): string {
   return text.replace(DIRECTION_CONTROLS, '');
+}
+
+/**
+ * User text in a code block, to copy as it was typed (a refused list, sent again once mended); null when it holds
+ * a fence of its own, which would end the block early.
+ */
+export function copyableBlock(text: string): string | null {
+  return text.includes('```') ? null : `\`\`\`\n${withoutDirectionControls(text)}\n\`\`\``;
 }
 
 /** A name or any other user text, shown literally (a sheet called `**x**` stays `**x**`). */

@@ -53,7 +53,7 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
     .setTitle(truncate(`${sheet.name}${sheet.active ? ' (active)' : ''}`, DISCORD_LIMITS.embedTitle))
     .setDescription(
       truncate(
-        `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)} · System: ${escapeMarkdown(systemName(sheet.system))}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`*`}`,
+        `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)} · System: ${escapeMarkdown(systemName(sheet.system))}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`, or several at once with \`${commandOf(sheet)} set\`*`}`,
         DISCORD_LIMITS.embedDescription,
       ),
     )
@@ -119,7 +119,32 @@ export function deleteConfirmReply(sheet: OperatorSheet): ReplyPayload {
   };
 }
 
-/** What to add first to a new sheet of a system, said when it is made. */
+/** What to add first to a new sheet of a system, said when it is made; and how `/sheet set` adds it in one go. */
 export function sheetStartHint(system: string): string {
-  return sheetRulesOf(system).start;
+  const { start } = sheetRulesOf(system);
+  const example = entryListsExample(system, (kind) => start.includes(`/sheet ${kind} set`));
+  return example === null ? start : `${start} Several at once: \`/sheet set ${example}\`.`;
+}
+
+/** Names for an example list when a system reads any name (Tac Talk's skills, a d10 pools sheet's attributes). */
+const EXAMPLE_NAMES = { skill: ['Climbing', 'Driving'], archetype: ['Acuity', 'Dexterity'], attribute: ['Strength', 'Wits'] } as const;
+
+/**
+ * An example of `/sheet set`'s lists for a sheet of the system (`skills:Climbing 40, Driving 39`), from the names
+ * and ranges it holds, for the kinds `wanted`; null when it holds none of them.
+ */
+export function entryListsExample(system: string, wanted: (kind: 'skill' | 'archetype' | 'attribute') => boolean): string | null {
+  const rules = sheetRulesOf(system);
+  const lists = (['skill', 'archetype', 'attribute'] as const).flatMap((kind) => {
+    const rule = rules[kind];
+    if (!rule || !wanted(kind)) return [];
+    const names = rule.known.length >= 2 ? rule.known.slice(0, 2) : EXAMPLE_NAMES[kind];
+    const entries = names.map((name, index) => {
+      const { min, max } = rule.range(name);
+      const value = kind === 'archetype' ? 10 - 15 * index : Math.max(min, (max >= 100 ? 40 : Math.ceil(max / 2)) - index);
+      return `${name} ${kind === 'archetype' ? signedCompact(value) : value}`;
+    });
+    return [`${kind}s:${entries.join(', ')}`];
+  });
+  return lists.length === 0 ? null : lists.join(' ');
 }
