@@ -193,6 +193,26 @@ describe('/dispatch linked', () => {
     expect(textOf(rolled)).not.toContain('investigated');
   });
 
+  it('each part tests a different skill: /dispatch linked, /roll linked and the Call for a roll form refuse a skill named twice, posting and rolling nothing', async () => {
+    const twice = 'each part of a linked roll tests a different one';
+    const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', ...STATED, rolls: 'Driving vs 100; driving +Acuity vs 120' } });
+    expect(refused).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(refused.content).toContain(`**Driving** is named twice in the linked roll; each skill is rolled once. Parts 1 and 2 test the same skill, and ${twice}`);
+    expect(sandbox.fake.messages()).toHaveLength(0);
+
+    const own = await sandbox.one({ user: 'mike', command: 'roll linked', options: { rolls: 'Driving vs 100; Lock Picking vs 90; Driving vs 120' } });
+    expect(own).toMatchObject({ ephemeral: true });
+    expect(own.content).toContain('Parts 1 and 3 test the same skill');
+
+    const stated = await sandbox.one({ user: 'mike', command: 'roll intent', options: STATED });
+    const id = /Intent #(\d+)/.exec(textOf(stated))![1]!;
+    const form = await sandbox.one({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message: stated.messageId!, fields: { skill: 'Driving vs 100; Driving vs 120', cl: '', adds: '', consequence: '', consequence_table: '' } });
+    expect(form).toMatchObject({ ephemeral: true });
+    expect(form.content).toContain(twice);
+    expect(textOf(sandbox.fake.messages().find((m) => m.id === stated.messageId)!)).toContain('Call for a roll');
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
+  });
+
   it('rolls every part from the player’s sheet, hidden CLs stay hidden, and no investigation is offered', async () => {
     const { post, message } = await request({ rolls: 'Lock Picking +Acuity vs 150; Driving vs 60', hidden: true }, 'linked');
     const id = /#(\d+)/.exec(textOf(post))![1];

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { UserError } from '../../../errors.js';
-import { cleanName } from '../../names.js';
+import { cleanName, nameKey } from '../../names.js';
 
 export const LINKED_ROLL_MAX_PARTS = 10;
 export const LINKED_ROLL_MAX_LENGTH = 1000;
@@ -36,7 +36,27 @@ export function parseLinkedRoll(text: string, commonChallengeLevel?: number): Li
   if (parts.length > LINKED_ROLL_MAX_PARTS) {
     throw new UserError(`A linked roll may have at most ${LINKED_ROLL_MAX_PARTS} parts; this one has ${parts.length}.`);
   }
-  return parts.map((part, index) => parsePart(part, index + 1, commonChallengeLevel));
+  const parsed = parts.map((part, index) => parsePart(part, index + 1, commonChallengeLevel));
+  refuseRepeatedSkill(parsed);
+  return parsed;
+}
+
+/**
+ * Seed 000: a linked roll is a series of challenge rolls "which each test a single Skill required to perform the
+ * complex action", so no skill is tested twice (as a contest's linked side refuses). Names match as sheets match them.
+ */
+function refuseRepeatedSkill(parts: LinkedRollPart[]): void {
+  const first = new Map<string, number>();
+  parts.forEach((part, index) => {
+    const key = nameKey(part.skill);
+    const earlier = first.get(key);
+    if (earlier === undefined) return void first.set(key, index);
+    throw new UserError(
+      // The contest's linked side says it in the same words (contest.ts checkLinkedParts).
+      `**${parts[earlier]!.skill}** is named twice in the linked roll; each skill is rolled once. Parts ${earlier + 1} and ${index + 1} test the same skill, ` +
+        'and each part of a linked roll tests a different one: keep one part for it (a part may add several archetypes and a modifier), and name the other skill the action needs.',
+    );
+  });
 }
 
 function parsePart(part: string, partNumber: number, commonChallengeLevel: number | undefined): LinkedRollPart {

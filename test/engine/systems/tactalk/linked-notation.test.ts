@@ -33,6 +33,12 @@ describe('the text of a linked roll', () => {
     expect(() => parseLinkedRoll(text)).toThrow(/A part reads like `Handgun Handling \+Acuity -10 vs 90`; parts are separated by `;`\.$/);
   });
 
+  it('refuses a skill named twice (seed 000: each roll of a linked roll tests a single skill), in any case or spacing', () => {
+    expect(() => parseLinkedRoll('Driving vs 100; Driving vs 120')).toThrow('**Driving** is named twice in the linked roll; each skill is rolled once. Parts 1 and 2 test the same skill, and each part of a linked roll tests a different one');
+    expect(() => parseLinkedRoll('Close  Combat vs 50; Driving vs 60; close combat +Acuity vs 70')).toThrow('**Close Combat** is named twice in the linked roll; each skill is rolled once. Parts 1 and 3 test the same skill');
+    expect(parseLinkedRoll('Driving vs 100; Driving Fast vs 120').map((part) => part.skill)).toEqual(['Driving', 'Driving Fast']);
+  });
+
   it('limits the number of parts and the length', () => {
     expect(() => parseLinkedRoll(Array.from({ length: 11 }, () => 'Climbing vs 50').join(';'))).toThrow(/at most 10 parts/);
     expect(() => parseLinkedRoll(`${'x'.repeat(1001)} vs 5; a vs 5`)).toThrow(/at most 1000 characters/);
