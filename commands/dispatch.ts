@@ -50,7 +50,20 @@ import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
-import { CALL_FIELDS, callModal, dispatchIds, intentOpening, investigationNote, requestDetails, requestMessage, requestOpening, type DispatchControl } from '../src/views/roll-request.js';
+import {
+  CALL_FIELDS,
+  callModal,
+  dispatchIds,
+  intentOpening,
+  investigationNote,
+  oddsNote,
+  requestDetails,
+  requestMessage,
+  requestOpening,
+  type DispatchControl,
+  type RequestLive,
+  type RollRequestView,
+} from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
 
 /** A player may have this many intents waiting for a Dispatcher at once. */
@@ -120,6 +133,33 @@ async function checkAgainstSheet(context: HandlerContext, playerId: string, labe
   return sheet;
 }
 
+/**
+ * An open request's odds as the player's active sheet makes them now (shown CLs only): each time the message is drawn,
+ * so a sheet changed since shows on the next redraw; why that sheet cannot make the roll, when it cannot.
+ */
+async function oddsNow(context: HandlerContext, state: RollRequestState, sheet?: OperatorSheet): Promise<RequestLive['odds']> {
+  if (state.phase !== 'open' || state.hidden || state.parts.length === 0) return null;
+  try {
+    const from = sheet ?? (await context.store.operators.requireActive({ guildId: context.guildId, ownerId: state.playerId }, 'tactalk', { command: '/dispatch' }));
+    const inputs = state.parts.map((part) => challengeFromSheet(from, part, { force: false, hidden: false }, context.now()));
+    inputs.forEach(validateChallengeInput);
+    return { sheet: from.name, inputs };
+  } catch (error) {
+    if (error instanceof UserError) return { problem: userErrorText(error) };
+    throw error;
+  }
+}
+
+/** What the request's message shows as it is drawn now (RequestLive): read from the store at this moment. */
+async function liveOf(context: HandlerContext, state: RollRequestState, sheet?: OperatorSheet): Promise<RequestLive> {
+  return { odds: await oddsNow(context, state, sheet), investigationTable: state.investigationTable };
+}
+
+/** A stored request as its message shows it now. */
+async function viewNow(context: HandlerContext, request: Pick<StoredRollRequest, 'id' | 'state'>): Promise<RollRequestView> {
+  return { id: request.id, state: request.state, live: await liveOf(context, request.state) };
+}
+
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   await context.requireDispatcher('call for rolls');
   const sub = interaction.options.getSubcommand(true);
@@ -168,11 +208,14 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   const channel = interaction.channel;
   if (!channel?.isSendable()) throw new UserError('The bot cannot post in this channel; ask an admin for its Send Messages permission.');
   const request = await context.store.rollRequests.create(context.guildId, context.channelId, state);
-  const message = await shownOrForgotten(context, request, () => channel.send(requestOpening({ id: request.id, state })).then(({ id }) => id));
+  const live = await liveOf(context, state, sheet);
+  const message = await shownOrForgotten(context, request, () => channel.send(requestOpening({ id: request.id, state, live })).then(({ id }) => id));
   if (message) await context.store.rollRequests.fillMessage(request, message);
+  const odds = oddsNote(live.odds);
   await context.answer.reply(
     privateNote(
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
+        (odds ? ` ${odds}` : '') +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
         (hidden && sub === 'challenge' ? (investigationTable ? ` The player may investigate with **${investigationTable}**.` : ' No investigation table: the player cannot investigate.') : ''),
     ),
@@ -467,7 +510,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
       await context.answer.holdMessage();
       await postResult(interaction, context, decided.result);
     }
-    await context.answer.update(requestMessage(view(saved.state)));
+    await context.answer.update(requestMessage(await viewNow(context, saved)));
     if (decided.note) await context.answer.followUp(privateNote(decided.note));
     if (decided.followUp) await context.answer.followUp(decided.followUp);
   } catch (error) {
@@ -487,7 +530,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
 async function showStored(interaction: ComponentInteraction, context: HandlerContext, requestId: number, note: string): Promise<void> {
   const current = await context.store.rollRequests.find(context.guildId, requestId);
   if (!current) return void (await context.answer.reply(privateNote(note)));
-  await answerFromStore(interaction, context, requestMessage({ id: current.id, state: current.state }), note, await lostConsequence(context, current));
+  await answerFromStore(interaction, context, requestMessage(await viewNow(context, current)), note, await lostConsequence(context, current));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {

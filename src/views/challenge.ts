@@ -7,7 +7,8 @@ import type { ReplyPayload } from './messages.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, neutral: 0x7f8c8d } as const;
 
-function termsOf(result: ChallengeResult): string {
+/** The terms a challenge adds to its D100: `60 Lock Picking + 10 Acuity − 10 situational`. */
+export function termsOf(result: Pick<ChallengeResult, 'input'>): string {
   const { input } = result;
   const terms = [
     ...input.archetypeModifiers,

@@ -7,11 +7,13 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { NAME_LENGTH_MAX } from '../engine/names.js';
 import { LINKED_ROLL_MAX_LENGTH } from '../engine/systems/tactalk/linked-notation.js';
+import { challengeBase, successFaces, type ChallengeInput } from '../engine/systems/tactalk/challenge.js';
 import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import type { TableDieRoll } from '../engine/tables.js';
-import { challengeLines, hiddenChallengeLines, rollFooter } from './challenge.js';
+import { challengeLines, hiddenChallengeLines, rollFooter, termsOf } from './challenge.js';
 import { actionIds } from './component-id.js';
-import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, signedCompact } from './format.js';
+import { percentOf } from './contest.js';
+import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, percent, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
 import { formatTableDice } from './tables.js';
@@ -19,6 +21,19 @@ import { formatTableDice } from './tables.js';
 export interface RollRequestView {
   id: number;
   state: RollRequestState;
+  /** What the message shows as it is drawn, read then from the store (never kept in the request's state). */
+  live?: RequestLive;
+}
+
+/** Read each time a request's message is drawn, so a redraw shows the sheet and the tables as they are now. */
+export interface RequestLive {
+  /**
+   * An open request with shown CLs: each part as the player's active sheet makes it now (the chance the player weighs
+   * before choosing), or why that sheet cannot make it now. Null for a hidden CL, which shows nothing of its odds.
+   */
+  odds: { sheet: string; inputs: ChallengeInput[] } | { problem: string } | null;
+  /** The investigation table a hidden single challenge offers now (the first of its names the server has), if any. */
+  investigationTable: string | null;
 }
 
 function partLine(state: RollRequestState, index: number): string {
@@ -46,6 +61,64 @@ export function consequenceText(state: Pick<RollRequestState, 'consequence' | 'c
   if (words && table) return `${words} Then ${table}.`;
   if (table) return `${table.charAt(0).toUpperCase()}${table.slice(1)}.`;
   return words ?? 'It does not happen; the Dispatcher named no other consequence.';
+}
+
+/**
+ * The odds of a request whose CLs are shown, before the player chooses (seed 000: the player understands what the
+ * roll means before deciding): the exact chance, as `/roll challenge` shows it with a roll, or that success or failure
+ * is certain, in which case taking the roll rolls no dice. A linked roll gives each part's, and that of every part
+ * succeeding (exact, as a contest's odds). Nothing for a hidden CL: the odds would give it away.
+ */
+function oddsLines(view: RollRequestView): string[] {
+  const { state, live } = view;
+  if (state.phase !== 'open' || state.hidden || !live?.odds) return [];
+  if ('problem' in live.odds) return [`🎯 No chance to show yet: ${live.odds.problem}`];
+  const { sheet, inputs } = live.odds;
+  const who = `**${escapeMarkdown(sheet)}**`;
+  const faces = inputs.map((input) => successFaces(challengeBase(input), input.challengeLevel));
+  if (inputs.length === 1) {
+    const input = inputs[0]!;
+    const base = challengeBase(input);
+    const cl = input.challengeLevel;
+    const terms = termsOf({ input });
+    if (faces[0] === 100) return [`🎯 **Success is certain** for ${who}: the lowest possible result is ${base + 1} (${terms} + 1) ≥ CL ${cl}. Taking the roll succeeds with no dice rolled.`];
+    if (faces[0] === 0) {
+      return [`🎯 **Failure is certain** for ${who}: the highest possible result is ${base + 100} (${terms} + 100) < CL ${cl}. Taking the roll fails with no dice rolled, and what failing costs applies.`];
+    }
+    return [`🎯 **Chance of success: ${percent(faces[0]!)}** for ${who}: D100 + ${base} (${terms}) against CL ${cl}: a D100 of ${cl - base} or more succeeds.`];
+  }
+  const partLines = inputs.map((input, index) => {
+    const base = challengeBase(input);
+    const cl = input.challengeLevel;
+    const odds =
+      faces[index] === 100
+        ? `**success is certain** (at least ${base + 1} ≥ CL ${cl})`
+        : faces[index] === 0
+          ? `**failure is certain** (at most ${base + 100} < CL ${cl})`
+          : `**${percent(faces[index]!)}** (D100 + ${base} against CL ${cl})`;
+    return `${index + 1}. **${escapeMarkdown(input.skill.name)}**: ${odds}`;
+  });
+  const every = percentOf(
+    faces.reduce((ways, count) => ways * BigInt(count), 1n),
+    100n ** BigInt(faces.length),
+  );
+  return [`🎯 Chances for ${who}, from the sheet now:`, ...partLines, `Every part succeeds: **${every}**.`];
+}
+
+/** The odds in a line for the Dispatcher who called for the roll (shown CLs only), or null. */
+export function oddsNote(odds: RequestLive['odds']): string | null {
+  if (!odds || 'problem' in odds) return null;
+  const name = escapeMarkdown(odds.sheet);
+  const faces = odds.inputs.map((input) => successFaces(challengeBase(input), input.challengeLevel));
+  const impossible = faces.findIndex((count) => count === 0);
+  if (impossible >= 0) {
+    const input = odds.inputs[impossible]!;
+    const part = odds.inputs.length > 1 ? ` part ${impossible + 1} (${escapeMarkdown(input.skill.name)}):` : '';
+    return `${name} cannot succeed: failure is certain,${part} at most ${challengeBase(input) + 100} < CL ${input.challengeLevel}. The request says so before they choose.`;
+  }
+  if (faces.every((count) => count === 100)) return `${name} cannot fail: success is certain. The request says so before they choose.`;
+  const every = percentOf(faces.reduce((ways, count) => ways * BigInt(count), 1n), 100n ** BigInt(faces.length));
+  return `${name}'s chance of success${odds.inputs.length > 1 ? ' at every part' : ''}: ${every}, shown on the request.`;
 }
 
 function intentLines(state: RollRequestState): string[] {
@@ -85,7 +158,7 @@ function phaseLines(view: RollRequestView, lines: string[], embed: EmbedBuilder)
       lines.push(
         '',
         `Knowing this, <@${state.playerId}> chooses: **Take the roll** or **Decline**` +
-          (state.hidden ? `. The Challenge Level is hidden${mayInvestigate(state) && state.investigationTable ? '; **Investigate** first if you like' : ''}.` : '.'),
+          (state.hidden ? `. The Challenge Level is hidden${investigationOffered(view) ? '; **Investigate** first if you like' : ''}.` : '.'),
       );
       return;
     case 'declined':
@@ -134,6 +207,7 @@ export function requestEmbed(view: RollRequestView): EmbedBuilder {
     if (state.phase === 'open' || state.phase === 'declined' || (state.phase === 'cancelled' && state.intent !== null)) {
       lines.push(`**If it fails:** ${consequenceText(state)}`);
     }
+    lines.push(...oddsLines(view));
   }
   if (state.investigation) lines.push('', `🔎 <@${state.playerId}> investigated the difficulty (${escapeMarkdown(state.investigationTable ?? '')}).`);
   const embed = new EmbedBuilder().setTitle(truncate(title, DISCORD_LIMITS.embedTitle)).setColor(0x2c3e50);
@@ -151,6 +225,12 @@ export function requestEmbed(view: RollRequestView): EmbedBuilder {
 export const dispatchIds = actionIds('dispatch', ['call', 'callform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'], 'requestId', { callform: 'call' });
 export type DispatchControl = NonNullable<ReturnType<typeof dispatchIds.parse>>;
 
+/** Whether the message offers *Investigate*: a hidden single challenge not investigated, with a table for it now. */
+function investigationOffered(view: RollRequestView): boolean {
+  const table = view.live ? view.live.investigationTable : view.state.investigationTable;
+  return mayInvestigate(view.state) && table !== null;
+}
+
 const button = (customId: string, label: string, style: ButtonStyle) => new ButtonBuilder().setCustomId(customId).setLabel(truncate(label, DISCORD_LIMITS.buttonLabel)).setStyle(style);
 
 export function requestComponents(view: RollRequestView) {
@@ -167,7 +247,7 @@ export function requestComponents(view: RollRequestView) {
   }
   if (state.phase === 'open') {
     buttons.push(button(press('roll'), 'Take the roll', ButtonStyle.Success), button(press('decline'), 'Decline', ButtonStyle.Danger));
-    if (mayInvestigate(state) && state.investigationTable) buttons.push(button(press('investigate'), 'Investigate', ButtonStyle.Primary));
+    if (investigationOffered(view)) buttons.push(button(press('investigate'), 'Investigate', ButtonStyle.Primary));
     buttons.push(button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary));
   }
   if (mayRollConsequence(state)) buttons.push(button(press('consequence'), `Outcome Roll: ${state.consequenceTable}`, ButtonStyle.Danger));

@@ -179,6 +179,46 @@ describe('the Dispatcher answers a stated intent', () => {
   });
 });
 
+describe('the player knows the odds before choosing', () => {
+  it("a shown CL states the chance from the player's sheet now, or that failure is certain (Climbing + Dexterity vs CL 165: at most 150), and a redraw reads the sheet again; a hidden CL shows nothing of it", async () => {
+    await start();
+    await sandbox.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Dexterity', modifier: 10 } });
+    const call = (options: Record<string, unknown>) => sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', ...CLIMB, ...options } });
+
+    const impossible = await call({ archetypes: 'Dexterity', cl: 165, consequence: 'Troy falls.', 'consequence-table': 'Fall Damage' });
+    const post = impossible.responses.find((response) => !response.ephemeral)!;
+    const ack = impossible.responses.find((response) => response.ephemeral)!;
+    const id = /#(\d+)/.exec(textOf(post))![1]!;
+    // Before Mike presses anything, the request says the roll cannot succeed, and what failing then costs.
+    expect(textOf(post)).toContain('**Failure is certain** for **Troy**: the highest possible result is 150 (40 Climbing + 10 Dexterity + 100) < CL 165. Taking the roll fails with no dice rolled');
+    expect(textOf(post)).toContain('**If it fails:** Troy falls. Then an **Outcome Roll on Fall Damage**.');
+    expect(textOf(post).indexOf('Failure is certain')).toBeLessThan(textOf(post).indexOf('**Take the roll** or **Decline**'));
+    expect(ack.content).toContain('Troy cannot succeed: failure is certain');
+
+    // The sheet changes; the next time the message is drawn it reads the sheet again.
+    await sandbox.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Climbing', level: 70 } });
+    await forgedPress({ user: 'mike', button: `dispatch:consequence:${id}` }, post.messageId!);
+    expect(textOf(channelMessage(post.messageId!))).toContain('**Chance of success: 16%** for **Troy**: D100 + 80 (70 Climbing + 10 Dexterity) against CL 165: a D100 of 85 or more succeeds.');
+
+    const even = textOf((await call({ cl: 120 })).responses.find((response) => !response.ephemeral)!);
+    expect(even).toContain('**Chance of success: 51%** for **Troy**: D100 + 70 (70 Climbing) against CL 120: a D100 of 50 or more succeeds.');
+    const certain = textOf((await call({ cl: 71 })).responses.find((response) => !response.ephemeral)!);
+    expect(certain).toContain('**Success is certain** for **Troy**: the lowest possible result is 71 (70 Climbing + 1) ≥ CL 71. Taking the roll succeeds with no dice rolled.');
+
+    const linked = await sandbox.act({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', rolls: 'Climbing vs 120; Lock Picking +Dexterity vs 190', ...CLIMB } });
+    const linkedText = textOf(linked.responses.find((response) => !response.ephemeral)!);
+    expect(linkedText).toContain('🎯 Chances for **Troy**, from the sheet now:');
+    expect(linkedText).toContain('1. **Climbing**: **51%** (D100 + 70 against CL 120)');
+    expect(linkedText).toContain('2. **Lock Picking**: **failure is certain** (at most 170 < CL 190)');
+    expect(linkedText).toContain('Every part succeeds: **0%**.');
+
+    const hidden = await call({ cl: 165, hidden: true });
+    const hiddenPost = hidden.responses.find((response) => !response.ephemeral)!;
+    expect(JSON.stringify(hiddenPost)).not.toMatch(/Chance|certain|%|165/);
+    expect(JSON.stringify(hidden.responses.find((response) => response.ephemeral))).not.toMatch(/Chance|certain|165/);
+  });
+});
+
 describe('a failure with a consequence table', () => {
   it('offers its Outcome Roll to the player once, also after a restart; the two rolls name each other in /log and /roll replay', async () => {
     const OUTCOME_SEED = 'fall-0';
