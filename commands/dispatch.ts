@@ -16,9 +16,9 @@ import {
 } from 'discord.js';
 import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import type { AnswerPayload } from '../src/discord/responder.js';
-import { answerFromStore, postResult, unposted, type PostedResult } from '../src/discord/stored-message.js';
+import { answerFromStore, postResult, showsStored, unposted, type PostedResult } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
-import { cleanName } from '../src/engine/names.js';
+import { cleanName, nameKey } from '../src/engine/names.js';
 import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
 import { findSkill, splitNameList, validName, type OperatorSheet } from '../src/engine/sheet.js';
@@ -36,6 +36,9 @@ import {
   checkRoll,
   declineRoll,
   grantWithoutRoll,
+  INVESTIGATION_TABLE,
+  investigationTableNames,
+  mayInvestigate,
   newRollRequest,
   recordConsequenceRoll,
   recordInvestigation,
@@ -49,6 +52,7 @@ import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
+import { escapeMarkdown } from '../src/views/format.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
 import {
   CALL_FIELDS,
@@ -88,7 +92,7 @@ const data = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
       .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
       .addStringOption((o) =>
-        o.setName('investigation').setDescription('The investigation table (default: "Investigation: <skill>" if it exists)').setAutocomplete(true),
+        o.setName('investigation').setDescription('The investigation table (default: "Investigation: <skill>", else "Investigation")').setAutocomplete(true),
       ),
   )
   .addSubcommand((sub) =>
@@ -114,10 +118,32 @@ export function intentSubcommand(sub: SlashCommandSubcommandBuilder): SlashComma
     .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works, e.g. Troy reaches the balcony unseen').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength));
 }
 
-/** The investigation table a hidden challenge offers: the one named, or the skill's default if the server has it. */
-async function investigationTableFor(context: HandlerContext, skill: string, named: string | null): Promise<string | null> {
-  if (named) return (await context.store.tables.require(context.guildId, named)).name;
-  return (await context.store.tables.find(context.guildId, `Investigation: ${skill}`))?.name ?? null;
+/** The investigation table the Dispatcher names, as the server spells it (checked to exist now); null when none is named. */
+async function namedInvestigationTable(context: HandlerContext, named: string | null): Promise<string | null> {
+  if (!named) return null;
+  return (await context.store.tables.require(context.guildId, named)).name;
+}
+
+/**
+ * The investigation table that serves a hidden challenge now: the first of its names (`investigationTableNames`: the
+ * one named, "Investigation: <skill>", "Investigation", the shipped example) that the server has, as it spells it.
+ */
+async function investigationTableNow(context: HandlerContext, state: Pick<RollRequestState, 'investigationTable' | 'parts'>): Promise<string | null> {
+  const names = await context.store.tables.names(context.guildId);
+  for (const wanted of investigationTableNames(state)) {
+    const found = names.find((name) => nameKey(name) === nameKey(wanted));
+    if (found) return found;
+  }
+  return null;
+}
+
+/** For the Dispatcher's note on a hidden challenge: the table the player may investigate with, or how to add one. */
+function investigationAdvice(table: string | null, skill: string): string {
+  if (table) return ` The player may investigate with **${escapeMarkdown(table)}**.`;
+  return (
+    ` No investigation table for **${escapeMarkdown(skill)}** yet: the player cannot investigate. A table named \`Investigation: ${skill}\`, or \`${INVESTIGATION_TABLE}\` for every skill ` +
+    `(\`/table import\` examples/investigation.example.json serves as it is), is offered from the next time the request is drawn: press **Numbers (Dispatcher)** on it.`
+  );
 }
 
 /** The consequence table as the server spells it, checked to exist now (it is read again when rolled). */
@@ -152,7 +178,7 @@ async function oddsNow(context: HandlerContext, state: RollRequestState, sheet?:
 
 /** What the request's message shows as it is drawn now (RequestLive): read from the store at this moment. */
 async function liveOf(context: HandlerContext, state: RollRequestState, sheet?: OperatorSheet): Promise<RequestLive> {
-  return { odds: await oddsNow(context, state, sheet), investigationTable: state.investigationTable };
+  return { odds: await oddsNow(context, state, sheet), investigationTable: mayInvestigate(state) ? await investigationTableNow(context, state) : null };
 }
 
 /** A stored request as its message shows it now. */
@@ -180,7 +206,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     ];
     const named = interaction.options.getString('investigation');
     if (named && !hidden) throw new UserError('An investigation only makes sense for a hidden CL: add `hidden:True` or leave `investigation` out.');
-    investigationTable = hidden ? await investigationTableFor(context, parts[0]!.skill, named) : null;
+    investigationTable = hidden ? await namedInvestigationTable(context, named) : null;
   } else {
     parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
   }
@@ -217,7 +243,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
         (odds ? ` ${odds}` : '') +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
-        (hidden && sub === 'challenge' ? (investigationTable ? ` The player may investigate with **${investigationTable}**.` : ' No investigation table: the player cannot investigate.') : ''),
+        (hidden && sub === 'challenge' ? investigationAdvice(live.investigationTable, parts[0]!.skill) : ''),
     ),
   );
 }
@@ -296,7 +322,14 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   const { state } = request;
   checkInvestigation(state, context.userId);
   const part = state.parts[0]!;
-  const table = await context.store.tables.require(context.guildId, state.investigationTable ?? '');
+  // The table that serves now: one added since the request was posted serves it too.
+  const tableName = await investigationTableNow(context, state);
+  if (!tableName) {
+    throw new RollRequestRefusal(
+      `There is no investigation table for ${part.skill} on this server (\`Investigation: ${part.skill}\` or \`${INVESTIGATION_TABLE}\`), so there is nothing to investigate with. A Dispatcher can add one with \`/table import\`; nothing was rolled.`,
+    );
+  }
+  const table = await context.store.tables.require(context.guildId, tableName);
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/dispatch' });
   // The table adds the aptitude it names; an investigation table that names none adds the skill investigated.
   const skill = findSkill(sheet, table.skill ?? part.skill);
@@ -426,7 +459,8 @@ async function callFromForm(interaction: ComponentInteraction, context: HandlerC
     parts = parseLinkedRoll(skillText, level);
   } else {
     parts = [{ skill: validName('skill', skillText), ...readAdds(addsText), challengeLevel: level! }];
-    investigationTable = hidden ? await investigationTableFor(context, parts[0]!.skill, null) : null;
+    // The investigation table is found by name whenever the request is drawn (`investigationTableNow`).
+    investigationTable = null;
   }
   const consequence = field(interaction, CALL_FIELDS.consequence).trim();
   const call: RollCall = {
@@ -483,6 +517,13 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
   try {
     if (verb === 'details') {
       if (!(await context.isDispatcher())) throw new RollRequestRefusal('Only a Dispatcher can see the numbers of a hidden roll.', true);
+      // The Dispatcher's press redraws a message that no longer shows what it would now (an investigation table added since).
+      const shown = requestMessage(await viewNow(context, request));
+      if (!showsStored(interaction, shown)) {
+        await context.answer.update(shown);
+        await context.answer.followUp(requestDetails(view(request.state)));
+        return;
+      }
       await context.answer.reply(requestDetails(view(request.state)));
       return;
     }

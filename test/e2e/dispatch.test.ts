@@ -1,5 +1,6 @@
 // A Dispatcher asks a player for a roll, the CL shown or hidden; only that player rolls, and a hidden CL reaches
 // nobody but the Dispatcher.
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
@@ -140,6 +141,53 @@ describe('/dispatch challenge', () => {
       JSON.stringify(loggedForPlayer),
     ].join('\n');
     expect(seenByPlayerOrChannel).not.toMatch(new RegExp(`\\b${HIDDEN_CL}\\b`));
+  });
+
+  it('a hidden challenge finds its investigation table when drawn or pressed: one imported after posting serves it; "Investigation" serves every skill unless the skill has its own; the shipped example serves as imported', async () => {
+    const { ack, post, message } = await request({ skill: 'Driving', cl: HIDDEN_CL, hidden: true });
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect(ack.content).toContain('No investigation table for **Driving** yet: the player cannot investigate.');
+    expect(ack.content).toContain('`Investigation: Driving`, or `Investigation` for every skill');
+    expect(buttonsOf(post)).not.toContain(`dispatch:investigate:${id}`);
+
+    // The Dispatcher imports the shipped example as it is; their Numbers redraws the request, which now offers it.
+    const file = { filename: 'investigation.example.json', content: readFileSync(new URL('../../examples/investigation.example.json', import.meta.url), 'utf8') };
+    expect((await sandbox.one({ ...DISPATCHER, command: 'table import', options: { file } })).content).toContain('Imported **Investigation (example)**');
+    const numbers = await sandbox.act({ ...DISPATCHER, button: `dispatch:details:${id}`, message });
+    expect(numbers.responses.map((response) => [response.kind, response.ephemeral])).toEqual([['update', false], ['followup', true]]);
+    expect(textOf(numbers.responses[1]!)).toContain(`vs CL **${HIDDEN_CL}**`);
+    const shown = sandbox.fake.messages().find((m) => m.id === message)!;
+    expect(buttonsOf(shown as unknown as SandboxResponse)).toContain(`dispatch:investigate:${id}`);
+    expect(textOf(shown)).toContain('**Investigate** first if you like');
+
+    // Found again when pressed: the example adds the aptitude of the skill tested.
+    const investigated = await sandbox.act({ user: 'mike', button: `dispatch:investigate:${id}`, message });
+    const note = investigated.responses.find((response) => response.ephemeral)!;
+    expect(note.content).toContain('🔎 **Investigation (example)**');
+    expect(note.content).toMatch(/\d+ \+ 30 Driving = \*\*\d+\*\*/);
+
+    // A table named Investigation serves every skill in place of the example; a skill's own table serves that skill.
+    await sandbox.bot.store.tables.save(sandbox.fake.guildId, { ...LOCK_PICKING_INVESTIGATION, name: 'Investigation' });
+    await investigationTable();
+    expect((await request({ skill: 'Driving', cl: 90, hidden: true })).ack.content).toContain('The player may investigate with **Investigation**.');
+    const lock = await request({ skill: 'Lock Picking', cl: 90, hidden: true });
+    expect(lock.ack.content).toContain('The player may investigate with **Investigation: Lock Picking**.');
+    const lockId = /#(\d+)/.exec(textOf(lock.post))![1];
+    const lockNote = (await sandbox.act({ user: 'mike', button: `dispatch:investigate:${lockId}`, message: lock.message })).responses.find((response) => response.ephemeral)!;
+    expect(lockNote.content).toContain('🔎 **Investigation: Lock Picking**');
+  });
+
+  it('Investigate pressed when no table serves any more is refused privately, and the message is drawn without it; nothing is rolled', async () => {
+    await investigationTable();
+    const { post, message } = await request({ skill: 'Lock Picking', cl: HIDDEN_CL, hidden: true });
+    const id = /#(\d+)/.exec(textOf(post))![1];
+    expect(buttonsOf(post)).toContain(`dispatch:investigate:${id}`);
+    await sandbox.bot.store.tables.delete(sandbox.fake.guildId, 'Investigation: Lock Picking');
+    const pressed = await sandbox.act({ user: 'mike', button: `dispatch:investigate:${id}`, message });
+    const refused = pressed.responses.find((response) => response.ephemeral)!;
+    expect(refused.content).toContain('There is no investigation table for Lock Picking on this server');
+    expect(pressed.responses.filter((response) => !response.ephemeral).map(buttonsOf)).toEqual([[`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]]);
+    expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
   });
 
   it('a hidden CL with no investigation table offers no Investigate; a shown CL cannot name one', async () => {

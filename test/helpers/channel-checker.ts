@@ -227,7 +227,8 @@ function requestAllows(state: Json): { allowed: Set<string>; required: string[] 
   }
   if (phase === 'open') {
     ['roll', 'decline', 'cancel'].forEach((action) => allowed.add(action));
-    if (state.kind === 'challenge' && hidden && !state.investigation && state.investigationTable) allowed.add('investigate');
+    // Offered while a table serves it, found by name when the message is drawn (not stored on the request).
+    if (state.kind === 'challenge' && hidden && !state.investigation) allowed.add('investigate');
     required.push('roll', 'decline');
   }
   if (phase === 'rolled' && consequenceDue(state)) {

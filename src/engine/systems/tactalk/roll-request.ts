@@ -50,7 +50,10 @@ export const rollRequestStateSchema = z.object({
   /** One part for a challenge; two or more for a linked roll; none while only stated. */
   parts: z.array(linkedRollPartSchema).default([]),
   hidden: z.boolean().default(false),
-  /** The investigation table for a hidden challenge (named by the Dispatcher, or "Investigation: <skill>"). */
+  /**
+   * The investigation table the Dispatcher named for a hidden challenge; null when none was named, and the table is
+   * found by name each time (`investigationTableNames`). Requests posted before that stored the default they found.
+   */
   investigationTable: z.string().nullable().default(null),
   phase: rollRequestPhaseSchema,
   investigation: z.object({ rollId: z.string(), rowText: z.string(), revealed: z.string().nullable() }).nullable().default(null),
@@ -181,6 +184,22 @@ export function withdrawIntent(state: RollRequestState, userId: string): RollReq
   requirePlayer(state, userId);
   requirePhase(state, 'stated');
   return { ...state, phase: 'withdrawn' };
+}
+
+/** The table that serves every skill's investigation unless the skill has its own (`Investigation: <skill>`). */
+export const INVESTIGATION_TABLE = 'Investigation';
+/** The shipped example (examples/investigation.example.json), which serves as it is imported until the server has its own. */
+export const EXAMPLE_INVESTIGATION_TABLE = 'Investigation (example)';
+
+/**
+ * The names of the tables a hidden challenge may be investigated on, best first; the first the server has serves.
+ * The one the Dispatcher named; the skill's own, "Investigation: <skill>" (seed 000: "the Skill's Investigation
+ * Outcome Table"); one for every skill, "Investigation"; and the shipped example. Read when the request is drawn and
+ * when Investigate is pressed, so a table added after the request was posted serves it.
+ */
+export function investigationTableNames(state: Pick<RollRequestState, 'investigationTable' | 'parts'>): string[] {
+  const skill = state.parts[0]?.skill;
+  return [...(state.investigationTable ? [state.investigationTable] : []), ...(skill ? [`Investigation: ${skill}`] : []), INVESTIGATION_TABLE, EXAMPLE_INVESTIGATION_TABLE];
 }
 
 /** Whether the player may still investigate: a hidden single challenge, not investigated, not rolled. */

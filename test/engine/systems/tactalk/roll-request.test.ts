@@ -8,6 +8,7 @@ import {
   checkInvestigation,
   declineRoll,
   grantWithoutRoll,
+  investigationTableNames,
   mayRollConsequence,
   newRollRequest,
   normalizeRollRequest,
@@ -126,4 +127,11 @@ it('a request stored before the conversation reads back with no intent, no conse
   });
   expect(old).toMatchObject({ intent: null, outcome: null, consequence: null, consequenceTable: null, consequenceRoll: null, operatorName: null });
   expect(mayRollConsequence(recordRoll(old, 'mike', result(0)))).toBe(false);
+});
+
+describe('the investigation table of a hidden challenge', () => {
+  it('is the one named, else the skill’s own, else one for every skill, else the shipped example, best first', () => {
+    expect(investigationTableNames({ ...CLIMB, investigationTable: null })).toEqual(['Investigation: Climbing', 'Investigation', 'Investigation (example)']);
+    expect(investigationTableNames({ ...CLIMB, investigationTable: 'Walls' })).toEqual(['Walls', 'Investigation: Climbing', 'Investigation', 'Investigation (example)']);
+  });
 });
