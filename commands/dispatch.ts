@@ -9,6 +9,7 @@
  */
 import {
   InteractionContextType,
+  MessageFlags,
   SlashCommandBuilder,
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
@@ -18,6 +19,7 @@ import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type
 import type { AnswerPayload } from '../src/discord/responder.js';
 import { answerFromStore, postResult, showsStored, unposted, type PostedResult } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
+import { isRefused, Refused } from '../src/engine/refusals.js';
 import { cleanName, nameKey } from '../src/engine/names.js';
 import { challengeDice, linkedDice, outcomeDice } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -35,9 +37,11 @@ import {
   checkInvestigation,
   checkRoll,
   declineRoll,
+  formDraftOf,
   grantWithoutRoll,
   INVESTIGATION_TABLE,
   investigationTableNames,
+  keepFormDraft,
   mayInvestigate,
   newRollRequest,
   recordConsequenceRoll,
@@ -52,11 +56,14 @@ import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
+import { messageLink } from '../src/views/contest.js';
 import { escapeMarkdown } from '../src/views/format.js';
+import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
 import {
   CALL_FIELDS,
   callModal,
+  callRefusedNote,
   dispatchIds,
   intentOpening,
   investigationNote,
@@ -155,7 +162,13 @@ async function consequenceTableFor(context: HandlerContext, named: string | null
 /** Every part must be rollable from the player's active sheet now; it is read again when they roll. */
 async function checkAgainstSheet(context: HandlerContext, playerId: string, label: string | undefined, call: RollCall): Promise<OperatorSheet> {
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: playerId }, 'tactalk', { command: '/dispatch', ...(label === undefined ? {} : { someoneElse: label }) });
-  for (const part of call.parts) validateChallengeInput(challengeFromSheet(sheet, part, { force: false, hidden: call.hidden }, context.now()));
+  try {
+    for (const part of call.parts) validateChallengeInput(challengeFromSheet(sheet, part, { force: false, hidden: call.hidden }, context.now()));
+  } catch (error) {
+    // The skill goes on the player's sheet: the hint names them (`player:`), with the skills nearest to what was typed.
+    if (isRefused(error) && error.refusal.kind === 'no-such-skill') throw new Refused({ ...error.refusal, forPlayer: playerId });
+    throw error;
+  }
   return sheet;
 }
 
@@ -418,13 +431,18 @@ export function consequenceRollId(guildId: string, requestId: number, challengeR
 
 // ---- the Dispatcher's answer to an intent ------------------------------------------------------------------
 
-function field(interaction: ComponentInteraction, name: string): string {
-  if (!interaction.isModalSubmit()) return '';
-  try {
-    return interaction.fields.getTextInputValue(name);
-  } catch {
-    return '';
+/** What the Dispatcher typed in each field of the form, as typed. */
+function typedFields(interaction: ComponentInteraction): Record<string, string> {
+  const typed: Record<string, string> = {};
+  if (!interaction.isModalSubmit()) return typed;
+  for (const name of Object.values(CALL_FIELDS)) {
+    try {
+      typed[name] = interaction.fields.getTextInputValue(name);
+    } catch {
+      typed[name] = '';
+    }
   }
+  return typed;
 }
 
 /** The CL field: `120` shown, `?120` hidden; a linked roll may leave the number out (each part has its `vs`). */
@@ -447,38 +465,37 @@ function readAdds(text: string): { archetypes: string[]; situationalModifier: nu
   };
 }
 
-async function callFromForm(interaction: ComponentInteraction, context: HandlerContext, request: StoredRollRequest): Promise<RollCall> {
-  const skillText = field(interaction, CALL_FIELDS.skill).trim();
+async function callFromForm(typed: Record<string, string>, context: HandlerContext, request: StoredRollRequest): Promise<RollCall> {
+  const text = (name: string) => (typed[name] ?? '').trim();
+  const skillText = text(CALL_FIELDS.skill);
   const linked = /[;\n]/.test(skillText);
-  const { level, hidden } = readChallengeLevel(field(interaction, CALL_FIELDS.cl), linked);
-  const addsText = field(interaction, CALL_FIELDS.adds).trim();
+  const { level, hidden } = readChallengeLevel(typed[CALL_FIELDS.cl] ?? '', linked);
+  const addsText = text(CALL_FIELDS.adds);
   let parts: LinkedRollPart[];
-  let investigationTable: string | null = null;
   if (linked) {
     if (addsText) throw new UserError('A linked roll names its archetypes and modifiers in each part, e.g. `Handgun Handling +Acuity -10 vs 90; Driving vs 110`; leave the archetypes field empty.');
     parts = parseLinkedRoll(skillText, level);
   } else {
     parts = [{ skill: validName('skill', skillText), ...readAdds(addsText), challengeLevel: level! }];
-    // The investigation table is found by name whenever the request is drawn (`investigationTableNow`).
-    investigationTable = null;
   }
-  const consequence = field(interaction, CALL_FIELDS.consequence).trim();
+  const consequence = text(CALL_FIELDS.consequence);
   const call: RollCall = {
     kind: linked ? 'linked' : 'challenge',
     parts,
     hidden,
-    investigationTable,
+    // The investigation table is found by name whenever the request is drawn (`investigationTableNow`).
+    investigationTable: null,
     consequence: consequence === '' ? null : consequence,
-    consequenceTable: await consequenceTableFor(context, field(interaction, CALL_FIELDS.consequenceTable)),
+    consequenceTable: await consequenceTableFor(context, typed[CALL_FIELDS.consequenceTable] ?? null),
   };
   await checkAgainstSheet(context, request.state.playerId, request.state.operatorName ?? undefined, call);
   return call;
 }
 
-/** What the Dispatcher typed, shown back with a refusal: a form submitted cannot be reopened as it was. */
-function typedBack(interaction: ComponentInteraction): string {
+/** What the Dispatcher typed, as words to copy: for a refusal whose form could not be kept to reopen. */
+function typedBack(typed: Record<string, string>): string {
   const shown = (label: string, name: string) => {
-    const value = field(interaction, name).trim();
+    const value = (typed[name] ?? '').trim();
     // In inline code the text shows as typed; only a backtick could close it early.
     return value ? `${label}: \`${value.replace(/`/g, "'").replace(/\s+/g, ' ')}\`` : null;
   };
@@ -493,26 +510,69 @@ function typedBack(interaction: ComponentInteraction): string {
     .join('\n');
 }
 
-async function answerWithRoll(interaction: ComponentInteraction, context: HandlerContext, request: StoredRollRequest): Promise<Decided> {
+/**
+ * Keeps what the Dispatcher typed in a refused form on the intent (its state, by compare-and-set), so *Fix the form*
+ * reopens it as it was, from any process and after a restart: a custom_id holds 100 characters, the form up to about
+ * 1,600, and the intent's row is where the form's other state already lives. False when the intent was answered meanwhile.
+ */
+async function keepDraft(context: HandlerContext, request: StoredRollRequest, actor: { userId: string; isDispatcher: boolean }, typed: Record<string, string>): Promise<boolean> {
+  let current: StoredRollRequest | null = request;
+  for (let attempt = 1; attempt <= 3 && current?.state.phase === 'stated'; attempt++) {
+    if (await context.store.rollRequests.save(current, keepFormDraft(current.state, actor, typed))) return true;
+    current = await context.store.rollRequests.find(context.guildId, request.id);
+  }
+  return false;
+}
+
+/** A link to the request's message, when it is known. */
+function linkToRequest(request: Pick<StoredRollRequest, 'guildId' | 'channelId' | 'messageId'>): string | null {
+  return request.messageId ? messageLink(request.guildId, request.channelId, request.messageId) : null;
+}
+
+/**
+ * The Dispatcher's form, sent from the intent's message (`callform`) or reopened from the private note of a refusal
+ * (`fixedform`, `onNote`: the press's own message is then that note, and the intent's message is edited in the channel).
+ * Refused, it says why privately and keeps what was typed for *Fix the form*; nothing is posted.
+ */
+async function answerForm(interaction: ComponentInteraction, context: HandlerContext, request: StoredRollRequest, onNote: boolean): Promise<void> {
   const actor = { userId: context.userId, isDispatcher: await context.isDispatcher() };
   checkCallForRoll(request.state, actor);
+  const typed = typedFields(interaction);
+  let call: RollCall;
   try {
-    const call = await callFromForm(interaction, context, request);
-    const state = callForRoll(request.state, actor, call);
-    return { state, followUp: { content: `<@${state.playerId}>, the Dispatcher answered with a roll: take it or decline.`, allowedMentions: { parse: [], users: [state.playerId] } } };
+    call = await callFromForm(typed, context, request);
   } catch (error) {
-    if (error instanceof UserError && !(error instanceof RollRequestRefusal)) {
-      throw new UserError(`${userErrorText(error)}\nNothing was posted. What you typed, to press **Call for a roll** again with:\n${typedBack(interaction)}`);
-    }
-    throw error;
+    if (!(error instanceof UserError) || error instanceof RollRequestRefusal) throw error;
+    const kept = await keepDraft(context, request, actor, typed);
+    const note = callRefusedNote(request.id, userErrorText(error), kept ? null : typedBack(typed));
+    await (onNote ? context.answer.update(note) : context.answer.reply({ ...note, flags: MessageFlags.Ephemeral }));
+    return;
   }
+  const saved = await context.store.rollRequests.save(request, callForRoll(request.state, actor, call));
+  if (!saved) {
+    const note = 'Another press got there first: this intent was answered meanwhile, nothing changed.';
+    if (onNote) return void (await context.answer.update({ content: note, components: [], allowedMentions: NO_PINGS }));
+    return void (await showStored(interaction, context, request.id, note));
+  }
+  const shown = requestMessage(await viewNow(context, saved));
+  if (onNote) {
+    // The note is this press's message; the intent's own message is edited in the channel.
+    if (saved.messageId && interaction.channel?.isSendable()) await interaction.channel.messages.edit(saved.messageId, shown);
+    const link = linkToRequest(saved);
+    await context.answer.update({ content: `Called for the roll on ${link ? `[intent #${saved.id}](${link})` : `intent #${saved.id}`}.`, components: [], allowedMentions: NO_PINGS });
+  } else {
+    await context.answer.update(shown);
+  }
+  await context.answer.followUp({ content: `<@${saved.state.playerId}>, the Dispatcher answered with a roll: take it or decline.`, allowedMentions: { parse: [], users: [saved.state.playerId] } });
 }
 
 async function component(interaction: ComponentInteraction, { action: verb, requestId }: DispatchControl, context: HandlerContext): Promise<void> {
   const found = await context.store.rollRequests.find(context.guildId, requestId);
   if (!found) throw new UserError('This roll request no longer exists.');
+  // Pressed on the private note of a refused form, not on the request's message.
+  const onNote = verb === 'fixform' || verb === 'fixedform';
   // A press from its message proves the message is in the channel, even when the bot died before recording it.
-  const request = fromMessage(interaction) && interaction.message && !found.messageId ? await context.store.rollRequests.fillMessage(found, interaction.message.id) : found;
+  const request = !onNote && fromMessage(interaction) && interaction.message && !found.messageId ? await context.store.rollRequests.fillMessage(found, interaction.message.id) : found;
   const view = (state: RollRequestState) => ({ id: request.id, state });
   try {
     if (verb === 'details') {
@@ -527,14 +587,16 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
       await context.answer.reply(requestDetails(view(request.state)));
       return;
     }
-    if (verb === 'call') {
+    if (verb === 'call' || verb === 'fixform') {
       if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
       // A dry run with the engine's own checks: only a Dispatcher, and only while the intent waits, gets the form.
       checkCallForRoll(request.state, { isDispatcher: await context.isDispatcher() });
-      await context.answer.showModal(callModal(request.id));
+      // Filled in with what this Dispatcher typed in a form that was refused, if anything.
+      await context.answer.showModal(callModal(request.id, { typed: formDraftOf(request.state, context.userId), fixed: verb === 'fixform' }));
       return;
     }
     if (!fromMessage(interaction)) throw new UserError('This action comes from a button on the request.');
+    if (verb === 'callform' || verb === 'fixedform') return void (await answerForm(interaction, context, request, onNote));
     let decided: Decided;
     if (verb === 'roll') decided = await roll(context, request);
     else if (verb === 'decline') decided = { state: declineRoll(request.state, context.userId) };
@@ -542,8 +604,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     else if (verb === 'consequence') decided = await rollConsequence(context, request);
     else if (verb === 'cancel') decided = { state: cancelRollRequest(request.state, await context.isDispatcher()) };
     else if (verb === 'withdraw') decided = { state: withdrawIntent(request.state, context.userId) };
-    else if (verb === 'noroll') decided = { state: grantWithoutRoll(request.state, { userId: context.userId, isDispatcher: await context.isDispatcher() }) };
-    else decided = await answerWithRoll(interaction, context, request);
+    else decided = { state: grantWithoutRoll(request.state, { userId: context.userId, isDispatcher: await context.isDispatcher() }) };
     const saved = await context.store.rollRequests.save(request, decided.state, decided.roll);
     if (!saved) return void (await showStored(interaction, context, request.id, 'Another press got there first: this is already handled, nothing changed.'));
     if (decided.result) {
@@ -558,6 +619,8 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     if (error instanceof UserError) {
       // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.
       const text = error instanceof RollRequestRefusal && error.dispatcherOnly ? `${userErrorText(error)} ${await context.dispatcherRequirement()}` : userErrorText(error);
+      // On the private note of a refused form, the note itself says why, and its button goes.
+      if (onNote) return void (await context.answer.update({ content: `⚠️ ${text}`, components: [], allowedMentions: NO_PINGS }));
       // A step refused because it was made already may be one whose answer was lost: the message catches up.
       if (error instanceof RollRequestRefusal && !error.dispatcherOnly && verb !== 'details' && verb !== 'call') return void (await showStored(interaction, context, request.id, text));
       await context.answer.reply(privateNote(text));
@@ -592,7 +655,7 @@ async function playerSheetChoices(interaction: AutocompleteInteraction, context:
   return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
 }
 
-/** Only *Call for a roll* answers with a form. */
-const mayOpenForm = (control: DispatchControl): boolean => control.action === 'call';
+/** Only *Call for a roll* and *Fix the form* answer with a form. */
+const mayOpenForm = (control: DispatchControl): boolean => control.action === 'call' || control.action === 'fixform';
 
 export const dispatchCommand: BotCommand<DispatchControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: dispatchIds, component, mayOpenForm };

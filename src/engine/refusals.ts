@@ -67,6 +67,8 @@ export type Refusal =
       first: SkillShown[];
       more: boolean;
       otherwise: string | null;
+      /** The player (a user id) whose sheet it is, when a Dispatcher called for their roll: the hint then names them. */
+      forPlayer?: string;
     }
   /** The sheet has no attribute or archetype by the typed name; `suggestions` are the nearest, `hasAny` whether it has any. */
   | { kind: 'no-such-entry'; sheet: string; entry: 'attribute' | 'archetype'; typed: string; suggestions: string[]; hasAny: boolean }

@@ -101,9 +101,14 @@ export function refusalText(refusal: Refusal): string {
           : refusal.first.length > 0
             ? ` Its skills: ${shownSkills(refusal.first)}${refusal.more ? ', …' : ''}.`
             : ` ${sheet} has no skills yet.`;
-      const add = refusal.npc ? `\`/npc skill set npc:${sheet} name:${typed} level:…\`` : `\`/sheet skill set name:${typed} level:…\``;
+      // A Dispatcher calling for a player's roll adds the skill to that player's sheet: `player:` names them.
+      const add = refusal.npc
+        ? `\`/npc skill set npc:${sheet} name:${typed} level:…\``
+        : refusal.forPlayer
+          ? `\`/sheet skill set name:${typed} level:… player:\` <@${refusal.forPlayer}>`
+          : `\`/sheet skill set name:${typed} level:…\``;
       const hasSkills = refusal.nearest.length > 0 || refusal.first.length > 0;
-      const ways = [...(hasSkills ? ['roll one of those'] : []), `add it with ${add}`, ...(refusal.otherwise ? [refusal.otherwise] : [])];
+      const ways = [...(hasSkills ? [refusal.forPlayer ? 'call for one of those' : 'roll one of those'] : []), `add it with ${add}`, ...(refusal.otherwise ? [refusal.otherwise] : [])];
       return `${sheet} has no skill named **${typed}**.${known} You can ${either(ways)}.`;
     }
     case 'no-such-entry': {

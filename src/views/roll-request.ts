@@ -220,9 +220,16 @@ export function requestEmbed(view: RollRequestView): EmbedBuilder {
 
 /**
  * `dispatch:<action>:<request id>`: the request's buttons, and `callform`, the submit of the Dispatcher's form (which
- * its `call` button opens). `roll` keeps its old name, so a request posted before the conversation still works.
+ * its `call` button opens); `fixform` and `fixedform`, the same form reopened from the private note of a refusal.
+ * `roll` keeps its old name, so a request posted before the conversation still works.
  */
-export const dispatchIds = actionIds('dispatch', ['call', 'callform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'], 'requestId', { callform: 'call' });
+export const dispatchIds = actionIds(
+  'dispatch',
+  ['call', 'callform', 'fixform', 'fixedform', 'noroll', 'withdraw', 'cancel', 'roll', 'decline', 'investigate', 'consequence', 'details'],
+  'requestId',
+  // `fixform`: *Fix the form* on the private note of a refused form; it reopens the form as `fixedform`.
+  { callform: 'call', fixedform: 'fixform' },
+);
 export type DispatchControl = NonNullable<ReturnType<typeof dispatchIds.parse>>;
 
 /** Whether the message offers *Investigate*: a hidden single challenge not investigated, with a table for it now. */
@@ -322,13 +329,20 @@ export const CALL_FIELDS = {
   consequenceTable: 'consequence_table',
 } as const;
 
-/** The Dispatcher's form that answers an intent with a roll. */
-export function callModal(id: number) {
+/**
+ * The Dispatcher's form that answers an intent with a roll; with `typed`, filled in with what was typed in a form that
+ * was refused (Discord keeps nothing of a form once sent). `fixed`: opened from the private note of that refusal.
+ */
+export function callModal(id: number, options: { typed?: Record<string, string> | null; fixed?: boolean } = {}) {
   const row = (input: TextInputBuilder) => new ActionRowBuilder<TextInputBuilder>().addComponents(input);
-  const input = (customId: string, label: string, style: TextInputStyle, required: boolean, max: number, placeholder: string) =>
-    row(new TextInputBuilder().setCustomId(customId).setLabel(label).setStyle(style).setRequired(required).setMaxLength(max).setPlaceholder(placeholder));
+  const input = (customId: string, label: string, style: TextInputStyle, required: boolean, max: number, placeholder: string) => {
+    const field = new TextInputBuilder().setCustomId(customId).setLabel(label).setStyle(style).setRequired(required).setMaxLength(max).setPlaceholder(placeholder);
+    const typed = options.typed?.[customId];
+    if (typed) field.setValue(typed.slice(0, max));
+    return row(field);
+  };
   return new ModalBuilder()
-    .setCustomId(dispatchIds.encode({ action: 'callform', requestId: id }))
+    .setCustomId(dispatchIds.encode({ action: options.fixed ? 'fixedform' : 'callform', requestId: id }))
     .setTitle(truncate(`Call for a roll: intent #${id}`, 45))
     .addComponents(
       input(CALL_FIELDS.skill, 'Skill (or a linked roll, parts split by ;)', TextInputStyle.Short, true, Math.min(LINKED_ROLL_MAX_LENGTH, 4000), 'Climbing   or   Handgun Handling +Acuity vs 90; Driving vs 110'),
@@ -337,4 +351,21 @@ export function callModal(id: number) {
       input(CALL_FIELDS.consequence, 'If it fails (what it costs)', TextInputStyle.Paragraph, false, ROLL_REQUEST_LIMITS.consequenceLength, 'Troy falls.'),
       input(CALL_FIELDS.consequenceTable, 'Outcome table to roll if it fails', TextInputStyle.Short, false, NAME_LENGTH_MAX, 'Fall Damage'),
     );
+}
+
+/**
+ * A refused *Call for a roll* form, privately: what is wrong, and *Fix the form*, which reopens it as it was typed (a
+ * form cannot open in answer to a form). `typedBack` instead when what was typed could not be kept (the intent was
+ * answered meanwhile): the words to copy.
+ */
+export function callRefusedNote(requestId: number, problem: string, typedBack: string | null) {
+  if (typedBack !== null) {
+    return { content: truncate(`⚠️ ${problem}\nNothing was posted. What you typed:\n${typedBack}`, DISCORD_LIMITS.content), components: [], allowedMentions: NO_PINGS };
+  }
+  const fix = button(dispatchIds.encode({ action: 'fixform', requestId }), 'Fix the form', ButtonStyle.Primary);
+  return {
+    content: truncate(`⚠️ ${problem}\nNothing was posted. **Fix the form** reopens it with what you typed.`, DISCORD_LIMITS.content),
+    components: [new ActionRowBuilder<ButtonBuilder>().addComponents(fix).toJSON()],
+    allowedMentions: NO_PINGS,
+  };
 }

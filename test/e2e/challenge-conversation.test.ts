@@ -47,6 +47,14 @@ function labelsOf(response: Pick<SandboxResponse, 'components'>): string[] {
   return (response.components as Array<{ components: Array<{ label: string }> }>).flatMap((row) => row.components.map((c) => c.label));
 }
 
+/** The values a form opens with, by field (only those filled in). */
+function formValues(response: SandboxResponse): Record<string, string> {
+  const modal = response.modal as { components: Array<{ components?: Array<{ custom_id: string; value?: string }>; component?: { custom_id: string; value?: string } }> };
+  const values: Record<string, string> = {};
+  for (const row of modal.components) for (const input of row.components ?? (row.component ? [row.component] : [])) if (input.value) values[input.custom_id] = input.value;
+  return values;
+}
+
 /** The channel's copy of a message, as everyone sees it now. */
 function channelMessage(messageId: string) {
   return sandbox.fake.messages().find((message) => message.id === messageId)!;
@@ -151,30 +159,64 @@ describe('the Dispatcher answers a stated intent', () => {
     expect((await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB })).ephemeral).toBe(false);
   });
 
-  it("the Dispatcher's form is checked as /dispatch is; a refusal shows back what was typed and posts nothing", async () => {
+  it("the Dispatcher's form is checked as /dispatch is; a refusal posts nothing, and Fix the form reopens it as typed", async () => {
     await start();
+    const mikeId = sandbox.fake.user('mike').id;
     const { id, message } = await stateTheClimb();
     const submit = (fields: Record<string, string>) => sandbox.one({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message, fields: { adds: '', consequence: '', consequence_table: '', ...fields } });
 
     const badCl = await submit({ skill: 'Climbing', cl: '250', consequence: 'Troy falls.' });
     expect(badCl).toMatchObject({ kind: 'reply', ephemeral: true });
     expect(badCl.content).toContain('from 0 to 200');
-    expect(badCl.content).toContain('Skill: `Climbing`');
-    expect(badCl.content).toContain('CL: `250`');
-    expect(badCl.content).toContain('If it fails: `Troy falls.`');
+    expect(badCl.content).toContain('Nothing was posted. **Fix the form** reopens it with what you typed.');
+    expect(buttonsOf(badCl)).toEqual([`dispatch:fixform:${id}`]);
+    const note = badCl.messageId!;
+
+    // Fix the form opens the form as it was typed; so does Call for a roll for the same Dispatcher, and only for them.
+    const typed = { skill: 'Climbing', cl: '250', consequence: 'Troy falls.' };
+    const reopened = await sandbox.one({ ...DISPATCHER, button: `dispatch:fixform:${id}`, message: note });
+    expect(reopened.kind).toBe('modal');
+    expect(formValues(reopened)).toEqual(typed);
+    expect(formValues(await sandbox.one({ ...DISPATCHER, button: `dispatch:call:${id}`, message }))).toEqual(typed);
+    expect(formValues(await sandbox.one({ user: 'otto', roles: ['dispatcher'], button: `dispatch:call:${id}`, message }))).toEqual({});
+
+    // Sent again from the note: refused again, the note says why and keeps its button.
+    const fixing = (fields: Record<string, string>) => sandbox.act({ ...DISPATCHER, modal: `dispatch:fixedform:${id}`, message: note, fields: { adds: '', consequence: '', consequence_table: '', ...fields } });
+    const misspelt = (await fixing({ skill: 'Climbng', cl: '90' })).responses;
+    expect(misspelt.map((response) => [response.kind, response.ephemeral])).toEqual([['update', true]]);
+    // The skill is checked against Mike's sheet: the nearest names, and how to add it to his sheet (player:).
+    expect(misspelt[0]!.content).toContain('Troy has no skill named **Climbng**. Nearest: **Climbing** 40.');
+    expect(misspelt[0]!.content).toContain(`You can call for one of those or add it with \`/sheet skill set name:Climbng level:… player:\` <@${mikeId}>.`);
+    expect(misspelt[0]!.allowedMentions).toEqual({ parse: [] });
+    expect(buttonsOf(misspelt[0]!)).toEqual([`dispatch:fixform:${id}`]);
     expect((await submit({ skill: 'Climbing', cl: 'hard' })).content).toContain('write `?120` to hide it');
-    expect((await submit({ skill: 'Flying', cl: '90' })).content).toContain('Troy has no skill named **Flying**');
     const noTable = await submit({ skill: 'Climbing', cl: '90', consequence_table: 'Fall Damages' });
     expect(noTable.content).toContain('There is no outcome table named **Fall Damages**');
-    expect(noTable.content).toContain('Outcome table: `Fall Damages`');
+    expect(formValues(await sandbox.one({ ...DISPATCHER, button: `dispatch:fixform:${id}`, message: noTable.messageId! }))).toEqual({ skill: 'Climbing', cl: '90', consequence_table: 'Fall Damages' });
     expect(textOf(channelMessage(message))).toContain('Call for a roll');
+    expect(sandbox.fake.messages().filter((m) => !m.ephemeral)).toHaveLength(1);
+
+    // Fixed: the intent's message becomes the request, the note says where, and Mike is pinged.
+    const fixed = (await fixing({ skill: 'Climbing', cl: '90', consequence_table: 'Fall Damage' })).responses;
+    const noteNow = fixed.find((response) => response.kind === 'update')!;
+    expect(noteNow).toMatchObject({ ephemeral: true, components: [] });
+    expect(noteNow.content).toContain(`Called for the roll on [intent #${id}](https://discord.com/channels/${sandbox.fake.guildId}/`);
+    const asked = textOf(channelMessage(message));
+    expect(asked).toContain('**Climbing** vs CL **90**');
+    expect(asked).toContain('**If it fails:** An **Outcome Roll on Fall Damage**.');
+    expect(buttonsOf(channelMessage(message) as unknown as SandboxResponse)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`]);
+    expect(fixed.find((response) => response.kind === 'followup' && !response.ephemeral)).toMatchObject({ allowedMentions: { parse: [], users: [mikeId] } });
+    // Another note's button, pressed late, says the intent was answered.
+    const late = await sandbox.one({ ...DISPATCHER, button: `dispatch:fixform:${id}`, message: noTable.messageId! });
+    expect(late.content).toContain('A Dispatcher has already called for a roll here.');
 
     // A hidden CL (`?`), archetypes and a modifier in one field.
+    const second = await stateTheClimb();
     await sandbox.one({ user: 'mike', command: 'sheet archetype set', options: { name: 'Dexterity', modifier: 5 } });
-    const answered = await sandbox.act({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message, fields: { skill: 'Climbing', cl: '?137', adds: 'Dexterity, -10', consequence: '', consequence_table: '' } });
-    const asked = textOf(answered.responses[0]!);
-    expect(asked).toContain('**Climbing** + Dexterity −10 vs CL **hidden**');
-    expect(asked).toContain('**If it fails:** It does not happen; the Dispatcher named no other consequence.');
+    const answered = await sandbox.act({ ...DISPATCHER, modal: `dispatch:callform:${second.id}`, message: second.message, fields: { skill: 'Climbing', cl: '?137', adds: 'Dexterity, -10', consequence: '', consequence_table: '' } });
+    const hiddenAsk = textOf(answered.responses[0]!);
+    expect(hiddenAsk).toContain('**Climbing** + Dexterity −10 vs CL **hidden**');
+    expect(hiddenAsk).toContain('**If it fails:** It does not happen; the Dispatcher named no other consequence.');
     expect(JSON.stringify(answered.responses)).not.toMatch(/\b137\b/);
   });
 });

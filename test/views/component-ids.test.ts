@@ -43,7 +43,13 @@ const families: Record<string, Family<unknown>> = {
   config: family(configIds, ['systems']),
   contest: family(contestIds, contestSamples),
   d10: family(d10Ids, [{ cumulativeId: ROLL, step: 2 }, { cumulativeId: ROLL, step: 99 }]),
-  dispatch: family(dispatchIds, [{ action: 'call', requestId: 3 }, { action: 'consequence', requestId: ROW }, { action: 'callform', requestId: ROW }]),
+  dispatch: family(dispatchIds, [
+    { action: 'call', requestId: 3 },
+    { action: 'consequence', requestId: ROW },
+    { action: 'callform', requestId: ROW },
+    { action: 'fixform', requestId: ROW },
+    { action: 'fixedform', requestId: ROW },
+  ]),
   initiative: family(initiativeIds, [
     { action: 'next', trackerId: 1, version: 0 },
     { action: 'previous', trackerId: ROW, version: ROW },
@@ -122,6 +128,8 @@ describe('component id families', () => {
     expect(formOf(contestIds, skillSearchModal(7, 'opponent').data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'skill', contestId: 7, side: 'opponent' }] });
     expect(contestIds.originOf({ action: 'adjustform', contestId: 7 })).toEqual({ formOpenedBy: [{ action: 'adjust', contestId: 7 }] });
     expect(formOf(dispatchIds, callModal(3).data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'call', requestId: 3 }] });
+    // The same form reopened from the private note of a refusal: opened by that note's *Fix the form*.
+    expect(formOf(dispatchIds, callModal(3, { fixed: true }).data.custom_id!)).toEqual({ formOpenedBy: [{ action: 'fixform', requestId: 3 }] });
     // The menus are selects (a Push was a button on older messages); everything else is a button.
     expect(contestIds.originOf({ action: 'skill', contestId: 7, side: 'opponent' })).toEqual({ pressed: ['select'] });
     expect(configIds.originOf('systems')).toEqual({ pressed: ['select'] });

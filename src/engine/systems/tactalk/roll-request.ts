@@ -63,6 +63,11 @@ export const rollRequestStateSchema = z.object({
     .default(null),
   /** The Outcome Roll a failure led to, once made. */
   consequenceRoll: consequenceRollSchema.nullable().default(null),
+  /**
+   * What a Dispatcher last typed in the *Call for a roll* form that was refused (`by`: who), so the form reopens with
+   * it (*Fix the form*); cleared when a roll is called for.
+   */
+  formDraft: z.object({ by: z.string(), fields: z.record(z.string(), z.string()) }).nullable().default(null),
 });
 export type RollRequestState = z.infer<typeof rollRequestStateSchema>;
 
@@ -169,7 +174,18 @@ export function checkCallForRoll(state: RollRequestState, actor: { isDispatcher:
 /** A Dispatcher answers a stated intent with a roll: the player then takes it or declines. */
 export function callForRoll(state: RollRequestState, actor: { userId: string; isDispatcher: boolean }, call: RollCall): RollRequestState {
   checkCallForRoll(state, actor);
-  return { ...state, ...checkCall(call), dispatcherId: actor.userId, phase: 'open' };
+  return { ...state, ...checkCall(call), dispatcherId: actor.userId, phase: 'open', formDraft: null };
+}
+
+/** The form a Dispatcher sent was refused: what they typed is kept, for the form to reopen with it. */
+export function keepFormDraft(state: RollRequestState, actor: { userId: string; isDispatcher: boolean }, fields: Record<string, string>): RollRequestState {
+  checkCallForRoll(state, actor);
+  return { ...state, formDraft: { by: actor.userId, fields } };
+}
+
+/** What this Dispatcher last typed in a refused form for this intent, if anything (another's draft stays theirs). */
+export function formDraftOf(state: RollRequestState, userId: string): Record<string, string> | null {
+  return state.formDraft?.by === userId ? state.formDraft.fields : null;
 }
 
 /** A Dispatcher decides no roll is needed: the intent simply happens. */
