@@ -44,9 +44,11 @@ import {
   keepFormDraft,
   mayInvestigate,
   newRollRequest,
+  notePing,
   recordConsequenceRoll,
   recordInvestigation,
   recordRoll,
+  requestSettled,
   stateIntent,
   withdrawIntent,
   type RollCall,
@@ -61,6 +63,7 @@ import { escapeMarkdown } from '../src/views/format.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
 import {
+  answeredPing,
   CALL_FIELDS,
   callModal,
   callRefusedNote,
@@ -71,6 +74,8 @@ import {
   requestDetails,
   requestMessage,
   requestOpening,
+  settledNotice,
+  settledPing,
   type DispatchControl,
   type RequestLive,
   type RollRequestView,
@@ -296,8 +301,6 @@ interface Decided {
   roll?: RollEntry;
   /** Shown to the presser alone. */
   note?: string;
-  /** Posted in the channel after the message is updated (pings only whom it names). */
-  followUp?: AnswerPayload;
   /** A result that is its own message: posted before the message is updated, once (src/discord/stored-message.ts). */
   result?: PostedResult;
 }
@@ -406,7 +409,8 @@ async function consequenceMessage(context: HandlerContext, request: StoredRollRe
   const nextTable: NextTable = nextName ? { name: nextName, exists: (await context.store.tables.find(context.guildId, nextName)) !== null, sheetId } : null;
   const reply = outcomeReply(outcome, who, rollId, nextTable);
   const [embed, ...others] = reply.embeds ?? [];
-  const followed = `After ${after ? `challenge roll \`${after}\`` : 'a failure that needed no dice'} (request #${request.id}).`;
+  const link = linkToRequest(request);
+  const followed = `After ${after ? `challenge roll \`${after}\`` : 'a failure that needed no dice'} (${link ? `[request #${request.id}](${link})` : `request #${request.id}`}).`;
   const embeds = embed ? [{ ...embed, description: `${followed}\n${embed.description ?? ''}`.slice(0, 4096) }, ...others] : [];
   return { ...reply, embeds };
 }
@@ -563,7 +567,49 @@ async function answerForm(interaction: ComponentInteraction, context: HandlerCon
   } else {
     await context.answer.update(shown);
   }
-  await context.answer.followUp({ content: `<@${saved.state.playerId}>, the Dispatcher answered with a roll: take it or decline.`, allowedMentions: { parse: [], users: [saved.state.playerId] } });
+  await announce(interaction, context, request.state.phase, saved);
+}
+
+/**
+ * After a press changed a request, a NEW message says so where the channel is now (an edit, perhaps far up the
+ * channel, notifies nobody), linking to the request: the player's turn when a Dispatcher answered their intent with a
+ * roll (that ping is kept, and settled with the request), or what came of a request just settled. Pings only the
+ * player, and only when it is their turn or someone else settled it for them. The request is saved and drawn
+ * already: a notice that fails is logged, not answered as an error.
+ */
+async function announce(interaction: ComponentInteraction, context: HandlerContext, before: RollRequestState['phase'], saved: StoredRollRequest): Promise<void> {
+  if (before === saved.state.phase) return;
+  const link = linkToRequest(saved);
+  const view = { id: saved.id, state: saved.state };
+  try {
+    if (saved.state.phase === 'open') {
+      const ping = await context.answer.followUp(answeredPing(view, link));
+      await keepPing(interaction, context, saved.id, ping.id);
+      return;
+    }
+    const notice = settledNotice(view, before, link);
+    if (notice) await context.answer.followUp(notice);
+    if (saved.state.pingMessageId) await settlePing(interaction, saved, saved.state.pingMessageId);
+  } catch (error) {
+    context.log.warn({ err: error, requestId: saved.id }, 'a roll request’s notice could not be posted or settled');
+  }
+}
+
+/** Records the ping on the request, so settling the request settles the ping; one settled meanwhile is settled now. */
+async function keepPing(interaction: ComponentInteraction, context: HandlerContext, requestId: number, messageId: string): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const current = await context.store.rollRequests.find(context.guildId, requestId);
+    if (!current) return;
+    if (requestSettled(current.state)) return void (await settlePing(interaction, current, messageId));
+    if (await context.store.rollRequests.save(current, notePing(current.state, messageId))) return;
+  }
+}
+
+/** The ping that asked the player to choose, edited to say how the request was settled (pinging nobody). */
+async function settlePing(interaction: ComponentInteraction, request: StoredRollRequest, messageId: string): Promise<void> {
+  const channel = interaction.channel;
+  if (!channel?.isSendable()) return;
+  await channel.messages.edit(messageId, settledPing({ id: request.id, state: request.state }, linkToRequest(request)));
 }
 
 async function component(interaction: ComponentInteraction, { action: verb, requestId }: DispatchControl, context: HandlerContext): Promise<void> {
@@ -614,7 +660,7 @@ async function component(interaction: ComponentInteraction, { action: verb, requ
     }
     await context.answer.update(requestMessage(await viewNow(context, saved)));
     if (decided.note) await context.answer.followUp(privateNote(decided.note));
-    if (decided.followUp) await context.answer.followUp(decided.followUp);
+    await announce(interaction, context, request.state.phase, saved);
   } catch (error) {
     if (error instanceof UserError) {
       // A Dispatcher-only step ends, as every such refusal does, with who is a Dispatcher here and who changes that.

@@ -8,7 +8,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, MessageFlag
 import { NAME_LENGTH_MAX } from '../engine/names.js';
 import { LINKED_ROLL_MAX_LENGTH } from '../engine/systems/tactalk/linked-notation.js';
 import { challengeBase, successFaces, type ChallengeInput } from '../engine/systems/tactalk/challenge.js';
-import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestPhase, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import type { TableDieRoll } from '../engine/tables.js';
 import { challengeLines, hiddenChallengeLines, rollFooter, termsOf } from './challenge.js';
 import { actionIds } from './component-id.js';
@@ -368,4 +368,75 @@ export function callRefusedNote(requestId: number, problem: string, typedBack: s
     components: [new ActionRowBuilder<ButtonBuilder>().addComponents(fix).toJSON()],
     allowedMentions: NO_PINGS,
   };
+}
+
+/** A message that pings exactly these players (none, or the player) and nobody else. */
+export interface RequestNotice {
+  content: string;
+  allowedMentions: { parse: never[]; users?: string[] };
+}
+
+/** "[request #3](link)", or the words alone when the message is not known. */
+function linked(words: string, link: string | null): string {
+  return link ? `[${words}](${link})` : words;
+}
+
+/** What became of a settled request, in a few words: "**Troy** took the roll: ❌ failure". */
+function settledWords(state: RollRequestState): string {
+  const who = operatorOrPlayer(state);
+  switch (state.phase) {
+    case 'rolled': {
+      const result = state.result;
+      if (!result) return `${who} took the roll`;
+      const verdict = result.total > 1 ? `${result.succeeded} of ${result.total} succeeded` : result.succeeded ? '✅ success' : '❌ failure';
+      return `${who} took the roll: ${verdict}`;
+    }
+    case 'declined':
+      return `${who} declined it: nothing was rolled`;
+    case 'cancelled':
+      return 'the Dispatcher cancelled it';
+    case 'withdrawn':
+      return `${who} withdrew it`;
+    case 'granted':
+      return 'no roll needed, it happens as stated';
+    default:
+      return 'it waits';
+  }
+}
+
+/**
+ * The player's turn, pinged in a NEW message (an edit notifies nobody) that links to the request: a Dispatcher
+ * answered their intent with a roll. Pings the player alone.
+ */
+export function answeredPing(view: RollRequestView, link: string | null): RequestNotice {
+  const { state } = view;
+  return {
+    content: truncate(`🔔 <@${state.playerId}>, the Dispatcher answered your intent with a roll: take it or decline it on ${linked(`request #${view.id}`, link)}.`, DISCORD_LIMITS.content),
+    allowedMentions: { parse: [], users: [state.playerId] },
+  };
+}
+
+/** That ping once the request is settled, so it no longer asks for a choice that was made: pings nobody. */
+export function settledPing(view: RollRequestView, link: string | null) {
+  const content = `🔔 <@${view.state.playerId}>, the Dispatcher answered your intent with a roll. Settled: ${settledWords(view.state)} (${linked(`request #${view.id}`, link)}).`;
+  return { content: truncate(content, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
+}
+
+/**
+ * A request just settled (or an intent just answered without a roll), said in a short NEW message where the channel
+ * is now, linking to the request, whose own message was edited wherever it is in the channel: what came of it, and
+ * an Outcome Roll still due. Pings the player only when someone else settled it for them (the Dispatcher's *No roll
+ * needed* or *Cancel*); their own press pings nobody.
+ */
+export function settledNotice(view: RollRequestView, before: RollRequestPhase, link: string | null): RequestNotice | null {
+  const { state } = view;
+  if (before === state.phase || !['rolled', 'declined', 'cancelled', 'withdrawn', 'granted'].includes(state.phase)) return null;
+  const what = linked(`${before === 'stated' ? 'Intent' : 'Request'} #${view.id}`, link);
+  if (state.phase === 'granted' || state.phase === 'cancelled') {
+    const icon = state.phase === 'granted' ? '✅' : '⛔';
+    return { content: truncate(`${icon} <@${state.playerId}>, ${what}: ${settledWords(state)}.`, DISCORD_LIMITS.content), allowedMentions: { parse: [], users: [state.playerId] } };
+  }
+  const icon = state.phase === 'rolled' ? '🎲' : state.phase === 'declined' ? '🙅' : '↩️';
+  const due = mayRollConsequence(state) ? ` Next: **Outcome Roll: ${escapeMarkdown(state.consequenceTable ?? '')}**, on the request.` : '';
+  return { content: truncate(`${icon} ${what}: ${settledWords(state)}.${due}`, DISCORD_LIMITS.content), allowedMentions: { parse: [] } };
 }

@@ -183,7 +183,8 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone'
 
     await playAs(page, 'mike');
     await request.locator('button:text("Take the roll")').tap();
-    await request.filter({ hasText: 'Chance of success' }).waitFor();
+    // The request states the chance before it is taken: wait for the verdict the roll adds.
+    await request.filter({ hasText: /Climbing vs CL 80: (success|failure)/ }).waitFor();
     expect(await request.textContent()).toMatch(/Climbing vs CL 80: (success|failure)/);
     await expectOnScreen(page, request.locator('.embed'));
     await expectNoSidewaysScroll(page, PHONE.width);

@@ -39,6 +39,14 @@ async function start(seeds: string[] = []): Promise<void> {
   await sandbox.bot.store.tables.save(sandbox.fake.guildId, FALL_DAMAGE);
 }
 
+/** A press that settles a request: its message's update (a short notice in the channel, and a settled ping, follow it). */
+async function settle(request: SandboxInteractionRequest): Promise<SandboxResponse> {
+  const { responses } = await sandbox.act(request);
+  const updates = responses.filter((response) => response.kind === 'update');
+  expect(updates, JSON.stringify(responses)).toHaveLength(1);
+  return updates[0]!;
+}
+
 function buttonsOf(response: Pick<SandboxResponse, 'components'>): string[] {
   return (response.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id));
 }
@@ -120,7 +128,7 @@ describe('the Dispatcher answers a stated intent', () => {
     expect(intruder.content).toContain(`for <@${mikeId}> only`);
 
     // Mike decides Troy takes the stairs.
-    const declined = await sandbox.one({ user: 'mike', button: `dispatch:decline:${id}`, message });
+    const declined = await settle({ user: 'mike', button: `dispatch:decline:${id}`, message });
     expect(declined.kind).toBe('update');
     expect(textOf(declined)).toContain('**Troy** does not attempt it. Nothing was rolled.');
     expect(buttonsOf(declined)).toEqual([]);
@@ -137,13 +145,13 @@ describe('the Dispatcher answers a stated intent', () => {
     await start();
     const first = await stateTheClimb();
     expect((await sandbox.one({ user: 'mike', button: `dispatch:noroll:${first.id}`, message: first.message })).content).toContain('Only a Dispatcher');
-    const granted = await sandbox.one({ ...DISPATCHER, button: `dispatch:noroll:${first.id}`, message: first.message });
+    const granted = await settle({ ...DISPATCHER, button: `dispatch:noroll:${first.id}`, message: first.message });
     expect(textOf(granted)).toContain('no roll needed. It happens as stated.');
     expect(buttonsOf(granted)).toEqual([]);
 
     const second = await stateTheClimb();
     expect((await sandbox.one({ user: 'sasha', button: `dispatch:withdraw:${second.id}`, message: second.message })).content).toContain('only');
-    const withdrawn = await sandbox.one({ user: 'mike', button: `dispatch:withdraw:${second.id}`, message: second.message });
+    const withdrawn = await settle({ user: 'mike', button: `dispatch:withdraw:${second.id}`, message: second.message });
     expect(textOf(withdrawn)).toContain('**Troy** withdrew the intent.');
     expect(buttonsOf(withdrawn)).toEqual([]);
     expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
@@ -155,7 +163,7 @@ describe('the Dispatcher answers a stated intent', () => {
     const fourth = await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB });
     expect(fourth).toMatchObject({ kind: 'reply', ephemeral: true });
     expect(fourth.content).toContain('You already have 3 intents waiting for a Dispatcher');
-    await sandbox.one({ user: 'mike', button: `dispatch:withdraw:${waiting[0]!.id}`, message: waiting[0]!.message });
+    await settle({ user: 'mike', button: `dispatch:withdraw:${waiting[0]!.id}`, message: waiting[0]!.message });
     expect((await sandbox.one({ user: 'mike', command: 'roll intent', options: CLIMB })).ephemeral).toBe(false);
   });
 
@@ -221,6 +229,57 @@ describe('the Dispatcher answers a stated intent', () => {
   });
 });
 
+describe('pings that lead somewhere', () => {
+  it('the ping of a roll called for links to it and is settled with it; each settled request is said in a short new message linking to it; only the player concerned is pinged', async () => {
+    await start([FAILING_SEED, 'fall-0']);
+    const mikeId = sandbox.fake.user('mike').id;
+    const linkTo = (messageId: string) => `https://discord.com/channels/${sandbox.fake.guildId}/${sandbox.fake.channelId}/${messageId}`;
+    const { id, message } = await stateTheClimb();
+
+    const answered = await sandbox.act({ ...DISPATCHER, modal: `dispatch:callform:${id}`, message, fields: { skill: 'Climbing', cl: '120', adds: '', consequence: 'Troy falls.', consequence_table: 'Fall Damage' } });
+    const ping = answered.responses.find((response) => response.kind === 'followup')!;
+    expect(ping).toMatchObject({ ephemeral: false, allowedMentions: { parse: [], users: [mikeId] } });
+    expect(ping.content).toBe(`🔔 <@${mikeId}>, the Dispatcher answered your intent with a roll: take it or decline it on [request #${id}](${linkTo(message)}).`);
+
+    // Mike takes it far up the channel: the request is edited there, and a short notice below links to it, pinging nobody.
+    const taken = await sandbox.act({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    expect(taken.responses.map((response) => response.kind)).toEqual(['update', 'followup', 'edit']);
+    const notice = taken.responses[1]!;
+    expect(notice).toMatchObject({ ephemeral: false, allowedMentions: { parse: [] } });
+    expect(notice.content).toBe(`🎲 [Request #${id}](${linkTo(message)}): **Troy** took the roll: ❌ failure. Next: **Outcome Roll: Fall Damage**, on the request.`);
+    // The ping no longer asks for a choice that was made.
+    const settled = sandbox.fake.messages().find((m) => m.id === ping.messageId)!;
+    expect(settled.content).toBe(`🔔 <@${mikeId}>, the Dispatcher answered your intent with a roll. Settled: **Troy** took the roll: ❌ failure ([request #${id}](${linkTo(message)})).`);
+
+    // The Outcome Roll, its own message, links back to the request too.
+    const outcome = await sandbox.act({ user: 'mike', button: `dispatch:consequence:${id}`, message });
+    expect(textOf(outcome.responses.find((response) => response.kind === 'followup')!)).toContain(`([request #${id}](${linkTo(message)}))`);
+
+    // The Dispatcher settles an intent for Mike: he is pinged, with the link; his own withdrawal and decline ping nobody.
+    const granted = await stateTheClimb();
+    const grant = (await sandbox.act({ ...DISPATCHER, button: `dispatch:noroll:${granted.id}`, message: granted.message })).responses.find((response) => response.kind === 'followup')!;
+    expect(grant).toMatchObject({ allowedMentions: { parse: [], users: [mikeId] } });
+    expect(grant.content).toBe(`✅ <@${mikeId}>, [Intent #${granted.id}](${linkTo(granted.message)}): no roll needed, it happens as stated.`);
+    const withdrawn = await stateTheClimb();
+    const withdraw = (await sandbox.act({ user: 'mike', button: `dispatch:withdraw:${withdrawn.id}`, message: withdrawn.message })).responses.find((response) => response.kind === 'followup')!;
+    expect(withdraw).toMatchObject({ allowedMentions: { parse: [] } });
+    expect(withdraw.content).toBe(`↩️ [Intent #${withdrawn.id}](${linkTo(withdrawn.message)}): **Troy** withdrew it.`);
+    const direct = await sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', cl: 100, ...CLIMB } });
+    const post = direct.responses.find((response) => !response.ephemeral)!;
+    const directId = /#(\d+)/.exec(textOf(post))![1]!;
+    const declined = (await sandbox.act({ user: 'mike', button: `dispatch:decline:${directId}`, message: post.messageId! })).responses;
+    expect(declined.map((response) => response.kind)).toEqual(['update', 'followup']);
+    expect(declined[1]!.content).toBe(`🙅 [Request #${directId}](${linkTo(post.messageId!)}): **Troy** declined it: nothing was rolled.`);
+    expect(declined[1]!.allowedMentions).toEqual({ parse: [] });
+    const cancelled = await sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', cl: 100, ...CLIMB } });
+    const cancelPost = cancelled.responses.find((response) => !response.ephemeral)!;
+    const cancelId = /#(\d+)/.exec(textOf(cancelPost))![1]!;
+    const cancel = (await sandbox.act({ ...DISPATCHER, button: `dispatch:cancel:${cancelId}`, message: cancelPost.messageId! })).responses.find((response) => response.kind === 'followup')!;
+    expect(cancel).toMatchObject({ allowedMentions: { parse: [], users: [mikeId] } });
+    expect(cancel.content).toBe(`⛔ <@${mikeId}>, [Request #${cancelId}](${linkTo(cancelPost.messageId!)}): the Dispatcher cancelled it.`);
+  });
+});
+
 describe('the player knows the odds before choosing', () => {
   it("a shown CL states the chance from the player's sheet now, or that failure is certain (Climbing + Dexterity vs CL 165: at most 150), and a redraw reads the sheet again; a hidden CL shows nothing of it", async () => {
     await start();
@@ -276,7 +335,7 @@ describe('a failure with a consequence table', () => {
     const id = /#(\d+)/.exec(textOf(post))![1]!;
     expect(textOf(post)).toContain('**If it fails:** Troy falls. Then an **Outcome Roll on Fall Damage**.');
 
-    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const taken = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message });
     const die = rollD100(seededRng(FAILING_SEED)).value;
     expect(textOf(taken)).toContain(`${die} (D100) + 40 Climbing = **${die + 40}**`);
     expect(textOf(taken)).toContain('❌ **failure**');
@@ -334,7 +393,7 @@ describe('a failure with a consequence table', () => {
     const asked = await sandbox.act({ ...DISPATCHER, command: 'dispatch challenge', options: { ...base, 'consequence-table': 'grip' } });
     const post = asked.responses.find((response) => !response.ephemeral)!;
     const id = /#(\d+)/.exec(textOf(post))![1]!;
-    await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    await settle({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
     const pressed = await sandbox.act({ user: 'mike', button: `dispatch:consequence:${id}`, message: post.messageId! });
     const expected = resolveOutcomeRoll({ table: { ...FALL_DAMAGE, name: 'Grip', skill: 'Climbing' }, modifiers: [{ name: 'Climbing', value: 40 }] }, seededRng('grip-0'));
     expect(textOf(pressed.responses.find((response) => response.kind === 'edit')!)).toContain(`Outcome Roll on **Grip**: **${expected.result}**`);
@@ -348,7 +407,7 @@ describe('a failure with a consequence table', () => {
     const post = asked.responses.find((response) => !response.ephemeral)!;
     const id = /#(\d+)/.exec(textOf(post))![1]!;
     expect(textOf(post)).toContain('**If it fails:** An **Outcome Roll on Fall Damage**.');
-    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    const taken = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
     expect(textOf(taken)).toContain('✅ **success**');
     expect(buttonsOf(taken)).toEqual([]);
     const forged = await forgedPress({ user: 'mike', button: `dispatch:consequence:${id}` }, post.messageId!);
@@ -368,7 +427,7 @@ describe('a failure with a consequence table', () => {
     const post = asked.responses.find((response) => !response.ephemeral)!;
     const id = /#(\d+)/.exec(textOf(post))![1]!;
     expect(textOf(post)).toContain('**If it fails:** Troy falls.');
-    const taken = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
+    const taken = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message: post.messageId! });
     const rng = seededRng(seed);
     const climb = rollD100(rng);
     const lock = rollD100(rng);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
 import { LOCK_PICKING_INVESTIGATION } from '../helpers/tables.js';
 
@@ -27,6 +27,14 @@ afterEach(async () => {
   expect(sandbox.fake.violations).toEqual([]);
   await sandbox.stop();
 });
+
+/** A press that settles a request: its message's update (a short notice in the channel, and a settled ping, follow it). */
+async function settle(request: SandboxInteractionRequest): Promise<SandboxResponse> {
+  const { responses } = await sandbox.act(request);
+  const updates = responses.filter((response) => response.kind === 'update');
+  expect(updates, JSON.stringify(responses)).toHaveLength(1);
+  return updates[0]!;
+}
 
 function buttonsOf(response: SandboxResponse): string[] {
   return (response.components as Array<{ components: Array<{ custom_id: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id));
@@ -57,7 +65,7 @@ describe('/dispatch challenge', () => {
     expect(intruder).toMatchObject({ ephemeral: true });
     expect(intruder.content).toContain(`for <@${mikeId}> only`);
 
-    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const rolled = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message });
     expect(rolled.kind).toBe('update');
     const seedUsed = 'dispatch-0';
     const die = rollD100(seededRng(seedUsed));
@@ -105,7 +113,7 @@ describe('/dispatch challenge', () => {
     const again = await sandbox.fake.interact({ user: 'mike', button: `dispatch:investigate:${id}`, message }).catch((error: Error) => error);
     expect(String(again instanceof Error ? again.message : JSON.stringify(again))).toMatch(/no component|already investigated/);
 
-    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const rolled = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message });
     const d100 = rollD100(seededRng('dispatch-1'));
     const die = d100.value;
     const success = die + 60 >= HIDDEN_CL;
@@ -201,7 +209,7 @@ describe('/dispatch challenge', () => {
     const { post, message } = await request({ skill: 'Driving', cl: 50 });
     const id = /#(\d+)/.exec(textOf(post))![1];
     expect((await sandbox.one({ user: 'mike', button: `dispatch:cancel:${id}`, message })).content).toBe(`Only a Dispatcher can cancel a roll request. ${WHO_IS_DISPATCHER}`);
-    const cancelled = await sandbox.one({ ...DISPATCHER, button: `dispatch:cancel:${id}`, message });
+    const cancelled = await settle({ ...DISPATCHER, button: `dispatch:cancel:${id}`, message });
     expect(textOf(cancelled)).toContain('Cancelled by the Dispatcher');
     expect(buttonsOf(cancelled)).toEqual([]);
   });
@@ -236,7 +244,7 @@ describe('/dispatch linked', () => {
 
     // Nothing was rolled or revealed: the player still rolls both parts.
     expect(await sandbox.bot.store.rolls.latestOfAllServers(10)).toEqual([]);
-    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const rolled = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message });
     expect(textOf(rolled)).toMatch(/\d of 2 succeeded/);
     expect(textOf(rolled)).not.toContain('investigated');
   });
@@ -266,7 +274,7 @@ describe('/dispatch linked', () => {
     const id = /#(\d+)/.exec(textOf(post))![1];
     expect(buttonsOf(post)).toEqual([`dispatch:roll:${id}`, `dispatch:decline:${id}`, `dispatch:cancel:${id}`, `dispatch:details:${id}`]);
     expect(JSON.stringify(post)).not.toMatch(/\b150\b/);
-    const rolled = await sandbox.one({ user: 'mike', button: `dispatch:roll:${id}`, message });
+    const rolled = await settle({ user: 'mike', button: `dispatch:roll:${id}`, message });
     expect(textOf(rolled)).toMatch(/\d of 2 succeeded/);
     expect(JSON.stringify(rolled)).not.toMatch(/\b150\b/);
     const refused = await sandbox.one({ ...DISPATCHER, command: 'dispatch linked', options: { player: 'mike', ...STATED, rolls: 'Driving vs 50', cl: 20 } });

@@ -149,7 +149,8 @@ describe('/log', () => {
     });
     const post = asked.responses.find((response) => !response.ephemeral)!;
     const requestId = /#(\d+)/.exec(textOf(post))![1]!;
-    await sandbox().one({ user: 'mike', button: `dispatch:decline:${requestId}`, message: post.messageId! });
+    // Declining updates the request and says so in a short notice below it.
+    await sandbox().act({ user: 'mike', button: `dispatch:decline:${requestId}`, message: post.messageId! });
     const after: string[] = [];
     for (let index = 0; index < 10; index++) after.push(await roll('sasha'));
 

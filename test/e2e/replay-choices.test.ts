@@ -58,7 +58,8 @@ describe('/roll replay id: autocomplete', () => {
     const asked = await sandbox().act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Lock Picking', cl: 173, hidden: true, intent: 'open the door', outcome: 'Troy is in' } });
     const post = asked.responses.find((response) => !response.ephemeral)!;
     const requestId = /#(\d+)/.exec(textOf(post))![1]!;
-    const hidden = rollIdOf(textOf(await sandbox().one({ user: 'mike', button: `dispatch:roll:${requestId}`, message: post.messageId! })));
+    const taken = await sandbox().act({ user: 'mike', button: `dispatch:roll:${requestId}`, message: post.messageId! });
+    const hidden = rollIdOf(textOf(taken.responses.find((response) => response.kind === 'update')!));
 
     const forPlayer = await choices({ user: 'mike' }, '');
     expect(forPlayer.map((choice) => choice.value)).toEqual([hidden, open]);

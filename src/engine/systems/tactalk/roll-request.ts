@@ -68,6 +68,8 @@ export const rollRequestStateSchema = z.object({
    * it (*Fix the form*); cleared when a roll is called for.
    */
   formDraft: z.object({ by: z.string(), fields: z.record(z.string(), z.string()) }).nullable().default(null),
+  /** The message that pinged the player when a Dispatcher answered their intent with a roll: settled with the request. */
+  pingMessageId: z.string().nullable().default(null),
 });
 export type RollRequestState = z.infer<typeof rollRequestStateSchema>;
 
@@ -279,4 +281,14 @@ export function checkConsequenceRoll(state: RollRequestState, userId: string): v
 export function recordConsequenceRoll(state: RollRequestState, userId: string, consequenceRoll: ConsequenceRoll): RollRequestState {
   checkConsequenceRoll(state, userId);
   return { ...state, consequenceRoll };
+}
+
+/** Whether the request is settled: nothing is left for anyone to choose on it (an Outcome Roll may still be due). */
+export function requestSettled(state: RollRequestState): boolean {
+  return state.phase !== 'stated' && state.phase !== 'open';
+}
+
+/** The player was pinged by `messageId` that the roll waits for them: kept, so the ping says so once it is settled. */
+export function notePing(state: RollRequestState, messageId: string): RollRequestState {
+  return { ...state, pingMessageId: messageId };
 }
