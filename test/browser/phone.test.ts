@@ -146,7 +146,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone'
     await page.tap('#send'); // a phone's send button, as Discord's app has
     await message(page, 'Created Troy').waitFor();
     await send(page, '/sheet skill set name:Climbing level:40');
-    await message(page, 'Climbing 40').waitFor();
+    await message(page, 'Troy now has Climbing 40').waitFor();
 
     await send(page, '/roll challenge skill:Climbing cl:90');
     const roll = message(page, 'mike used').filter({ hasText: '/roll challenge' }).locator('.embed');
