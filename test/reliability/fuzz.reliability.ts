@@ -137,6 +137,8 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
   const contestIds = new Set<string>();
   /** Contest id → its two players (user names), to press its buttons mostly as them. */
   const contestPlayers = new Map<string, string[]>();
+  /** The player of each roll request seen: a Dispatcher's Cancel or No roll needed tells them, with a ping. */
+  const requestPlayers = new Map<string, string>();
   /** Messages the bot sent in answer to steps, newest last, and a sample of older ones (for presses on old messages). */
   const recentMessages: string[] = [];
   const oldMessages: string[] = [];
@@ -258,10 +260,15 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
 
   /**
    * Whom a press on a contest may ping: its two players (the turn prompt, the result, the end notice each ping the
-   * players still to act or who did not press), never anyone else. Nobody for anything that is not a known contest's.
+   * players still to act or who did not press), never anyone else; on a roll request, its player (told when someone
+   * else settled it). Nobody for anything else.
    */
   function contestPings(customId: string): string[] {
     const [prefix, , id] = customId.split(':');
+    if (prefix === 'dispatch') {
+      const player = requestPlayers.get(id ?? '');
+      return player ? [userIds.get(player) ?? player] : [];
+    }
     if (prefix !== 'contest') return [];
     return (contestPlayers.get(id ?? '') ?? []).map((name) => userIds.get(name) ?? name);
   }
@@ -569,6 +576,12 @@ function createFuzzer(seed: string, sandbox: TestSandbox) {
       if (response.messageId && (response.kind === 'reply' || response.kind === 'followup')) rememberMessage(response.messageId);
       const contest = /Contest #(\d+)/.exec(`${response.content ?? ''} ${JSON.stringify(response.embeds)}`);
       if (contest) contestIds.add(contest[1]!);
+      // The request a command opened: its message ("Roll request #N") or the Dispatcher's note ("Posted request #N").
+      const request = /(?:Roll request|Posted request|Intent) #(\d+)/.exec(`${response.content ?? ''} ${JSON.stringify(response.embeds)}`);
+      const command = step.request.command ?? '';
+      if (request && (command === 'roll intent' || command.startsWith('dispatch '))) {
+        requestPlayers.set(request[1]!, command === 'roll intent' ? step.request.user : String(step.request.options?.player));
+      }
       if (contest && step.request.command === 'contest start' && (response.kind === 'reply' || response.kind === 'edit') && !response.ephemeral) {
         contestPlayers.set(contest[1]!, [step.request.user, String(step.request.options?.opponent)]);
         if (step.kind === 'campaign' && campaign) Object.assign(campaign, { contest: contest[1]!, message: response.messageId });
