@@ -2,11 +2,11 @@
 // that fails its interaction callbacks and webhook edits until discord.js gives up, so the errors it logs carry the
 // URLs (and request bodies) of those requests.
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Events } from 'discord.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const lines: string[] = [];
 const tokens = new Set<string>();
@@ -28,10 +28,7 @@ afterAll(async () => {
 });
 
 async function logged(message: string, count: number): Promise<void> {
-  for (let waited = 0; lines.filter((line) => line.includes(`"msg":"${message}"`)).length < count; waited += 50) {
-    if (waited > 15_000) throw new Error(`"${message}" was not logged ${count} times; the log:\n${lines.join('\n')}`);
-    await sleep(50);
-  }
+  await until(() => lines.filter((line) => line.includes(`"msg":"${message}"`)).length >= count, () => `"${message}" logged ${count} times; the log:\n${lines.join('\n')}`);
 }
 
 it('logs failed Discord requests without the interaction tokens in their URLs', async () => {

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { deploySlashLists } from '../../src/deploy.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const sandbox = useTestSandbox();
 
@@ -21,8 +22,7 @@ const names = (guild?: string) => offered(guild).map((command) => command.name).
 
 /** Resolves once the bot has registered a list in the guild (it does so on the guild's GUILD_CREATE). */
 async function registeredIn(guild: string): Promise<void> {
-  for (let tries = 0; tries < 200 && sandbox().fake.commandWrites(guild) === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-  expect(sandbox().fake.commandWrites(guild)).toBeGreaterThan(0);
+  await until(() => sandbox().fake.commandWrites(guild) > 0, `a slash list registered in ${guild}`);
   await sandbox().bot.commandsReady;
 }
 

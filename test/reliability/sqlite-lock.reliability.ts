@@ -130,7 +130,6 @@ it('given another process holding the write lock, reads are answered while it is
   }
   // Reads: at once, while the lock is still held.
   for (const read of [show, log]) {
-    expect(kinds(read.result)[0], read.name).not.toBe('deferred');
     expect(read.doneAt, read.name).toBeLessThan(releasedAt);
   }
   expect(textOf(answer(show.result)!)).toContain('Troy');
@@ -171,8 +170,9 @@ it('given the write lock held past the bot’s wait, each write is told the data
     timed('contest agree', { user: 'sasha', button: `contest:agree:${contest.id}`, message: contest.message }),
   ]);
   const read = await timed('/sheet show', { user: 'mike', command: 'sheet show' });
-  // Reads do not wait for the lock: answered directly, while it is held.
-  expect(kinds(read.result)[0]).not.toBe('deferred');
+  // Reads do not wait for the lock: answered while it is held (it is let go only once every write has its answer).
+  // Whether the answer was deferred says how long it took, which a loaded machine decides: not asserted here.
+  expect(textOf(answer(read.result)!)).toContain('Troy');
 
   // The fake stops waiting 5 s after a deferral; the busy answers come later (after the bot's whole wait), and the
   // lock is held until every write has had its answer.

@@ -56,8 +56,8 @@ describe('presses on one contest in two processes', () => {
     const first = decline(a, contest.id, log, 'a', hold);
     await until(() => log.includes('a in'), 'a to take its turn');
     const second = decline(b, contest.id, log, 'b');
-    // b's press waits for a's turn, however long a takes (up to the lock timeout).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // b's press waits for a's turn, however long a takes (up to the lock timeout): it is seen waiting on the lock.
+    await until(async () => (await a.db.$queryRaw<{ waiting: number }[]>`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)[0]!.waiting > 0, "b's press waiting for a's turn");
     expect(log).toEqual(['a in']);
     letFirstFinish();
     expect(await Promise.all([first, second])).toEqual([true, false]);

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChildBot, isAlive } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
+import { until } from '../helpers/until.js';
 
 let sandbox: ChildBot | undefined;
 
@@ -19,13 +20,9 @@ async function startShardedSandbox(): Promise<{ url: string; bot: ChildBot }> {
     readyTimeoutMs: 120_000,
   });
   sandbox = bot;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const url = bot.text.map((line) => /^Sandbox ready: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-    if (url) return { url, bot };
-    if (Date.now() > deadline) throw new Error(`the sandbox printed no URL:\n${bot.tail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const url = () => bot.text.map((line) => /^Sandbox ready: (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
+  await until(() => url() !== undefined, () => `the sandbox's URL:\n${bot.tail()}`);
+  return { url: url()!, bot };
 }
 
 async function call(url: string, path: string, body?: object): Promise<Record<string, unknown>> {
@@ -52,15 +49,15 @@ describe('the sandbox with SHARD_COUNT=2', () => {
     for (const guild of guilds) {
       // A new server's slash list is registered by its shard when the fake announces it: retried until it is.
       let result: Record<string, unknown> | undefined;
-      for (let attempt = 0; attempt < 50 && !result; attempt++) {
+      await until(async () => {
         const response = await fetch(`${url}/api/interactions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ user: 'mike', ...(guild ? { guild } : {}), command: 'roll dice', options: { expression: '2d6' } }),
         });
         if (response.status === 200) result = (await response.json()) as Record<string, unknown>;
-        else await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return result !== undefined;
+      }, `a roll answered in ${guild ?? 'the default server'}`);
       expect(result, `a roll in ${guild ?? 'the default server'}`).toBeDefined();
       expect(result!.errors).toEqual([]);
       expect(JSON.stringify(result!.responses)).toContain('🎲 2d6');
