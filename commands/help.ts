@@ -4,9 +4,9 @@
  * options come from the command definitions; HELP_ENTRIES adds only who uses each, an example and its system, and a
  * test fails when a command has no entry. On a server that plays only some systems, their commands only are listed.
  */
-import { ApplicationCommandOptionType, InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { ApplicationCommandOptionType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { APIApplicationCommandOption } from 'discord.js';
-import type { BotCommand, HandlerContext } from '../src/discord/command.js';
+import { defineCommand, type BotCommand, type HandlerContext, type HelpEntry } from '../src/discord/command.js';
 import { dispatcherRule } from '../src/discord/permissions.js';
 import { systemsOfSubcommand } from '../src/discord/slash-list.js';
 import { UserError } from '../src/errors.js';
@@ -14,20 +14,11 @@ import { systemName, type SystemId } from '../src/engine/systems/index.js';
 import { playedSystems } from '../src/store/servers.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { dispatcherRuleLine } from '../src/views/config.js';
-import { audienceText, helpOverview, helpTopic, startSteps, type Audience, type CommandSummary, type HelpTopic } from '../src/views/help.js';
+import { audienceText, helpOverview, helpTopic, startSteps, type CommandSummary, type HelpTopic } from '../src/views/help.js';
 
 /** Long enough for any "command group subcommand" path. */
 const COMMAND_NAME_MAX = 60;
 
-interface HelpEntry {
-  audience: Audience;
-  example: string;
-  /** Who uses it, when it is not simply the audience's. */
-  who?: string;
-}
-
-
-const SHEET_DISPATCHER = 'Players, on their own sheets; a Dispatcher may add `player:` to change a player’s sheet.';
 const CONFIG_SHOW = 'Anyone may look; changing a setting needs the Manage Server permission.';
 
 /**
@@ -36,26 +27,6 @@ const CONFIG_SHOW = 'Anyone may look; changing a setting needs the Manage Server
  * are checked against the definitions (test/e2e/help.test.ts).
  */
 export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
-  help: { audience: 'player', example: '/help command:roll challenge' },
-
-  'sheet create': { audience: 'player', example: '/sheet create name:Troy' },
-  'sheet show': { audience: 'player', example: '/sheet show name:Troy share:true' },
-  'sheet list': { audience: 'player', example: '/sheet list' },
-  'sheet use': { audience: 'player', example: '/sheet use name:Troy' },
-  'sheet rename': { audience: 'player', example: '/sheet rename new_name:Troy Baker' },
-  'sheet delete': { audience: 'player', example: '/sheet delete name:Troy' },
-  'sheet notes': { audience: 'player', example: '/sheet notes text:Ex-courier, owes Kat a favour' },
-  'sheet export': { audience: 'player', example: '/sheet export name:Troy' },
-  'sheet import': { audience: 'player', example: '/sheet import file:troy.json' },
-  'sheet skill set': { audience: 'player', example: '/sheet skill set name:Climbing level:40', who: SHEET_DISPATCHER },
-  'sheet skill remove': { audience: 'player', example: '/sheet skill remove name:Climbing', who: SHEET_DISPATCHER },
-  'sheet archetype set': { audience: 'player', example: '/sheet archetype set name:Acuity modifier:10', who: SHEET_DISPATCHER },
-  'sheet archetype remove': { audience: 'player', example: '/sheet archetype remove name:Acuity', who: SHEET_DISPATCHER },
-  'sheet condition add': { audience: 'player', example: '/sheet condition add name:Wounded modifier:-10 minutes:30', who: SHEET_DISPATCHER },
-  'sheet condition remove': { audience: 'player', example: '/sheet condition remove name:Wounded', who: SHEET_DISPATCHER },
-  'sheet attribute set': { audience: 'player', example: '/sheet attribute set name:Aim value:60', who: SHEET_DISPATCHER },
-  'sheet attribute remove': { audience: 'player', example: '/sheet attribute remove name:Aim', who: SHEET_DISPATCHER },
-  'sheet set': { audience: 'player', example: '/sheet set skills:Climbing 40, CQC 37, Driving 55 archetypes:Acuity +10', who: SHEET_DISPATCHER },
 
   'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
   'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
@@ -78,20 +49,6 @@ export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
   'table show': { audience: 'player', example: '/table show name:Search' },
   'table list': { audience: 'player', example: '/table list' },
   'table delete': { audience: 'dispatcher', example: '/table delete name:Search' },
-
-  'npc create': { audience: 'dispatcher', example: '/npc create name:Thug' },
-  'npc list': { audience: 'dispatcher', example: '/npc list' },
-  'npc show': { audience: 'dispatcher', example: '/npc show name:Thug share:true' },
-  'npc delete': { audience: 'dispatcher', example: '/npc delete name:Thug' },
-  'npc skill set': { audience: 'dispatcher', example: '/npc skill set npc:Thug name:Handgun Handling level:35' },
-  'npc skill remove': { audience: 'dispatcher', example: '/npc skill remove npc:Thug name:Handgun Handling' },
-  'npc archetype set': { audience: 'dispatcher', example: '/npc archetype set npc:Thug name:Brawn modifier:10' },
-  'npc archetype remove': { audience: 'dispatcher', example: '/npc archetype remove npc:Thug name:Brawn' },
-  'npc condition add': { audience: 'dispatcher', example: '/npc condition add npc:Thug name:Dazed modifier:-20 minutes:5' },
-  'npc condition remove': { audience: 'dispatcher', example: '/npc condition remove npc:Thug name:Dazed' },
-  'npc attribute set': { audience: 'dispatcher', example: '/npc attribute set npc:Thug name:Aim value:45' },
-  'npc attribute remove': { audience: 'dispatcher', example: '/npc attribute remove npc:Thug name:Aim' },
-  'npc set': { audience: 'dispatcher', example: '/npc set npc:Thug skills:Handgun Handling 35, Brawling 40 archetypes:Brute +10' },
 
   'config show': { audience: 'admin', example: '/config show', who: CONFIG_SHOW },
   'config dispatcher-role': { audience: 'admin', example: '/config dispatcher-role role:@Game Master' },
@@ -178,25 +135,21 @@ function playedHere(command: { systems: readonly SystemId[] | undefined }, playe
 }
 
 /** The runnable commands /help knows, with their entry; a command with no entry is left out (a test catches it). */
+/** Each runnable path's help, as its subcommand declares it: `sheet skill set` → its entry. */
+export function helpEntries(definitions: readonly BotCommand[]): Map<string, HelpEntry> {
+  const declared = definitions.flatMap((command) => (command.subcommands ?? []).map((sub) => [`${command.data.name} ${sub.path}`.trim(), sub.help] as const));
+  return new Map([...Object.entries(HELP_ENTRIES), ...declared]);
+}
+
 function helpTopics(definitions: readonly BotCommand[]): Array<HelpTopic & { entry: HelpEntry; systems: DefinedCommand['systems'] }> {
   const defined = definedCommands(definitions);
+  const entries = helpEntries(definitions);
   return defined.flatMap((command) => {
-    const entry = HELP_ENTRIES[command.path];
+    const entry = entries.get(command.path);
     if (!entry || !isRunnable(command.path, defined)) return [];
     return [{ ...command, audience: entry.audience, example: entry.example, entry }];
   });
 }
-
-/** Loaded when first asked: commands/index.ts lists /help itself, so a static import would be circular. */
-async function allCommands(): Promise<readonly BotCommand[]> {
-  return (await import('./index.js')).commands;
-}
-
-const data = new SlashCommandBuilder()
-  .setName('help')
-  .setDescription('What this bot does, its commands and how to start (only you see it)')
-  .setContexts(InteractionContextType.Guild)
-  .addStringOption((o) => o.setName('command').setDescription('One command explained with an example, e.g. roll challenge').setAutocomplete(true).setMaxLength(COMMAND_NAME_MAX));
 
 /** "roll challenge", "/Roll  Challenge" → "roll challenge". */
 function normalizedPath(typed: string): string {
@@ -206,7 +159,7 @@ function normalizedPath(typed: string): string {
 async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const settings = await context.store.servers.settings(context.guildId);
   const played = playedSystems(settings);
-  const definitions = await allCommands();
+  const definitions = context.commands;
   const topics = helpTopics(definitions);
   const dispatchers = dispatcherRuleLine(dispatcherRule(interaction, settings));
   const typed = interaction.options.getString('command');
@@ -239,7 +192,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const settings = await context.store.servers.settings(context.guildId);
   const played = playedSystems(settings);
-  const topics = helpTopics(await allCommands()).filter((topic) => playedHere(topic, played));
+  const topics = helpTopics(context.commands).filter((topic) => playedHere(topic, played));
   const typed = normalizedPath(String(interaction.options.getFocused()));
   const commandNames = [...new Set(topics.map((topic) => topic.path.split(' ')[0]!))];
   // Nothing typed yet: the commands, which fit in one list; then their subcommands as the name narrows them.
@@ -250,4 +203,13 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
 /** The overview (no `command`) shows how to start: the welcome after it does not repeat that (src/discord/router.ts). */
 const showsHowToStart = (interaction: ChatInputCommandInteraction) => interaction.options.getString('command') === null;
 
-export const helpCommand: BotCommand = { data, execute, autocomplete, showsHowToStart };
+export const helpCommand = defineCommand({
+  name: 'help',
+  description: 'What this bot does, its commands and how to start (only you see it)',
+  build: (command) =>
+    command.addStringOption((o) => o.setName('command').setDescription('One command explained with an example, e.g. roll challenge').setAutocomplete(true).setMaxLength(COMMAND_NAME_MAX)),
+  run: execute,
+  autocomplete,
+  showsHowToStart,
+  help: { audience: 'player', example: '/help command:roll challenge' },
+});

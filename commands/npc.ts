@@ -3,9 +3,8 @@
  * the skill / archetype / condition subcommands, which /sheet shares); there is no active NPC, so two Dispatchers
  * never edit the wrong one. Every action, buttons and autocomplete included, checks the Dispatcher rule.
  */
-import { InteractionContextType, MessageFlags, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
-import { UserError } from '../src/errors.js';
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { nameKey } from '../src/engine/names.js';
 import { validName, type OperatorSheet } from '../src/engine/sheet.js';
 import { npcOwner } from '../src/store/operators.js';
@@ -15,14 +14,13 @@ import { privateNote } from '../src/views/messages.js';
 import { deleteConfirmReply, npcIds, sheetListReply, sheetReply, type DeletePromptControl } from '../src/views/sheet.js';
 import { systemName } from '../src/engine/systems/index.js';
 import {
-  addEntryListsSubcommand,
-  addEntrySubcommands,
   answerDeleteButton,
-  createSubcommand,
-  deleteSubcommand,
-  editEntry,
-  editEntryLists,
+  createOptions,
+  deleteOptions,
   entryChoices,
+  entryGroups,
+  entryListsSubcommand,
+  entrySubcommands,
   entryListChoices,
   isEntryGroup,
   isEntryListsSubcommand,
@@ -34,78 +32,30 @@ import {
 /** How the NPCs' owner is shown: they belong to the server. */
 const SERVER_LABEL = 'this server';
 
-const entryTarget: EntryTarget = {
-  whose: "An NPC's",
-  targetOption: (sub) => sub.addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true)),
-};
+/** The NPC a subcommand names (`npc`: an NPC is always named). */
+const namedNpc = (interaction: ChatInputCommandInteraction, context: HandlerContext, option: string) =>
+  context.store.operators.byNameOrActive(npcOwner(context.guildId), interaction.options.getString(option, true), null);
 
-const data = addEntryListsSubcommand(
-  addEntrySubcommands(
-    new SlashCommandBuilder()
-    .setName('npc')
-    .setDescription('Dispatcher: the NPC sheets of this server')
-    .setContexts(InteractionContextType.Guild)
-    .addSubcommand(createSubcommand('Create an NPC sheet owned by the server', "The NPC's name"))
-    .addSubcommand((sub) => sub.setName('list').setDescription("List the server's NPCs"))
-    .addSubcommand((sub) =>
-      sub
-        .setName('show')
-        .setDescription('Show an NPC sheet (only to you by default)')
-        .addStringOption((o) => o.setName('name').setDescription('The NPC').setRequired(true).setAutocomplete(true))
-        .addBooleanOption(shareOption),
-    )
-    .addSubcommand(deleteSubcommand('Delete an NPC sheet (asks to confirm)', 'The NPC')),
-    entryTarget,
-  ),
-  entryTarget,
-);
+async function create(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const name = validName('NPC', interaction.options.getString('name', true));
+  const sheet = await context.store.operators.create(npcOwner(context.guildId), name, await newSheetSystem(interaction, context));
+  await context.answer.reply(
+    privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
+  );
+}
 
-/** What a refused member was trying to do, for the refusal. */
-const ACTIONS: Record<string, string> = { create: 'create NPCs', show: 'see NPC sheets', list: 'list the NPCs', delete: 'delete NPCs' };
+async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await namedNpc(interaction, context, 'name');
+  await context.answer.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
+}
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const group = interaction.options.getSubcommandGroup(false);
-  const sub = interaction.options.getSubcommand(true);
-  const lists = isEntryListsSubcommand(group, sub);
-  await context.requireDispatcher(isEntryGroup(group) || lists ? 'change NPC sheets' : (ACTIONS[sub] ?? 'use /npc'));
-  const { store } = context;
-  const npcs = npcOwner(context.guildId);
+async function list(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheets = await context.store.operators.list(npcOwner(context.guildId));
+  await context.answer.reply({ ...sheetListReply(sheets, SERVER_LABEL, true), flags: MessageFlags.Ephemeral });
+}
 
-  if (isEntryGroup(group)) {
-    await editEntry(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true), null), group);
-    return;
-  }
-  if (lists) {
-    await editEntryLists(interaction, context, await store.operators.byNameOrActive(npcs, interaction.options.getString('npc', true), null));
-    return;
-  }
-  switch (sub) {
-    case 'create': {
-      const name = validName('NPC', interaction.options.getString('name', true));
-      const sheet = await store.operators.create(npcs, name, await newSheetSystem(interaction, context));
-      await context.answer.reply(
-        privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
-      );
-      return;
-    }
-    case 'show': {
-      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
-      await context.answer.reply(sheetReply(sheet, SERVER_LABEL, context.now(), !interaction.options.getBoolean('share')));
-      return;
-    }
-    case 'list': {
-      const sheets = await store.operators.list(npcs);
-      await context.answer.reply({ ...sheetListReply(sheets, SERVER_LABEL, true), flags: MessageFlags.Ephemeral });
-      return;
-    }
-    case 'delete': {
-      const sheet = await store.operators.byNameOrActive(npcs, interaction.options.getString('name', true), null);
-      await context.answer.reply(deleteConfirmReply(sheet));
-      return;
-    }
-    default:
-      throw new UserError(`Unknown subcommand ${sub}.`);
-  }
+async function askToDelete(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.answer.reply(deleteConfirmReply(await namedNpc(interaction, context, 'name')));
 }
 
 /** NPC names for an autocomplete; none for a member who is not a Dispatcher, so NPC names stay with them. */
@@ -149,4 +99,59 @@ async function component(_interaction: ComponentInteraction, control: DeleteProm
   });
 }
 
-export const npcCommand: BotCommand<DeletePromptControl> = { data, execute, autocomplete, ids: npcIds, component };
+const entryTarget: EntryTarget = {
+  whose: "An NPC's",
+  targetOption: (sub) => sub.addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true)),
+  sheetOf: (interaction, context) => namedNpc(interaction, context, 'npc'),
+  requires: { dispatcher: 'change NPC sheets' },
+  help: {
+    'skill set': { audience: 'dispatcher', example: '/npc skill set npc:Thug name:Handgun Handling level:35' },
+    'skill remove': { audience: 'dispatcher', example: '/npc skill remove npc:Thug name:Handgun Handling' },
+    'archetype set': { audience: 'dispatcher', example: '/npc archetype set npc:Thug name:Brawn modifier:10' },
+    'archetype remove': { audience: 'dispatcher', example: '/npc archetype remove npc:Thug name:Brawn' },
+    'condition add': { audience: 'dispatcher', example: '/npc condition add npc:Thug name:Dazed modifier:-20 minutes:5' },
+    'condition remove': { audience: 'dispatcher', example: '/npc condition remove npc:Thug name:Dazed' },
+    'attribute set': { audience: 'dispatcher', example: '/npc attribute set npc:Thug name:Aim value:45' },
+    'attribute remove': { audience: 'dispatcher', example: '/npc attribute remove npc:Thug name:Aim' },
+    set: { audience: 'dispatcher', example: '/npc set npc:Thug skills:Handgun Handling 35, Brawling 40 archetypes:Brute +10' },
+  },
+};
+
+export const npcCommand = defineCommand<DeletePromptControl>({
+  name: 'npc',
+  description: 'Dispatcher: the NPC sheets of this server',
+  subcommands: [
+    {
+      name: 'create',
+      build: createOptions('Create an NPC sheet owned by the server', "The NPC's name"),
+      run: create,
+      requires: { dispatcher: 'create NPCs' },
+      help: { audience: 'dispatcher', example: '/npc create name:Thug' },
+    },
+    { name: 'list', build: (sub) => sub.setDescription("List the server's NPCs"), run: list, requires: { dispatcher: 'list the NPCs' }, help: { audience: 'dispatcher', example: '/npc list' } },
+    {
+      name: 'show',
+      build: (sub) =>
+        sub
+          .setDescription('Show an NPC sheet (only to you by default)')
+          .addStringOption((o) => o.setName('name').setDescription('The NPC').setRequired(true).setAutocomplete(true))
+          .addBooleanOption(shareOption),
+      run: show,
+      requires: { dispatcher: 'see NPC sheets' },
+      help: { audience: 'dispatcher', example: '/npc show name:Thug share:true' },
+    },
+    {
+      name: 'delete',
+      build: deleteOptions('Delete an NPC sheet (asks to confirm)', 'The NPC'),
+      run: askToDelete,
+      requires: { dispatcher: 'delete NPCs' },
+      help: { audience: 'dispatcher', example: '/npc delete name:Thug' },
+    },
+    ...entrySubcommands(entryTarget),
+    entryListsSubcommand(entryTarget),
+  ],
+  groups: entryGroups(entryTarget),
+  autocomplete,
+  ids: npcIds,
+  component,
+});

@@ -1,13 +1,11 @@
 /** /sheet: a user's Operator sheets on this server (RULES 1.7). */
 import {
-  InteractionContextType,
   MessageFlags,
-  SlashCommandBuilder,
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   type User,
 } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -21,14 +19,13 @@ import { deleteConfirmReply, sheetIds, sheetListReply, sheetReply, type DeletePr
 import { systemCommand, systemName } from '../src/engine/systems/index.js';
 import { sheetStartHint } from '../src/views/sheet.js';
 import {
-  addEntryListsSubcommand,
-  addEntrySubcommands,
   answerDeleteButton,
-  createSubcommand,
-  deleteSubcommand,
-  editEntry,
-  editEntryLists,
+  createOptions,
+  deleteOptions,
   entryChoices,
+  entryGroups,
+  entryListsSubcommand,
+  entrySubcommands,
   entryListChoices,
   isEntryGroup,
   isEntryListsSubcommand,
@@ -36,67 +33,6 @@ import {
   shareOption,
   type EntryTarget,
 } from './shared/sheet-entries.js';
-
-const commandData = new SlashCommandBuilder()
-  .setName('sheet')
-  .setDescription('Your Operator sheets on this server')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand(createSubcommand('Create a sheet and make it your active one', "The Operator's name"))
-  .addSubcommand((sub) =>
-    sub
-      .setName('show')
-      .setDescription('Show a sheet (yours by default)')
-      .addUserOption((o) => o.setName('user').setDescription('Whose sheet (default: yours)'))
-      .addStringOption((o) => o.setName('name').setDescription('Which sheet (default: the active one)').setAutocomplete(true))
-      .addBooleanOption(shareOption),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('list')
-      .setDescription('List sheets (yours by default)')
-      .addUserOption((o) => o.setName('user').setDescription('Whose sheets (default: yours)')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('use')
-      .setDescription('Make one of your sheets the active one')
-      .addStringOption((o) => o.setName('name').setDescription('The sheet').setRequired(true).setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('rename')
-      .setDescription('Rename a sheet (the active one by default)')
-      .addStringOption((o) => o.setName('new_name').setDescription('The new name').setRequired(true))
-      .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the active one)').setAutocomplete(true)),
-  )
-  .addSubcommand(deleteSubcommand('Delete one of your sheets (asks to confirm)', 'The sheet'))
-  .addSubcommand((sub) =>
-    sub
-      .setName('notes')
-      .setDescription("Set the active sheet's notes")
-      .addStringOption((o) => o.setName('text').setDescription('The notes (empty clears them)').setRequired(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('export')
-      .setDescription('Download a sheet as a JSON file')
-      .addStringOption((o) => o.setName('name').setDescription('Which sheet (default: the active one)').setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('import')
-      .setDescription('Create a sheet from a JSON file (as /sheet export writes it)')
-      .addAttachmentOption((o) => o.setName('file').setDescription('The JSON file').setRequired(true))
-      .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
-  );
-const entryTarget: EntryTarget = {
-  whose: "Your sheet's",
-  lastOption: (sub) =>
-    sub
-      .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the one you made or picked last)').setAutocomplete(true))
-      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's sheet instead of yours")),
-};
-const data = addEntryListsSubcommand(addEntrySubcommands(commandData, entryTarget), entryTarget);
 
 /**
  * The sheet an entry subcommand changes: the one named in `sheet`, else the user's current sheet (made or picked
@@ -130,87 +66,68 @@ function displayName(interaction: ChatInputCommandInteraction, user: User): stri
   return user.globalName ?? user.username;
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const { store } = context;
-  const owner = ownerOf(context);
-  const group = interaction.options.getSubcommandGroup(false);
-  const sub = interaction.options.getSubcommand(true);
-  const reply = (text: string) => context.answer.reply(privateNote(text));
+const reply = (context: HandlerContext, text: string) => context.answer.reply(privateNote(text));
 
-  if (isEntryGroup(group)) {
-    await editEntry(interaction, context, await entrySheet(interaction, context), group);
-    return;
-  }
-  if (isEntryListsSubcommand(group, sub)) {
-    await editEntryLists(interaction, context, await entrySheet(interaction, context));
-    return;
-  }
+async function create(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const name = validName('sheet', interaction.options.getString('name', true));
+  const sheet = await context.store.operators.create(ownerOf(context), name, await newSheetSystem(interaction, context));
+  await reply(context, `Created **${escapeMarkdown(sheet.name)}**; it is your active ${systemName(sheet.system)} sheet (your sheets of other systems stay active for theirs). ${sheetStartHint(sheet.system)}`);
+}
 
-  switch (sub) {
-    case 'create': {
-      const name = validName('sheet', interaction.options.getString('name', true));
-      const sheet = await store.operators.create(owner, name, await newSheetSystem(interaction, context));
-      await reply(`Created **${escapeMarkdown(sheet.name)}**; it is your active ${systemName(sheet.system)} sheet (your sheets of other systems stay active for theirs). ${sheetStartHint(sheet.system)}`);
-      return;
-    }
-    case 'show': {
-      const user = interaction.options.getUser('user') ?? interaction.user;
-      const label = displayName(interaction, user);
-      const someoneElse = user.id === interaction.user.id ? undefined : label;
-      const sheet = await store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), null, someoneElse === undefined ? {} : { someoneElse });
-      await context.answer.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
-      return;
-    }
-    case 'list': {
-      const user = interaction.options.getUser('user') ?? interaction.user;
-      const sheets = await store.operators.list({ guildId: context.guildId, ownerId: user.id });
-      await context.answer.reply({ ...sheetListReply(sheets, displayName(interaction, user)), flags: MessageFlags.Ephemeral });
-      return;
-    }
-    case 'use': {
-      const sheet = await store.operators.use(owner, interaction.options.getString('name', true));
-      await reply(`**${escapeMarkdown(sheet.name)}** is now your active ${systemName(sheet.system)} sheet: \`${systemCommand(sheet.system)}\` rolls it. Your sheets of other systems stay active for theirs.`);
-      return;
-    }
-    case 'rename': {
-      const newName = validName('sheet', interaction.options.getString('new_name', true));
-      const { before, sheet } = await store.operators.rename(owner, interaction.options.getString('sheet'), newName);
-      await reply(`Renamed **${escapeMarkdown(before)}** to **${escapeMarkdown(sheet.name)}**.`);
-      return;
-    }
-    case 'delete': {
-      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name', true), null);
-      await context.answer.reply(deleteConfirmReply(sheet));
-      return;
-    }
-    case 'notes': {
-      const text = interaction.options.getString('text', true).trim();
-      if (text.length > SHEET_LIMITS.notesLength) throw new UserError(`Notes may be at most ${SHEET_LIMITS.notesLength} characters; yours have ${text.length}.`);
-      const sheet = await store.operators.requireCurrent(owner);
-      await store.operators.setNotes(sheet, text);
-      await reply(text ? `Saved the notes of **${escapeMarkdown(sheet.name)}**.` : `Cleared the notes of **${escapeMarkdown(sheet.name)}**.`);
-      return;
-    }
-    case 'export': {
-      const sheet = await store.operators.byNameOrActive(owner, interaction.options.getString('name'), null);
-      const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
-      const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
-      await context.answer.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
-      return;
-    }
-    case 'import': {
-      const attachment = interaction.options.getAttachment('file', true);
-      const text = await readAttachmentText(attachment, SHEET_FILE_MAX_BYTES);
-      const imported = parseSheetFile(text);
-      const { sheet, replaced } = await store.operators.import(owner, imported, interaction.options.getBoolean('replace') ?? false);
-      await reply(
-        `${replaced ? 'Replaced' : 'Imported'} **${escapeMarkdown(sheet.name)}** (${sheet.skills.length} skills, ${sheet.archetypes.length} archetypes, ${sheet.conditions.length} conditions); it is your active ${systemName(sheet.system)} sheet.`,
-      );
-      return;
-    }
-    default:
-      throw new UserError(`Unknown subcommand ${sub}.`);
-  }
+async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const user = interaction.options.getUser('user') ?? interaction.user;
+  const label = displayName(interaction, user);
+  const someoneElse = user.id === interaction.user.id ? undefined : label;
+  const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), null, someoneElse === undefined ? {} : { someoneElse });
+  await context.answer.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
+}
+
+async function list(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const user = interaction.options.getUser('user') ?? interaction.user;
+  const sheets = await context.store.operators.list({ guildId: context.guildId, ownerId: user.id });
+  await context.answer.reply({ ...sheetListReply(sheets, displayName(interaction, user)), flags: MessageFlags.Ephemeral });
+}
+
+async function use(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await context.store.operators.use(ownerOf(context), interaction.options.getString('name', true));
+  await reply(context, `**${escapeMarkdown(sheet.name)}** is now your active ${systemName(sheet.system)} sheet: \`${systemCommand(sheet.system)}\` rolls it. Your sheets of other systems stay active for theirs.`);
+}
+
+async function rename(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const newName = validName('sheet', interaction.options.getString('new_name', true));
+  const { before, sheet } = await context.store.operators.rename(ownerOf(context), interaction.options.getString('sheet'), newName);
+  await reply(context, `Renamed **${escapeMarkdown(before)}** to **${escapeMarkdown(sheet.name)}**.`);
+}
+
+async function askToDelete(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await context.store.operators.byNameOrActive(ownerOf(context), interaction.options.getString('name', true), null);
+  await context.answer.reply(deleteConfirmReply(sheet));
+}
+
+async function notes(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const text = interaction.options.getString('text', true).trim();
+  if (text.length > SHEET_LIMITS.notesLength) throw new UserError(`Notes may be at most ${SHEET_LIMITS.notesLength} characters; yours have ${text.length}.`);
+  const sheet = await context.store.operators.requireCurrent(ownerOf(context));
+  await context.store.operators.setNotes(sheet, text);
+  await reply(context, text ? `Saved the notes of **${escapeMarkdown(sheet.name)}**.` : `Cleared the notes of **${escapeMarkdown(sheet.name)}**.`);
+}
+
+async function exportSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const sheet = await context.store.operators.byNameOrActive(ownerOf(context), interaction.options.getString('name'), null);
+  const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
+  const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
+  await context.answer.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
+}
+
+async function importSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const attachment = interaction.options.getAttachment('file', true);
+  const text = await readAttachmentText(attachment, SHEET_FILE_MAX_BYTES);
+  const imported = parseSheetFile(text);
+  const { sheet, replaced } = await context.store.operators.import(ownerOf(context), imported, interaction.options.getBoolean('replace') ?? false);
+  await reply(
+    context,
+    `${replaced ? 'Replaced' : 'Imported'} **${escapeMarkdown(sheet.name)}** (${sheet.skills.length} skills, ${sheet.archetypes.length} archetypes, ${sheet.conditions.length} conditions); it is your active ${systemName(sheet.system)} sheet.`,
+  );
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
@@ -252,6 +169,98 @@ async function component(_interaction: ComponentInteraction, control: DeleteProm
   });
 }
 
-// A sheet file: up to the largest sheet the limits allow, fetched, checked and written in one transaction, or read and sent.
-const heavyWork = ['import', 'export'];
-export const sheetCommand: BotCommand<DeletePromptControl> = { data, execute, autocomplete, ids: sheetIds, component, heavyWork };
+const SHEET_DISPATCHER = 'Players, on their own sheets; a Dispatcher may add `player:` to change a player’s sheet.';
+
+const entryTarget: EntryTarget = {
+  whose: "Your sheet's",
+  lastOption: (sub) =>
+    sub
+      .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the one you made or picked last)').setAutocomplete(true))
+      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: change this player's sheet instead of yours")),
+  sheetOf: entrySheet,
+  help: {
+    'skill set': { audience: 'player', example: '/sheet skill set name:Climbing level:40', who: SHEET_DISPATCHER },
+    'skill remove': { audience: 'player', example: '/sheet skill remove name:Climbing', who: SHEET_DISPATCHER },
+    'archetype set': { audience: 'player', example: '/sheet archetype set name:Acuity modifier:10', who: SHEET_DISPATCHER },
+    'archetype remove': { audience: 'player', example: '/sheet archetype remove name:Acuity', who: SHEET_DISPATCHER },
+    'condition add': { audience: 'player', example: '/sheet condition add name:Wounded modifier:-10 minutes:30', who: SHEET_DISPATCHER },
+    'condition remove': { audience: 'player', example: '/sheet condition remove name:Wounded', who: SHEET_DISPATCHER },
+    'attribute set': { audience: 'player', example: '/sheet attribute set name:Aim value:60', who: SHEET_DISPATCHER },
+    'attribute remove': { audience: 'player', example: '/sheet attribute remove name:Aim', who: SHEET_DISPATCHER },
+    set: { audience: 'player', example: '/sheet set skills:Climbing 40, CQC 37, Driving 55 archetypes:Acuity +10', who: SHEET_DISPATCHER },
+  },
+};
+
+export const sheetCommand = defineCommand<DeletePromptControl>({
+  name: 'sheet',
+  description: 'Your Operator sheets on this server',
+  subcommands: [
+    { name: 'create', build: createOptions('Create a sheet and make it your active one', "The Operator's name"), run: create, help: { audience: 'player', example: '/sheet create name:Troy' } },
+    {
+      name: 'show',
+      build: (sub) =>
+        sub
+          .setDescription('Show a sheet (yours by default)')
+          .addUserOption((o) => o.setName('user').setDescription('Whose sheet (default: yours)'))
+          .addStringOption((o) => o.setName('name').setDescription('Which sheet (default: the active one)').setAutocomplete(true))
+          .addBooleanOption(shareOption),
+      run: show,
+      help: { audience: 'player', example: '/sheet show name:Troy share:true' },
+    },
+    {
+      name: 'list',
+      build: (sub) => sub.setDescription('List sheets (yours by default)').addUserOption((o) => o.setName('user').setDescription('Whose sheets (default: yours)')),
+      run: list,
+      help: { audience: 'player', example: '/sheet list' },
+    },
+    {
+      name: 'use',
+      build: (sub) => sub.setDescription('Make one of your sheets the active one').addStringOption((o) => o.setName('name').setDescription('The sheet').setRequired(true).setAutocomplete(true)),
+      run: use,
+      help: { audience: 'player', example: '/sheet use name:Troy' },
+    },
+    {
+      name: 'rename',
+      build: (sub) =>
+        sub
+          .setDescription('Rename a sheet (the active one by default)')
+          .addStringOption((o) => o.setName('new_name').setDescription('The new name').setRequired(true))
+          .addStringOption((o) => o.setName('sheet').setDescription('Which sheet (default: the active one)').setAutocomplete(true)),
+      run: rename,
+      help: { audience: 'player', example: '/sheet rename new_name:Troy Baker' },
+    },
+    { name: 'delete', build: deleteOptions('Delete one of your sheets (asks to confirm)', 'The sheet'), run: askToDelete, help: { audience: 'player', example: '/sheet delete name:Troy' } },
+    {
+      name: 'notes',
+      build: (sub) => sub.setDescription("Set the active sheet's notes").addStringOption((o) => o.setName('text').setDescription('The notes (empty clears them)').setRequired(true)),
+      run: notes,
+      help: { audience: 'player', example: '/sheet notes text:Ex-courier, owes Kat a favour' },
+    },
+    {
+      name: 'export',
+      build: (sub) => sub.setDescription('Download a sheet as a JSON file').addStringOption((o) => o.setName('name').setDescription('Which sheet (default: the active one)').setAutocomplete(true)),
+      run: exportSheet,
+      // A sheet file, up to the largest sheet the limits allow, read and sent.
+      heavy: true,
+      help: { audience: 'player', example: '/sheet export name:Troy' },
+    },
+    {
+      name: 'import',
+      build: (sub) =>
+        sub
+          .setDescription('Create a sheet from a JSON file (as /sheet export writes it)')
+          .addAttachmentOption((o) => o.setName('file').setDescription('The JSON file').setRequired(true))
+          .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite your sheet of the same name (default: no)')),
+      run: importSheet,
+      // A sheet file fetched, checked and written in one transaction.
+      heavy: true,
+      help: { audience: 'player', example: '/sheet import file:troy.json' },
+    },
+    ...entrySubcommands(entryTarget),
+    entryListsSubcommand(entryTarget),
+  ],
+  groups: entryGroups(entryTarget),
+  autocomplete,
+  ids: sheetIds,
+  component,
+});

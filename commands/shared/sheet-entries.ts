@@ -5,14 +5,8 @@
  * /sheet points them at the player's active sheet (a Dispatcher may name another `player`), /npc at the NPC its
  * `npc` option names.
  */
-import {
-  SlashCommandSubcommandGroupBuilder,
-  type ChatInputCommandInteraction,
-  type SlashCommandBooleanOption,
-  type SlashCommandSubcommandBuilder,
-  type SlashCommandSubcommandsOnlyBuilder,
-} from 'discord.js';
-import type { HandlerContext } from '../../src/discord/command.js';
+import { type ChatInputCommandInteraction, type SlashCommandBooleanOption, type SlashCommandSubcommandBuilder } from 'discord.js';
+import type { HandlerContext, HelpEntry, Requirement, Subcommand } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { cleanName, nameKey } from '../../src/engine/names.js';
 import { isRefused } from '../../src/engine/refusals.js';
@@ -37,11 +31,10 @@ import { DISCORD_LIMITS, NO_PINGS } from '../../src/views/limits.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
 import type { DeletePromptControl } from '../../src/views/sheet.js';
 
-/** `create name [system]`, as /sheet and /npc define it (with their own words). */
-export function createSubcommand(description: string, nameDescription: string) {
+/** The options of `create name [system]`, as /sheet and /npc define it (with their own words). */
+export function createOptions(description: string, nameDescription: string) {
   return (sub: SlashCommandSubcommandBuilder) =>
     sub
-      .setName('create')
       .setDescription(description)
       .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true))
       .addStringOption((o) => o.setName('system').setDescription("The sheet's rule system (default: the server's)").addChoices(...systemChoices()));
@@ -58,11 +51,10 @@ export async function newSheetSystem(interaction: ChatInputCommandInteraction, c
   return isSystemId(defaultSystem) ? defaultSystem : DEFAULT_SYSTEM;
 }
 
-/** `delete name:` (answered with a confirm prompt), as /sheet and /npc define it. */
-export function deleteSubcommand(description: string, nameDescription: string) {
+/** The options of `delete name:` (answered with a confirm prompt), as /sheet and /npc define it. */
+export function deleteOptions(description: string, nameDescription: string) {
   return (sub: SlashCommandSubcommandBuilder) =>
     sub
-      .setName('delete')
       .setDescription(description)
       .addStringOption((o) => o.setName('name').setDescription(nameDescription).setRequired(true).setAutocomplete(true));
 }
@@ -87,77 +79,71 @@ export interface EntryTarget {
   targetOption?: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
   /** Adds an optional option to each subcommand, after its own (Discord wants required options first). */
   lastOption?: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
+  /** The sheet a subcommand changes, once who may change it is checked. */
+  sheetOf(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet>;
+  /** What the member must be to change it at all (an NPC's sheet: a Dispatcher). */
+  requires?: Requirement;
+  /** How /help shows each of them: `skill set`, …, `set`. */
+  help: Readonly<Record<EntryPath, HelpEntry>>;
 }
 
-type WithGroups = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommandGroup'>;
+/** The entry subcommands, as their paths read: `skill set`, …, and `set`. */
+export type EntryPath = `${'skill' | 'archetype' | 'attribute'} ${'set' | 'remove'}` | `condition ${'add' | 'remove'}` | 'set';
 
-/** Adds `skill set|remove`, `archetype set|remove`, `condition add|remove` and `attribute set|remove` to a command. */
-export function addEntrySubcommands<B extends WithGroups>(builder: B, target: EntryTarget): B {
-  const sub = (subcommand: SlashCommandSubcommandBuilder, name: string, description: string) =>
-    (target.targetOption ?? ((s: SlashCommandSubcommandBuilder) => s))(subcommand.setName(name).setDescription(description));
-  builder.addSubcommandGroup((group) =>
-    group
-      .setName('skill')
-      .setDescription(`${target.whose} skills`)
-      .addSubcommand((s) =>
-        sub(s, 'set', 'Add a skill or change its level')
-          .addStringOption((o) => o.setName('name').setDescription('The skill, e.g. Climbing').setRequired(true).setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('level').setDescription('Its level, 0–100').setRequired(true)),
-      )
-      .addSubcommand((s) =>
-        sub(s, 'remove', 'Remove a skill').addStringOption((o) => o.setName('name').setDescription('The skill').setRequired(true).setAutocomplete(true)),
-      ),
-  );
-  builder.addSubcommandGroup((group) =>
-    group
-      .setName('archetype')
-      .setDescription(`${target.whose} archetype modifiers`)
-      .addSubcommand((s) =>
-        sub(s, 'set', 'Add an archetype modifier or change it')
-          .addStringOption((o) => o.setName('name').setDescription('The archetype, e.g. Acuity').setRequired(true).setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('Its modifier, may be negative').setRequired(true)),
-      )
-      .addSubcommand((s) =>
-        sub(s, 'remove', 'Remove an archetype modifier').addStringOption((o) =>
-          o.setName('name').setDescription('The archetype').setRequired(true).setAutocomplete(true),
-        ),
-      ),
-  );
-  builder.addSubcommandGroup((group) =>
-    group
-      .setName('condition')
-      .setDescription(`${target.whose} conditions`)
-      .addSubcommand((s) =>
-        sub(s, 'add', 'Add a condition (or replace the one with the same name)')
-          .addStringOption((o) => o.setName('name').setDescription('The condition, e.g. Wounded').setRequired(true))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('What it adds to rolls, e.g. -10').setRequired(true))
-          .addStringOption((o) => o.setName('skills').setDescription('Comma list of skills it applies to (default: all)').setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('minutes').setDescription('It ends after this many minutes (default: until removed)')),
-      )
-      .addSubcommand((s) =>
-        sub(s, 'remove', 'Remove a condition').addStringOption((o) => o.setName('name').setDescription('The condition').setRequired(true).setAutocomplete(true)),
-      ),
-  );
-  builder.addSubcommandGroup((group) =>
-    group
-      .setName('attribute')
-      .setDescription(`${target.whose} attributes (Aim, Will, STR, AGI…)`)
-      .addSubcommand((s) =>
-        sub(s, 'set', 'Add an attribute or change its value')
-          .addStringOption((o) => o.setName('name').setDescription('The attribute, e.g. Aim or STR').setRequired(true).setAutocomplete(true))
-          .addIntegerOption((o) => o.setName('value').setDescription('Its value').setRequired(true)),
-      )
-      .addSubcommand((s) =>
-        sub(s, 'remove', 'Remove an attribute').addStringOption((o) => o.setName('name').setDescription('The attribute').setRequired(true).setAutocomplete(true)),
-      ),
-  );
-  if (target.lastOption) {
-    // The groups were just built above; their subcommands are builders still open for options.
-    for (const group of (builder as unknown as { options: unknown[] }).options) {
-      if (group instanceof SlashCommandSubcommandGroupBuilder && isEntryGroup(group.name)) group.options.forEach((sub) => target.lastOption!(sub));
-    }
-  }
-  return builder;
+/** The entry groups' descriptions, for the command's `groups`. */
+export function entryGroups(target: EntryTarget): Record<EntryGroup, string> {
+  return {
+    skill: `${target.whose} skills`,
+    archetype: `${target.whose} archetype modifiers`,
+    condition: `${target.whose} conditions`,
+    attribute: `${target.whose} attributes (Aim, Will, STR, AGI…)`,
+  };
+}
+
+/** `skill set|remove`, `archetype set|remove`, `condition add|remove` and `attribute set|remove`, declared for a command. */
+export function entrySubcommands(target: EntryTarget): Subcommand[] {
+  const entry = (path: Exclude<EntryPath, 'set'>, description: string, options: (sub: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder): Subcommand => {
+    const group = path.split(' ')[0] as EntryGroup;
+    const withTarget = target.targetOption ?? ((sub: SlashCommandSubcommandBuilder) => sub);
+    const last = target.lastOption ?? ((sub: SlashCommandSubcommandBuilder) => sub);
+    return {
+      name: path,
+      build: (sub) => last(options(withTarget(sub.setDescription(description)))),
+      run: async (interaction, context) => editEntry(interaction, context, await target.sheetOf(interaction, context), group),
+      ...(target.requires ? { requires: target.requires } : {}),
+      help: target.help[path],
+    };
+  };
+  return [
+    entry('skill set', 'Add a skill or change its level', (s) =>
+      s
+        .addStringOption((o) => o.setName('name').setDescription('The skill, e.g. Climbing').setRequired(true).setAutocomplete(true))
+        .addIntegerOption((o) => o.setName('level').setDescription('Its level, 0–100').setRequired(true)),
+    ),
+    entry('skill remove', 'Remove a skill', (s) => s.addStringOption((o) => o.setName('name').setDescription('The skill').setRequired(true).setAutocomplete(true))),
+    entry('archetype set', 'Add an archetype modifier or change it', (s) =>
+      s
+        .addStringOption((o) => o.setName('name').setDescription('The archetype, e.g. Acuity').setRequired(true).setAutocomplete(true))
+        .addIntegerOption((o) => o.setName('modifier').setDescription('Its modifier, may be negative').setRequired(true)),
+    ),
+    entry('archetype remove', 'Remove an archetype modifier', (s) =>
+      s.addStringOption((o) => o.setName('name').setDescription('The archetype').setRequired(true).setAutocomplete(true)),
+    ),
+    entry('condition add', 'Add a condition (or replace the one with the same name)', (s) =>
+      s
+        .addStringOption((o) => o.setName('name').setDescription('The condition, e.g. Wounded').setRequired(true))
+        .addIntegerOption((o) => o.setName('modifier').setDescription('What it adds to rolls, e.g. -10').setRequired(true))
+        .addStringOption((o) => o.setName('skills').setDescription('Comma list of skills it applies to (default: all)').setAutocomplete(true))
+        .addIntegerOption((o) => o.setName('minutes').setDescription('It ends after this many minutes (default: until removed)')),
+    ),
+    entry('condition remove', 'Remove a condition', (s) => s.addStringOption((o) => o.setName('name').setDescription('The condition').setRequired(true).setAutocomplete(true))),
+    entry('attribute set', 'Add an attribute or change its value', (s) =>
+      s
+        .addStringOption((o) => o.setName('name').setDescription('The attribute, e.g. Aim or STR').setRequired(true).setAutocomplete(true))
+        .addIntegerOption((o) => o.setName('value').setDescription('Its value').setRequired(true)),
+    ),
+    entry('attribute remove', 'Remove an attribute', (s) => s.addStringOption((o) => o.setName('name').setDescription('The attribute').setRequired(true).setAutocomplete(true))),
+  ];
 }
 
 /** Runs one entry subcommand on `sheet` and answers privately with what changed. */
@@ -286,20 +272,23 @@ const ENTRY_LISTS: readonly EntryList[] = [
   },
 ];
 
-type WithSubcommands = Pick<SlashCommandSubcommandsOnlyBuilder, 'addSubcommand'>;
-
 /**
- * Adds `set [skills] [archetypes] [attributes]` to a command: several entries in one command, where the entry
+ * `set [skills] [archetypes] [attributes]`, declared for a command: several entries in one command, where the entry
  * subcommands take one each. Its options sit between the target's (first) and the last ones, as theirs do.
  */
-export function addEntryListsSubcommand<B extends WithSubcommands>(builder: B, target: EntryTarget): B {
-  builder.addSubcommand((subcommand) => {
-    let sub = subcommand.setName(LISTS_SUBCOMMAND).setDescription('Set several skills, archetypes or attributes at once (all of them or, if one is wrong, none)');
-    if (target.targetOption) sub = target.targetOption(sub);
-    for (const list of ENTRY_LISTS) sub = sub.addStringOption((o) => o.setName(list.option).setDescription(list.description).setAutocomplete(true));
-    return target.lastOption ? target.lastOption(sub) : sub;
-  });
-  return builder;
+export function entryListsSubcommand(target: EntryTarget): Subcommand {
+  return {
+    name: LISTS_SUBCOMMAND,
+    build: (subcommand) => {
+      let sub = subcommand.setDescription('Set several skills, archetypes or attributes at once (all of them or, if one is wrong, none)');
+      if (target.targetOption) sub = target.targetOption(sub);
+      for (const list of ENTRY_LISTS) sub = sub.addStringOption((o) => o.setName(list.option).setDescription(list.description).setAutocomplete(true));
+      return target.lastOption ? target.lastOption(sub) : sub;
+    },
+    run: async (interaction, context) => editEntryLists(interaction, context, await target.sheetOf(interaction, context)),
+    ...(target.requires ? { requires: target.requires } : {}),
+    help: target.help.set,
+  };
 }
 
 /** One entry of `set`'s lists, checked: the list it came from, its place and text there, and what it sets. */

@@ -1,18 +1,24 @@
 /** What a command module (commands/<name>.ts) provides, and what its handlers are given. */
-import type {
-  AutocompleteInteraction,
-  Client,
-  ChatInputCommandInteraction,
-  BaseInteraction,
-  ModalMessageModalSubmitInteraction,
-  MessageComponentInteraction,
-  ModalSubmitInteraction,
-  RESTPostAPIChatInputApplicationCommandsJSONBody,
+import {
+  InteractionContextType,
+  SlashCommandBuilder,
+  SlashCommandSubcommandGroupBuilder,
+  type SlashCommandOptionsOnlyBuilder,
+  type SlashCommandSubcommandBuilder,
+  type AutocompleteInteraction,
+  type Client,
+  type ChatInputCommandInteraction,
+  type BaseInteraction,
+  type ModalMessageModalSubmitInteraction,
+  type MessageComponentInteraction,
+  type ModalSubmitInteraction,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import type { ComponentIds } from '../views/component-id.js';
+import type { Audience } from '../views/help.js';
 import type { ShardSet } from './client.js';
 import type { Responder } from './responder.js';
 
@@ -56,6 +62,8 @@ export interface HandlerContext extends BotServices {
   requireDispatcher(action: string, advice?: string): Promise<void>;
   /** "You would need the @Game Master role.": what makes a Dispatcher on this server, to end a refusal with. */
   dispatcherRequirement(): Promise<string>;
+  /** The commands this bot serves, as the router has them: /help describes these. */
+  commands: readonly BotCommand[];
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
@@ -65,30 +73,63 @@ export function fromMessage(interaction: BaseInteraction): interaction is Messag
   return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
 }
 
-/** `Control`: what the command's component custom_ids stand for, parsed (src/views/component-id.ts). */
-export interface BotCommand<Control = unknown> {
-  data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+/**
+ * What the acting member must be to run a subcommand, declared with it and checked by the router before the handler
+ * runs (as Sapphire's preconditions): a refusal names the action, e.g. `{ dispatcher: 'call for rolls' }` → "Only a
+ * Dispatcher can call for rolls…". What depends on the options (a Dispatcher's `player:`) is checked in the handler.
+ */
+export type Requirement = { dispatcher: string; advice?: string } | { manageServer: string };
+
+/** How /help shows a subcommand: who uses it and an example (option names checked against the definition by a test). */
+export interface HelpEntry {
+  audience: Audience;
+  example: string;
+  /** Who uses it, when it is not simply the audience's. */
+  who?: string;
+}
+
+/** What every runnable subcommand declares, and a command without subcommands declares of itself. */
+export interface Runnable {
+  run(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
+  /** Its options' suggestions; absent: the command's own `autocomplete`. */
+  autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
+  /**
+   * Heavy work (`/sheet import`): a whole file read or written, or the notation library. A member runs one of them
+   * at a time (src/discord/heavy-work.ts, src/discord/turns.ts).
+   */
+  heavy?: boolean;
+  requires?: Requirement;
+  help: HelpEntry;
+}
+
+/** One subcommand of a command, declared once: its definition, its handler, and what the router and /help read. */
+export interface Subcommand extends Runnable {
+  /** `create`, or in a group `skill set`. */
+  name: string;
+  /** Its description and options; the name is set from `name`. */
+  build(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder;
+  /** Offered on every server, even where the command's systems are not played (`/roll dice`, `/roll replay`). */
+  everywhere?: boolean;
+}
+
+/** A runnable path of a command as the router finds it: `skill set`, or '' for a command without subcommands. */
+export interface RunnablePath extends Runnable {
+  path: string;
+  everywhere: boolean;
+}
+
+interface CommandParts<Control> {
   /**
    * The rule systems the command belongs to: it is registered only in servers that play one of them
    * (`/config systems`). Absent: a command of every server (/sheet, /config, /help…).
    */
   systems?: readonly SystemId[];
-  /**
-   * Subcommands every server gets even where the command's systems are not played (`/roll dice`, `/roll replay`),
-   * and the description the command then has.
-   */
-  everywhere?: { subcommands: readonly string[]; description: string };
-  execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
+  /** The suggestions of subcommands that declare none. */
   autocomplete?(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void>;
   /** The custom_ids of the command's buttons, menus and forms: `<name>:…`, each family next to its view. */
   ids?: ComponentIds<Control>;
   /** Buttons, selects and modals of the command's `ids` come here, with what their custom_id stands for. */
   component?(interaction: ComponentInteraction, control: Control, context: HandlerContext): Promise<void>;
-  /**
-   * The subcommands that run heavy work (`import`, `skill set`): a whole file read or written, the notation library.
-   * A member runs one of them at a time (src/discord/heavy-work.ts, src/discord/turns.ts).
-   */
-  heavyWork?: readonly string[];
   /** Whether this press may answer with a form (which must be its first answer, never deferred). */
   mayOpenForm?(control: Control): boolean;
   /**
@@ -98,6 +139,96 @@ export interface BotCommand<Control = unknown> {
   showsHowToStart?(interaction: ChatInputCommandInteraction): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
+}
+
+/** `Control`: what the command's component custom_ids stand for, parsed (src/views/component-id.ts). */
+export interface BotCommand<Control = unknown> extends CommandParts<Control> {
+  data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  /** Every runnable path, in the order the definition lists them. LEGACY: optional while commands move. */
+  subcommands?: readonly RunnablePath[];
+  /** LEGACY, while commands move to defineCommand. */
+  execute?(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
+  /** LEGACY */
+  heavyWork?: readonly string[];
+  /** LEGACY */
+  everywhere?: { subcommands: readonly string[]; description: string };
+  /** The command's description where only its `everywhere` subcommands are offered. */
+  everywhereDescription?: string;
+}
+
+interface CommandHead<Control> extends CommandParts<Control> {
+  name: string;
+  description: string;
+}
+
+/** A command with subcommands (and groups of them, named by the first word of a subcommand's `name`). */
+export interface CommandWithSubcommands<Control> extends CommandHead<Control> {
+  subcommands: readonly Subcommand[];
+  /** Each group's description: `{ skill: "Your sheet's skills" }`. */
+  groups?: Readonly<Record<string, string>>;
+  /** The description where only the `everywhere` subcommands are offered (required when any is). */
+  everywhereDescription?: string;
+}
+
+/** A command without subcommands (`/log`, `/pool`). */
+export interface CommandWithoutSubcommands<Control> extends CommandHead<Control>, Runnable {
+  /** Its options. */
+  build?(command: SlashCommandBuilder): SlashCommandOptionsOnlyBuilder;
+}
+
+function isWithSubcommands<Control>(declared: CommandWithSubcommands<Control> | CommandWithoutSubcommands<Control>): declared is CommandWithSubcommands<Control> {
+  return 'subcommands' in declared;
+}
+
+/**
+ * The command as the router, the slash list, heavy work, /help and docs:commands read it, from its one declaration:
+ * the definition is built from the subcommands' own parts, in the order declared.
+ */
+export function defineCommand<Control = unknown>(declared: CommandWithSubcommands<Control> | CommandWithoutSubcommands<Control>): BotCommand<Control> {
+  const data = new SlashCommandBuilder().setName(declared.name).setDescription(declared.description).setContexts(InteractionContextType.Guild);
+  const { name, description, ...parts } = declared;
+  if (!isWithSubcommands(declared)) {
+    const { build, run, autocomplete: _autocomplete, heavy, requires, help, ...command } = parts as CommandWithoutSubcommands<Control>;
+    build?.(data);
+    const path: RunnablePath = { path: '', run, heavy, requires, help, everywhere: false };
+    if (declared.autocomplete) path.autocomplete = declared.autocomplete;
+    return { ...command, data, subcommands: [path] };
+  }
+  const groups = new Map<string, SlashCommandSubcommandGroupBuilder>();
+  const paths = declared.subcommands.map((subcommand): RunnablePath => {
+    const [first, second, extra] = subcommand.name.split(' ');
+    if (!first || extra !== undefined) throw new Error(`/${name} ${subcommand.name}: a subcommand is one word, or a group and one word`);
+    const built = (leaf: string) => (sub: SlashCommandSubcommandBuilder) => subcommand.build(sub.setName(leaf));
+    if (second === undefined) data.addSubcommand(built(first));
+    else {
+      let group = groups.get(first);
+      if (!group) {
+        const groupDescription = declared.groups?.[first];
+        if (!groupDescription) throw new Error(`/${name} ${first}: the group has no description in \`groups\``);
+        group = new SlashCommandSubcommandGroupBuilder().setName(first).setDescription(groupDescription);
+        groups.set(first, group);
+        data.addSubcommandGroup(group);
+      }
+      group.addSubcommand(built(second));
+    }
+    const { name: path, build: _build, everywhere, ...runnable } = subcommand;
+    return { ...runnable, path, everywhere: everywhere === true };
+  });
+  if (paths.some((path) => path.everywhere) && !declared.everywhereDescription) throw new Error(`/${name}: subcommands offered everywhere need an everywhereDescription`);
+  const { subcommands: _subcommands, groups: _groups, ...command } = parts as CommandWithSubcommands<Control>;
+  return { ...command, data, subcommands: paths };
+}
+
+/** The runnable path of an interaction, as subcommands are declared: `import`, `skill set`, '' for none. */
+export function subcommandPath(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string {
+  const { options } = interaction;
+  return [options.getSubcommandGroup(false), options.getSubcommand(false)].filter(Boolean).join(' ');
+}
+
+/** The declared subcommand an interaction runs; undefined for one the definition no longer has. */
+export function runnableOf(command: BotCommand, interaction: ChatInputCommandInteraction | AutocompleteInteraction): RunnablePath | undefined {
+  const path = subcommandPath(interaction);
+  return command.subcommands?.find((candidate) => candidate.path === path);
 }
 
 /** Who made a roll and where, as the roll log stores it: the acting user in this channel of this server. */

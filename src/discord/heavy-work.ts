@@ -1,19 +1,14 @@
 /**
  * Heavy work: what reads or writes a whole file, or runs the dice-notation library. A member runs at most one of them
  * at a time (src/discord/turns.ts); the others wait behind it without holding a turn, so a member's flood of imports
- * holds one of the router's turns, not all of them. Each command names its heavy subcommands (`heavyWork`).
+ * holds one of the router's turns, not all of them. Each subcommand declares whether it is (`heavy`).
  */
-import type { ChatInputCommandInteraction, Interaction } from 'discord.js';
-import type { BotCommand } from './command.js';
-
-/** The subcommand path of a slash command, as `heavyWork` names it: `import`, `skill set`. */
-function subcommandPath(interaction: ChatInputCommandInteraction): string {
-  const { options } = interaction;
-  return [options.getSubcommandGroup(false), options.getSubcommand(false)].filter(Boolean).join(' ');
-}
+import type { Interaction } from 'discord.js';
+import { runnableOf, subcommandPath, type BotCommand } from './command.js';
 
 /** Whether the interaction runs heavy work (one at a time per member): only slash commands do. */
 export function isHeavyWork(interaction: Interaction, command: BotCommand | undefined): boolean {
-  if (!interaction.isChatInputCommand() || !command?.heavyWork) return false;
-  return command.heavyWork.includes(subcommandPath(interaction));
+  if (!interaction.isChatInputCommand() || !command) return false;
+  if (command.heavyWork) return command.heavyWork.includes(subcommandPath(interaction));
+  return runnableOf(command, interaction)?.heavy === true;
 }

@@ -6,16 +6,16 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.js';
 import { UserError } from '../errors.js';
-import type { BotCommand, BotServices, HandlerContext } from './command.js';
+import { runnableOf, subcommandPath, type BotCommand, type BotServices, type HandlerContext, type Requirement } from './command.js';
 import { controlRefusal } from './control-origin.js';
 import { answerFailure } from './errors.js';
 import { isHeavyWork } from './heavy-work.js';
-import { dispatcherRule, isDispatcher } from './permissions.js';
+import { dispatcherRule, isDispatcher, managesServer } from './permissions.js';
 import { Responder } from './responder.js';
 import { requirePlayedHere } from './slash-list.js';
 import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
-import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
+import { dispatcherOnlyText, dispatcherRequirement, manageServerOnlyText } from '../views/permissions.js';
 import { familyOf, outdatedControlText } from '../views/component-id.js';
 import { shortWelcomeMessage, startSteps, welcomeMessage } from '../views/help.js';
 
@@ -34,8 +34,16 @@ const HANDLERS_AT_ONCE = 8;
 /** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the responder's 2 s deferral catches the rest). */
 const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2500;
 
+/** A subcommand's declared requirement, checked before its handler runs: a refusal names the action. */
+async function meetRequirement(requirement: Requirement | undefined, interaction: Interaction, context: HandlerContext): Promise<void> {
+  if (!requirement) return;
+  if ('dispatcher' in requirement) await context.requireDispatcher(requirement.dispatcher, requirement.advice);
+  else if (!managesServer(interaction)) throw new UserError(manageServerOnlyText(requirement.manageServer));
+}
+
 export class Router {
   private readonly commands: Map<string, BotCommand>;
+  private readonly served: readonly BotCommand[];
   private readonly turns = new HandlerTurns(HANDLERS_AT_ONCE);
 
   constructor(
@@ -43,6 +51,7 @@ export class Router {
     private readonly services: BotServices,
     private readonly options: RouterOptions = {},
   ) {
+    this.served = commands;
     this.commands = new Map(commands.map((command) => [command.data.name, command]));
   }
 
@@ -67,6 +76,7 @@ export class Router {
         if (!isDispatcher(interaction, current)) throw new UserError(dispatcherOnlyText(action, dispatcherRule(interaction, current), advice));
       },
       dispatcherRequirement: async () => dispatcherRequirement(dispatcherRule(interaction, await settings())),
+      commands: this.served,
     };
   }
 
@@ -154,9 +164,16 @@ export class Router {
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);
         await requirePlayedHere(interaction, command, this.services.store.servers);
-        await command.execute(interaction, context);
+        if (command.execute && command.subcommands === undefined) await command.execute(interaction, context);
+        else {
+          const runnable = runnableOf(command, interaction);
+          if (!runnable) throw new UserError(`The command /${[command.data.name, subcommandPath(interaction)].join(' ').trim()} is not known to this bot version.`);
+          await meetRequirement(runnable.requires, interaction, context);
+          await runnable.run(interaction, context);
+        }
       } else if (interaction.isAutocomplete()) {
-        if (command?.autocomplete) await command.autocomplete(interaction, context);
+        const suggest = (command?.subcommands && runnableOf(command, interaction)?.autocomplete) || command?.autocomplete;
+        if (suggest) await suggest(interaction, context);
         else await interaction.respond([]);
       } else if ((interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.component) {
         await inMessageTurn(interaction, () => command.component!(interaction, control, context));

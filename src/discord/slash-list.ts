@@ -20,13 +20,22 @@ function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean
   return !command.systems || command.systems.some((id) => played.includes(id));
 }
 
+/** The subcommands of a command every server has, whatever it plays (`dice`, `replay` of /roll). */
+function everywherePaths(command: BotCommand): string[] {
+  if (command.everywhere) return [...command.everywhere.subcommands];
+  return (command.subcommands ?? []).filter((subcommand) => subcommand.everywhere).map((subcommand) => subcommand.path);
+}
+
 /** The command as a server that plays `played` has it: whole, cut down to its everywhere part, or not at all. */
 export function definitionFor(command: BotCommand, played: readonly SystemId[]): Definition | null {
   const whole = command.data.toJSON();
   if (playsCommand(command, played)) return whole;
-  if (!command.everywhere) return null;
-  const kept = new Set(command.everywhere.subcommands);
-  return { ...whole, description: command.everywhere.description, options: (whole.options ?? []).filter((option) => kept.has(option.name)) };
+  const everywhere = everywherePaths(command);
+  const description = command.everywhere?.description ?? command.everywhereDescription;
+  if (everywhere.length === 0 || description === undefined) return null;
+  // A group is kept when one of its subcommands is offered everywhere.
+  const kept = new Set(everywhere.map((path) => path.split(' ')[0]));
+  return { ...whole, description, options: (whole.options ?? []).filter((option) => kept.has(option.name)) };
 }
 
 /** The slash list of a server that plays `played`, in the bot's order. */
@@ -39,7 +48,7 @@ export function slashListFor(commands: readonly BotCommand[], played: readonly S
 
 /** The systems a command (or one of its subcommands) belongs to; undefined when every server has it. */
 export function systemsOfSubcommand(command: BotCommand, subcommand: string | null): readonly SystemId[] | undefined {
-  if (subcommand !== null && command.everywhere?.subcommands.includes(subcommand)) return undefined;
+  if (subcommand !== null && everywherePaths(command).includes(subcommand)) return undefined;
   return command.systems;
 }
 
@@ -123,7 +132,7 @@ export class SlashList implements SlashListUpdater {
 
   commonCommands(): string[] {
     return this.options.commands.flatMap((command) =>
-      !command.systems ? [command.data.name] : (command.everywhere?.subcommands ?? []).map((sub) => `${command.data.name} ${sub}`),
+      !command.systems ? [command.data.name] : everywherePaths(command).map((sub) => `${command.data.name} ${sub}`),
     );
   }
 

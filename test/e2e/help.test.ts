@@ -2,7 +2,7 @@
 import { ApplicationCommandOptionType, type APIApplicationCommandOption } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
-import { definedCommands, HELP_ENTRIES } from '../../commands/help.js';
+import { definedCommands, helpEntries } from '../../commands/help.js';
 import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
@@ -46,9 +46,10 @@ function runnableDefinitions(): Map<string, APIApplicationCommandOption[]> {
 describe('every command has help', () => {
   it('each command and subcommand has an entry, and no entry names a command that is gone', () => {
     const runnable = [...runnableDefinitions().keys()];
-    const missing = runnable.filter((path) => !(path in HELP_ENTRIES));
-    expect(missing, 'add these to HELP_ENTRIES in commands/help.ts').toEqual([]);
-    expect(Object.keys(HELP_ENTRIES).filter((path) => !runnable.includes(path))).toEqual([]);
+    const entries = helpEntries(commands);
+    const missing = runnable.filter((path) => !entries.has(path));
+    expect(missing, 'declare their help where the subcommand is declared').toEqual([]);
+    expect([...entries.keys()].filter((path) => !runnable.includes(path))).toEqual([]);
     // What /help reads is what Discord is sent: the same paths.
     const fromHelp = definedCommands(commands).map((command) => command.path);
     for (const path of runnable) expect(fromHelp).toContain(path);
@@ -56,7 +57,7 @@ describe('every command has help', () => {
 
   it('every example runs its own command with options it has, the required ones given and numbers in range', () => {
     for (const [path, options] of runnableDefinitions()) {
-      const example = HELP_ENTRIES[path]!.example;
+      const example = helpEntries(commands).get(path)!.example;
       expect(example.startsWith(`/${path}`), example).toBe(true);
       const rest = example.slice(path.length + 1);
       const names = options.map((option) => option.name);
