@@ -3,8 +3,8 @@
 // notes that it started, and holds its turn until the test lets every /hold go; orders are asserted, never times.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
-import { Events, MessageFlags, REST, Routes, SlashCommandBuilder, type Interaction } from 'discord.js';
-import type { BotCommand } from '../../src/discord/command.js';
+import { Events, MessageFlags, REST, Routes, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
+import { defineCommand } from '../../src/discord/command.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
@@ -14,26 +14,33 @@ let started: string[] = [];
 let letGo: () => void = () => {};
 let holding: Promise<void> = Promise.resolve();
 
-const holdData = new SlashCommandBuilder()
-  .setName('hold')
-  .setDescription('Test only: holds its turn until the test lets go')
-  .addSubcommand((sub) =>
-    sub.setName('light').setDescription('An ordinary handler').addStringOption((o) => o.setName('label').setDescription('Its name in the test').setRequired(true)),
-  )
-  .addSubcommand((sub) =>
-    sub.setName('heavy').setDescription('Heavy work').addStringOption((o) => o.setName('label').setDescription('Its name in the test').setRequired(true)),
-  );
+async function holdTurn(interaction: ChatInputCommandInteraction): Promise<void> {
+  const label = interaction.options.getString('label', true);
+  started.push(label);
+  await holding;
+  await interaction.reply({ content: `${label} let go`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+}
 
-const holdCommand: BotCommand = {
-  data: holdData,
-  heavyWork: ['heavy'],
-  async execute(interaction) {
-    const label = interaction.options.getString('label', true);
-    started.push(label);
-    await holding;
-    await interaction.reply({ content: `${label} let go`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-  },
-};
+const holdCommand = defineCommand({
+  name: 'hold',
+  description: 'Test only: holds its turn until the test lets go',
+  subcommands: [
+    {
+      name: 'light',
+      build: (sub) => sub.setDescription('An ordinary handler').addStringOption((o) => o.setName('label').setDescription('Its name in the test').setRequired(true)),
+      run: holdTurn,
+      help: { audience: 'player', example: '/hold light label:a' },
+    },
+    {
+      name: 'heavy',
+      build: (sub) => sub.setDescription('Heavy work').addStringOption((o) => o.setName('label').setDescription('Its name in the test').setRequired(true)),
+      run: holdTurn,
+      heavy: true,
+      help: { audience: 'player', example: '/hold heavy label:a' },
+    },
+  ],
+});
+const holdData = holdCommand.data;
 
 let sandbox: Sandbox;
 /** Interactions the bot has taken in (its router has seen them by then: it listens first), by label or command. */

@@ -17,13 +17,12 @@ import {
   ModalBuilder,
   REST,
   Routes,
-  SlashCommandBuilder,
   TextInputBuilder,
   TextInputStyle,
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
+import { defineCommand, type ComponentInteraction, type HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { BUTTON, componentIds, oneOf, wholeNumber } from '../../src/views/component-id.js';
 import type { FakeDiscord } from '../../src/sandbox/fake-discord.js';
@@ -122,42 +121,51 @@ async function component(interaction: ComponentInteraction, { verb, ms }: SlowPr
   throw new UserError('not a slow button');
 }
 
-const data = new SlashCommandBuilder()
-  .setName('slow')
-  .setDescription('Test only: answers after a wait')
-  .addSubcommand((sub) =>
-    sub
-      .setName('reply')
-      .setDescription('Waits, then replies')
-      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before replying').setRequired(true).setMinValue(0))
-      .addBooleanOption((o) => o.setName('private').setDescription('Reply privately'))
-      .addBooleanOption((o) => o.setName('buttons').setDescription('Add the slow buttons'))
-      .addIntegerOption((o) => o.setName('button_ms').setDescription('How long the buttons wait').setMinValue(0)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('defer')
-      .setDescription('Waits, then defers and edits its reply')
-      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before deferring').setRequired(true).setMinValue(0))
-      .addBooleanOption((o) => o.setName('private').setDescription('Defer privately')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('fail')
-      .setDescription('Waits, then fails')
-      .addIntegerOption((o) => o.setName('ms').setDescription('Wait before failing').setRequired(true).setMinValue(0))
-      .addStringOption((o) => o.setName('kind').setDescription('A UserError or a bug').addChoices({ name: 'user', value: 'user' }, { name: 'bug', value: 'bug' })),
-  );
+const testHelp = (example: string) => ({ audience: 'player' as const, example });
 
-export const slowCommand: BotCommand<SlowPress> = {
-  data,
-  execute,
+export const slowCommand = defineCommand<SlowPress>({
+  name: 'slow',
+  description: 'Test only: answers after a wait',
+  subcommands: [
+    {
+      name: 'reply',
+      build: (sub) =>
+        sub
+          .setDescription('Waits, then replies')
+          .addIntegerOption((o) => o.setName('ms').setDescription('Wait before replying').setRequired(true).setMinValue(0))
+          .addBooleanOption((o) => o.setName('private').setDescription('Reply privately'))
+          .addBooleanOption((o) => o.setName('buttons').setDescription('Add the slow buttons'))
+          .addIntegerOption((o) => o.setName('button_ms').setDescription('How long the buttons wait').setMinValue(0)),
+      run: execute,
+      help: testHelp('/slow reply ms:0'),
+    },
+    {
+      name: 'defer',
+      build: (sub) =>
+        sub
+          .setDescription('Waits, then defers and edits its reply')
+          .addIntegerOption((o) => o.setName('ms').setDescription('Wait before deferring').setRequired(true).setMinValue(0))
+          .addBooleanOption((o) => o.setName('private').setDescription('Defer privately')),
+      run: execute,
+      help: testHelp('/slow defer ms:0'),
+    },
+    {
+      name: 'fail',
+      build: (sub) =>
+        sub
+          .setDescription('Waits, then fails')
+          .addIntegerOption((o) => o.setName('ms').setDescription('Wait before failing').setRequired(true).setMinValue(0))
+          .addStringOption((o) => o.setName('kind').setDescription('A UserError or a bug').addChoices({ name: 'user', value: 'user' }, { name: 'bug', value: 'bug' })),
+      run: execute,
+      help: testHelp('/slow fail ms:0'),
+    },
+  ],
   ids: slowIds,
   component,
-};
+});
 
 /** Registers /slow in the fake's server next to the real commands. */
 export async function registerSlowCommand(fake: FakeDiscord): Promise<void> {
   const rest = new REST({ api: fake.restApi }).setToken(fake.token);
-  await rest.post(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), { body: data.toJSON() });
+  await rest.post(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), { body: slowCommand.data.toJSON() });
 }
