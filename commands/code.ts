@@ -3,14 +3,8 @@
  * the points spent on a target's condition track (a button, the roller's, once), conceding a scene (fixed
  * resistance only, an action point when a Dispatcher ends it) and spending action points.
  */
-import {
-  InteractionContextType,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-} from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -84,68 +78,6 @@ export const SCENE_KIND = 'code-scene';
 const REASON_MAX = 100;
 /** A die code, or the name of an ability (a sheet entry's name: at most 64 characters). */
 const NAME_MAX = 64;
-
-const data = new SlashCommandBuilder()
-  .setName('code')
-  .setDescription('Die codes and result points: roll ND+P six-sided dice')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('roll')
-      .setDescription('A quick check: standing, or against a difficulty, a fixed resistance or an opponent')
-      .addStringOption((o) => o.setName('code').setDescription('Your die code (e.g. 3D+2), or an ability of your sheet (e.g. Blaster)').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
-      .addStringOption((o) =>
-        o.setName('difficulty').setDescription('A number, or very easy / easy / moderate / difficult / very difficult / heroic').setAutocomplete(true).setMaxLength(30),
-      )
-      .addStringOption((o) => o.setName('resistance').setDescription("Fixed resistance: the opposing rank (3D+2 → 11), its value, or the target's ability").setAutocomplete(true).setMaxLength(NAME_MAX))
-      .addStringOption((o) => o.setName('opponent').setDescription("Active resistance: the opponent's die code or the target's ability, rolled").setAutocomplete(true).setMaxLength(NAME_MAX))
-      .addStringOption((o) => o.setName('boost').setDescription("Helpers enhancing: their skill and specialization dice, e.g. 2D+1, 1D").setMaxLength(100))
-      .addStringOption((o) => o.setName('penalty').setDescription('Helpers blunting: their dice, subtracted, e.g. 1D').setMaxLength(100))
-      .addStringOption((o) => o.setName('effect').setDescription('The effect roll a success is followed by, e.g. damage 2D+1').setMaxLength(20))
-      .addUserOption((o) => o.setName('target').setDescription('The member you act against (their active sheet)'))
-      .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC you act against').setAutocomplete(true))
-      .addStringOption((o) => o.setName('track').setDescription("The target's condition track the points go on, e.g. Wounds").setAutocomplete(true).setMaxLength(70))
-      .addStringOption((o) => o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC').setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('ability')
-      .setDescription("Set an ability's rank on your sheet (a Dispatcher may for anyone), rolled by name with /code roll")
-      .addStringOption((o) => o.setName('name').setDescription('The ability, e.g. Blaster').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
-      .addStringOption((o) => o.setName('code').setDescription('Its rank as a die code, e.g. 3D+2 (pips 0–2)').setRequired(true).setMaxLength(20))
-      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
-      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('track')
-      .setDescription('Add a condition track, show it, or set its points (a Dispatcher may for anyone)')
-      .addStringOption((o) => o.setName('name').setDescription('The track, e.g. Wounds').setRequired(true).setAutocomplete(true).setMaxLength(70))
-      .addIntegerOption((o) => o.setName('points').setDescription('Set its points (0 clears it)').setMinValue(0).setMaxValue(TRACK_MAX))
-      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
-      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('status')
-      .setDescription('Condition tracks, action points and whether the character conceded')
-      .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
-      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true))
-      .addBooleanOption((o) => o.setName('share').setDescription('Post it in the channel for everyone (default: only you see it)')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('concede')
-      .setDescription("Concede this channel's scene: no more actions, fixed resistance only, an action point at its end")
-      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC concedes').setAutocomplete(true)),
-  )
-  .addSubcommand((sub) => sub.setName('scene-end').setDescription("Dispatcher: end this channel's scene; whoever conceded gets an action point"))
-  .addSubcommand((sub) =>
-    sub
-      .setName('action-point')
-      .setDescription('Spend one of your action points')
-      .addStringOption((o) => o.setName('reason').setDescription('What it is spent on').setMaxLength(REASON_MAX)),
-  );
 
 /** The sheets a check reads abilities from: the roller's (for `code`) and the target's (for `resistance` and `opponent`). */
 export interface CheckSheets {
@@ -453,8 +385,7 @@ async function concede(interaction: ChatInputCommandInteraction, context: Handle
 }
 
 /** `/code scene-end`: a Dispatcher ends this channel's scene (once); every concession in it is settled. */
-async function sceneEnd(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('end a scene');
+async function sceneEnd(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const scene = await currentScene((n) => sceneEnded(context, n));
   const ended = await context.store.rolls.recordOnce(sceneId(context, scene, SCENE_LABELS.end), sceneRoll(context, { event: 'end', scene, channelId: context.channelId }));
   if (!ended) throw new UserError(`Scene ${sceneNumber(scene)} of this channel was just ended by someone else. Nothing more was changed.`);
@@ -479,18 +410,6 @@ async function spendActionPoint(interaction: ChatInputCommandInteraction, contex
   });
   if (changed === null || changed === 'already made') throw new UserError(none);
   await context.answer.reply(publicNote(`⚡ ${name} spends an action point${reason ? `: ${escapeMarkdown(reason)}` : ''}. Action points ${changed.before} → **${changed.after}**.`));
-}
-
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub === 'roll') return roll(interaction, context);
-  if (sub === 'ability') return setAbility(interaction, context);
-  if (sub === 'track') return track(interaction, context);
-  if (sub === 'status') return status(interaction, context);
-  if (sub === 'concede') return concede(interaction, context);
-  if (sub === 'scene-end') return sceneEnd(interaction, context);
-  if (sub === 'action-point') return spendActionPoint(interaction, context);
-  throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
 async function component(interaction: ComponentInteraction, press: SpendPress, context: HandlerContext): Promise<void> {
@@ -568,4 +487,91 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   return interaction.respond([]);
 }
 
-export const codeCommand: BotCommand<SpendPress> = { data, systems: ['result-points'], execute, autocomplete, ids: codeIds, component };
+export const codeCommand = defineCommand<SpendPress>({
+  name: 'code',
+  description: 'Die codes and result points: roll ND+P six-sided dice',
+  systems: ['result-points'],
+  subcommands: [
+    {
+      name: 'roll',
+      build: (sub) =>
+        sub
+          .setDescription('A quick check: standing, or against a difficulty, a fixed resistance or an opponent')
+          .addStringOption((o) => o.setName('code').setDescription('Your die code (e.g. 3D+2), or an ability of your sheet (e.g. Blaster)').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
+          .addStringOption((o) =>
+            o.setName('difficulty').setDescription('A number, or very easy / easy / moderate / difficult / very difficult / heroic').setAutocomplete(true).setMaxLength(30),
+          )
+          .addStringOption((o) => o.setName('resistance').setDescription("Fixed resistance: the opposing rank (3D+2 → 11), its value, or the target's ability").setAutocomplete(true).setMaxLength(NAME_MAX))
+          .addStringOption((o) => o.setName('opponent').setDescription("Active resistance: the opponent's die code or the target's ability, rolled").setAutocomplete(true).setMaxLength(NAME_MAX))
+          .addStringOption((o) => o.setName('boost').setDescription("Helpers enhancing: their skill and specialization dice, e.g. 2D+1, 1D").setMaxLength(100))
+          .addStringOption((o) => o.setName('penalty').setDescription('Helpers blunting: their dice, subtracted, e.g. 1D').setMaxLength(100))
+          .addStringOption((o) => o.setName('effect').setDescription('The effect roll a success is followed by, e.g. damage 2D+1').setMaxLength(20))
+          .addUserOption((o) => o.setName('target').setDescription('The member you act against (their active sheet)'))
+          .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only: the NPC you act against').setAutocomplete(true))
+          .addStringOption((o) => o.setName('track').setDescription("The target's condition track the points go on, e.g. Wounds").setAutocomplete(true).setMaxLength(70))
+          .addStringOption((o) => o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC').setAutocomplete(true)),
+      run: roll,
+      help: { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate' },
+    },
+    {
+      name: 'ability',
+      build: (sub) =>
+        sub
+          .setDescription("Set an ability's rank on your sheet (a Dispatcher may for anyone), rolled by name with /code roll")
+          .addStringOption((o) => o.setName('name').setDescription('The ability, e.g. Blaster').setRequired(true).setAutocomplete(true).setMaxLength(NAME_MAX))
+          .addStringOption((o) => o.setName('code').setDescription('Its rank as a die code, e.g. 3D+2 (pips 0–2)').setRequired(true).setMaxLength(20))
+          .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
+          .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true)),
+      run: setAbility,
+      help: { audience: 'player', example: '/code ability name:Blaster code:3D+2' },
+    },
+    {
+      name: 'track',
+      build: (sub) =>
+        sub
+          .setDescription('Add a condition track, show it, or set its points (a Dispatcher may for anyone)')
+          .addStringOption((o) => o.setName('name').setDescription('The track, e.g. Wounds').setRequired(true).setAutocomplete(true).setMaxLength(70))
+          .addIntegerOption((o) => o.setName('points').setDescription('Set its points (0 clears it)').setMinValue(0).setMaxValue(TRACK_MAX))
+          .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
+          .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true)),
+      run: track,
+      help: { audience: 'player', example: '/code track name:Wounds points:2' },
+    },
+    {
+      name: 'status',
+      build: (sub) =>
+        sub
+          .setDescription('Condition tracks, action points and whether the character conceded')
+          .addUserOption((o) => o.setName('player').setDescription("Dispatcher: this player's active sheet instead of yours"))
+          .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC').setAutocomplete(true))
+          .addBooleanOption((o) => o.setName('share').setDescription('Post it in the channel for everyone (default: only you see it)')),
+      run: status,
+      help: { audience: 'player', example: '/code status' },
+    },
+    {
+      name: 'concede',
+      build: (sub) =>
+        sub
+          .setDescription("Concede this channel's scene: no more actions, fixed resistance only, an action point at its end")
+          .addStringOption((o) => o.setName('npc').setDescription('Dispatcher: this NPC concedes').setAutocomplete(true)),
+      run: concede,
+      help: { audience: 'player', example: '/code concede' },
+    },
+    {
+      name: 'scene-end',
+      build: (sub) => sub.setDescription("Dispatcher: end this channel's scene; whoever conceded gets an action point"),
+      run: sceneEnd,
+      requires: { dispatcher: 'end a scene' },
+      help: { audience: 'dispatcher', example: '/code scene-end' },
+    },
+    {
+      name: 'action-point',
+      build: (sub) => sub.setDescription('Spend one of your action points').addStringOption((o) => o.setName('reason').setDescription('What it is spent on').setMaxLength(REASON_MAX)),
+      run: spendActionPoint,
+      help: { audience: 'player', example: '/code action-point reason:dodge the falling crate' },
+    },
+  ],
+  autocomplete,
+  ids: codeIds,
+  component,
+});
