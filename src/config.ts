@@ -1,10 +1,7 @@
 /** The environment, read once, checked, typed, with defaults. A bad value stops start-up with a clear message. */
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { redactPasswords } from './log.js';
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+import { LOG_LEVELS, redactPasswords, type LogLevel } from './log.js';
 
 export interface Config {
   /** Absent → sandbox mode: a fake Discord on 127.0.0.1. */

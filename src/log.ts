@@ -4,9 +4,12 @@
  * password of a database URL (`redactPasswords`, also used wherever such a URL is shown).
  */
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
 
 export type { Logger };
+
+/** The logger's levels (pino's, and `silent`), the values LOG_LEVEL may take. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const REDACTED = '[REDACTED]';
 
