@@ -1,14 +1,6 @@
 /** /d10: d10 pools read by the highest die with matches (RULES 5, seed 004): basic, advanced and cumulative rolls. */
-import {
-  InteractionContextType,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type SlashCommandStringOption,
-  type SlashCommandSubcommandBuilder,
-} from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, SlashCommandStringOption, SlashCommandSubcommandBuilder } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -80,64 +72,6 @@ function poolOptions(sub: SlashCommandSubcommandBuilder, { aim }: { aim: boolean
   }
   return sub.addStringOption(asNpc);
 }
-
-const data = new SlashCommandBuilder()
-  .setName('d10')
-  .setDescription('d10 pools: the highest die, +1 for each die that matches it')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    poolOptions(
-      sub
-        .setName('roll')
-        .setDescription('A skill roll: N d10 against a target number')
-        .addStringOption((o) => numberOrNameOption(o, 'dice', DICE_HELP))
-        .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
-      { aim: true },
-    ),
-  )
-  .addSubcommand((sub) =>
-    poolOptions(
-      sub
-        .setName('fastdraw')
-        .setDescription('Fastdraw: success draws the weapon as a free action; failure loses this phase’s action')
-        .addStringOption((o) => numberOrNameOption(o, 'dice', 'How many d10, or your Fastdraw skill by name'))
-        .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
-      { aim: false },
-    ),
-  )
-  .addSubcommand((sub) =>
-    poolOptions(
-      sub
-        .setName('advanced')
-        .setDescription('An advanced roll: the primary pool, the secondary skill level added or subtracted')
-        .addStringOption((o) => numberOrNameOption(o, 'primary', 'The primary skill: how many d10, or its name on your sheet'))
-        .addStringOption((o) => numberOrNameOption(o, 'secondary', 'The secondary skill: its level, or its name on your sheet'))
-        .addStringOption((o) =>
-          o
-            .setName('mode')
-            .setDescription('Add or subtract the secondary level')
-            .setRequired(true)
-            .addChoices({ name: 'additive', value: 'additive' }, { name: 'subtractive', value: 'subtractive' }),
-        )
-        .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
-        .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first')),
-      { aim: true },
-    ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('extended')
-      .setDescription('A cumulative roll: roll again and again toward a total or a count of successes')
-      .addStringOption((o) => numberOrNameOption(o, 'dice', 'How many d10 each roll, or a skill or attribute of your sheet'))
-      .addIntegerOption((o) => o.setName('tn').setDescription("Each roll's target number (needed to count successes)").setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
-      .addIntegerOption((o) => o.setName('target').setDescription('The total the results must add up to').setMinValue(1))
-      .addIntegerOption((o) => o.setName('count').setDescription('The successes needed (a solid success counts as two)').setMinValue(1))
-      .addIntegerOption((o) => o.setName('rolls').setDescription(`The most rolls allowed (default ${CUMULATIVE_ROLLS_DEFAULT})`).setMinValue(1).setMaxValue(CUMULATIVE_ROLLS_MAX))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to each result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
-      .addStringOption((o) => o.setName('situations').setDescription('Situations that each take one die from every roll, comma-separated').setMaxLength(SITUATIONS_TEXT_MAX))
-      .addStringOption(asNpc),
-  );
 
 /** Who rolls: the roller's active d10 pools sheet (none: the member rolls dice given as numbers), or a Dispatcher's NPC. */
 async function rollingSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<OperatorSheet | null> {
@@ -344,15 +278,6 @@ async function component(interaction: ComponentInteraction, press: RollAgainPres
   return rollAgain(interaction, context, press);
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub === 'roll') return basic(interaction, context);
-  if (sub === 'fastdraw') return basic(interaction, context, 'fastdraw');
-  if (sub === 'advanced') return advanced(interaction, context);
-  if (sub === 'extended') return extended(interaction, context);
-  throw new UserError(`Unknown subcommand ${sub}.`);
-}
-
 /**
  * `dice`, `primary` and `secondary`: a number typed is offered as itself; otherwise the skills and attributes of the
  * rolling sheet (the active one, or the NPC a Dispatcher names in `as_npc`) with their numbers; without a sheet, how
@@ -377,4 +302,78 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   return interaction.respond(nameChoices([...byName.keys()], typed, (name) => `${name} (${byName.get(name)!.kind}, ${amount(byName.get(name)!.value)})`));
 }
 
-export const d10Command: BotCommand<RollAgainPress> = { data, systems: ['d10-pool'], execute, autocomplete, ids: d10Ids, component };
+export const d10Command = defineCommand<RollAgainPress>({
+  name: 'd10',
+  description: 'd10 pools: the highest die, +1 for each die that matches it',
+  systems: ['d10-pool'],
+  subcommands: [
+    {
+      name: 'roll',
+      build: (sub) =>
+        poolOptions(
+          sub
+            .setDescription('A skill roll: N d10 against a target number')
+            .addStringOption((o) => numberOrNameOption(o, 'dice', DICE_HELP))
+            .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
+          { aim: true },
+        ),
+      run: basic,
+      help: { audience: 'player', example: '/d10 roll dice:5 tn:7' },
+    },
+    {
+      name: 'fastdraw',
+      build: (sub) =>
+        poolOptions(
+          sub
+            .setDescription('Fastdraw: success draws the weapon as a free action; failure loses this phase’s action')
+            .addStringOption((o) => numberOrNameOption(o, 'dice', 'How many d10, or your Fastdraw skill by name'))
+            .addIntegerOption((o) => o.setName('tn').setDescription('The target number').setRequired(true).setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX)),
+          { aim: false },
+        ),
+      run: (interaction, context) => basic(interaction, context, 'fastdraw'),
+      help: { audience: 'player', example: '/d10 fastdraw dice:4 tn:7' },
+    },
+    {
+      name: 'advanced',
+      build: (sub) =>
+        poolOptions(
+          sub
+            .setDescription('An advanced roll: the primary pool, the secondary skill level added or subtracted')
+            .addStringOption((o) => numberOrNameOption(o, 'primary', 'The primary skill: how many d10, or its name on your sheet'))
+            .addStringOption((o) => numberOrNameOption(o, 'secondary', 'The secondary skill: its level, or its name on your sheet'))
+            .addStringOption((o) =>
+              o
+                .setName('mode')
+                .setDescription('Add or subtract the secondary level')
+                .setRequired(true)
+                .addChoices({ name: 'additive', value: 'additive' }, { name: 'subtractive', value: 'subtractive' }),
+            )
+            .addIntegerOption((o) => o.setName('tn').setDescription('The target number (leave out when the result is itself a TN, e.g. for allies)').setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+            .addBooleanOption((o) => o.setName('halve').setDescription('Additive: halve the secondary level (rounded down) first')),
+          { aim: true },
+        ),
+      run: advanced,
+      help: { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7' },
+    },
+    {
+      name: 'extended',
+      build: (sub) =>
+        sub
+          .setDescription('A cumulative roll: roll again and again toward a total or a count of successes')
+          .addStringOption((o) => numberOrNameOption(o, 'dice', 'How many d10 each roll, or a skill or attribute of your sheet'))
+          .addIntegerOption((o) => o.setName('tn').setDescription("Each roll's target number (needed to count successes)").setMinValue(TARGET_NUMBER_MIN).setMaxValue(TARGET_NUMBER_MAX))
+          .addIntegerOption((o) => o.setName('target').setDescription('The total the results must add up to').setMinValue(1))
+          .addIntegerOption((o) => o.setName('count').setDescription('The successes needed (a solid success counts as two)').setMinValue(1))
+          .addIntegerOption((o) => o.setName('rolls').setDescription(`The most rolls allowed (default ${CUMULATIVE_ROLLS_DEFAULT})`).setMinValue(1).setMaxValue(CUMULATIVE_ROLLS_MAX))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('Added to each result, e.g. -2').setMinValue(-POOL_MODIFIER_LIMIT).setMaxValue(POOL_MODIFIER_LIMIT))
+          .addBooleanOption((o) => o.setName('calm').setDescription('Not a stressful situation: no automatic failure or botch on 1s'))
+          .addStringOption((o) => o.setName('situations').setDescription('Situations that each take one die from every roll, comma-separated').setMaxLength(SITUATIONS_TEXT_MAX))
+          .addStringOption(asNpc),
+      run: extended,
+      help: { audience: 'player', example: '/d10 extended dice:4 tn:7 target:20' },
+    },
+  ],
+  autocomplete,
+  ids: d10Ids,
+  component,
+});
