@@ -1,13 +1,6 @@
 /** /pool: d6 pools with successes, banes and pushing (RULES 4, seed 003), rolled from the active sheet. */
-import {
-  InteractionContextType,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type StringSelectMenuInteraction,
-} from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, StringSelectMenuInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore, pressedOnStored } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -56,25 +49,6 @@ import { privateNote } from '../src/views/messages.js';
 
 export const D6_POOL_SYSTEM: SystemId = 'd6-pool';
 
-const data = new SlashCommandBuilder()
-  .setName('pool')
-  .setDescription('d6 pool: skill + attribute + gear dice from your sheet; each 6 a success, each 1 a bane')
-  .setContexts(InteractionContextType.Guild)
-  .addStringOption((o) => o.setName('skill').setDescription('One of the thirteen skills').setRequired(true).setAutocomplete(true))
-  .addIntegerOption((o) => o.setName('gear').setDescription('Gear dice').setMinValue(0).setMaxValue(GEAR_MAX))
-  .addStringOption((o) =>
-    o
-      .setName('difficulty')
-      .setDescription('Trivial +3 … Formidable −3')
-      .addChoices(...DIFFICULTIES.map((entry) => ({ name: `${entry.name} (${entry.modifier > 0 ? '+' : ''}${entry.modifier})`, value: entry.name }))),
-  )
-  .addIntegerOption((o) => o.setName('modifier').setDescription('Any other modifier, e.g. -1 (a rule, a permutation)').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
-  .addIntegerOption((o) => o.setName('help').setDescription(`How many people help (+1 each, at most ${HELPERS_MAX})`).setMinValue(0).setMaxValue(HELPERS_MAX))
-  .addUserOption((o) => o.setName('against').setDescription('Opposed: the member who resists (rolls from their active sheet)'))
-  .addStringOption((o) => o.setName('their_skill').setDescription('Opposed: the skill they resist with (Stealth: Observation, Persuasion: Insight)').setAutocomplete(true))
-  .addStringOption((o) => o.setName('stakes').setDescription('What you want to achieve (Persuasion must state it before the roll)').setMaxLength(STAKES_MAX))
-  .addStringOption((o) => o.setName('factors').setDescription('Stealth: dark, crowded, distracted, blend in (+1 each); stand out, no cover (−1)').setAutocomplete(true));
-
 /** A skill the command names, or a refusal listing the thirteen. */
 function skillNamed(typed: string): { name: string; attribute: Attribute } {
   const skill = findD6Skill(typed);
@@ -111,7 +85,7 @@ async function opposition(interaction: ChatInputCommandInteraction, context: Han
   return { userId: user.id, skill: skill.name, attribute: skill.attribute };
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function rollPool(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   // The sheet first: a player without one is told how to make one, whatever skill they typed.
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, D6_POOL_SYSTEM);
   const skill = skillNamed(interaction.options.getString('skill', true));
@@ -422,4 +396,29 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(D6_SKILLS.map((skill) => skill.name), typed, (name) => `${name} (${attributeOf.get(name)})`));
 }
 
-export const poolCommand: BotCommand<PoolPress> = { data, systems: ['d6-pool'], execute, autocomplete, ids: poolIds, component };
+export const poolCommand = defineCommand<PoolPress>({
+  name: 'pool',
+  description: 'd6 pool: skill + attribute + gear dice from your sheet; each 6 a success, each 1 a bane',
+  systems: ['d6-pool'],
+  build: (command) =>
+    command
+      .addStringOption((o) => o.setName('skill').setDescription('One of the thirteen skills').setRequired(true).setAutocomplete(true))
+      .addIntegerOption((o) => o.setName('gear').setDescription('Gear dice').setMinValue(0).setMaxValue(GEAR_MAX))
+      .addStringOption((o) =>
+        o
+          .setName('difficulty')
+          .setDescription('Trivial +3 … Formidable −3')
+          .addChoices(...DIFFICULTIES.map((entry) => ({ name: `${entry.name} (${entry.modifier > 0 ? '+' : ''}${entry.modifier})`, value: entry.name }))),
+      )
+      .addIntegerOption((o) => o.setName('modifier').setDescription('Any other modifier, e.g. -1 (a rule, a permutation)').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+      .addIntegerOption((o) => o.setName('help').setDescription(`How many people help (+1 each, at most ${HELPERS_MAX})`).setMinValue(0).setMaxValue(HELPERS_MAX))
+      .addUserOption((o) => o.setName('against').setDescription('Opposed: the member who resists (rolls from their active sheet)'))
+      .addStringOption((o) => o.setName('their_skill').setDescription('Opposed: the skill they resist with (Stealth: Observation, Persuasion: Insight)').setAutocomplete(true))
+      .addStringOption((o) => o.setName('stakes').setDescription('What you want to achieve (Persuasion must state it before the roll)').setMaxLength(STAKES_MAX))
+      .addStringOption((o) => o.setName('factors').setDescription('Stealth: dark, crowded, distracted, blend in (+1 each); stand out, no cover (−1)').setAutocomplete(true)),
+  run: rollPool,
+  help: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard' },
+  autocomplete,
+  ids: poolIds,
+  component,
+});
