@@ -1,13 +1,6 @@
 /** /tactics: d100 roll-under checks, damage rolls, tactical attacks, Psi, social Will and hazard / reaction checks (RULES 2, seed 001). */
-import {
-  InteractionContextType,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type SlashCommandSubcommandBuilder,
-} from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
@@ -68,102 +61,6 @@ const NOT_CHECKED = ['Health', 'Mobility', 'Armor'];
 
 const asNpc = (o: import('discord.js').SlashCommandStringOption) =>
   o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true);
-
-const data = new SlashCommandBuilder()
-  .setName('tactics')
-  .setDescription('d100 roll-under tactics: checks, attacks, damage and Psi')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('check')
-      .setDescription('d100 ≤ attribute + modifier succeeds')
-      .addStringOption((o) => o.setName('attribute').setDescription('Aim, Will, Tech, Psi, Defense, Dodge, Crit or one of your own').setRequired(true).setAutocomplete(true).setMaxLength(64))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the target value, e.g. -20').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
-      .addBooleanOption((o) => o.setName('unproficient_equipment').setDescription('Tech only: using equipment without proficiency, −50 (below 0: cannot be used)'))
-      .addStringOption(asNpc),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('social')
-      .setDescription('A social Will check with the species penalties (−5 each)')
-      .addIntegerOption((o) =>
-        o
-          .setName('species_distance')
-          .setDescription('Species distance to the listener: −5 per 25 %')
-          .addChoices({ name: '0 %', value: 0 }, { name: '25 % (−5)', value: 25 }, { name: '50 % (−10)', value: 50 }, { name: '75 % (−15)', value: 75 }, { name: '100 % (−20)', value: 100 }),
-      )
-      .addBooleanOption((o) => o.setName('alien').setDescription('The listener has extreme alien features: −5'))
-      .addBooleanOption((o) => o.setName('psionic_listener').setDescription('The listener has obviously strong psionics: −5 unless you are psionic'))
-      .addBooleanOption((o) => o.setName('speaker_psionic').setDescription('You are psionic (default: your sheet has Psi above 0)'))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('The situation, added to the target value').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
-      .addStringOption(asNpc),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('reaction')
-      .setDescription('Defense against a hazard or a Dodge reaction: the attribute + 50, then the modifier')
-      .addStringOption((o) =>
-        o
-          .setName('kind')
-          .setDescription('Which check')
-          .setRequired(true)
-          .addChoices({ name: 'defense (a hazard: disease, toxin, explosion, vacuum…)', value: 'defense' }, { name: 'dodge (an intuitive reaction)', value: 'dodge' }),
-      )
-      .addIntegerOption((o) => o.setName('modifier').setDescription("The situation's difficulty, added after +50").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
-      .addStringOption(asNpc),
-  )
-  .addSubcommand((sub) =>
-    attackOptions(
-      sub
-        .setName('attack')
-        .setDescription('An attack, step by step: defense, Aim, Dodge/Crit, damage, armor')
-        .addIntegerOption((o) => o.setName('weapon_base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
-        .addIntegerOption((o) => o.setName('weapon_range').setDescription("The weapon's damage range (2–6)").setRequired(true).setMinValue(2).setMaxValue(6))
-        .addStringOption((o) =>
-          o
-            .setName('cover')
-            .setDescription("The target's cover (ranged attacks only)")
-            .setRequired(true)
-            .addChoices({ name: 'none', value: 'none' }, { name: 'half (+20 defense)', value: 'half' }, { name: 'full (+40 defense)', value: 'full' }),
-        ),
-    ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('damage')
-      .setDescription('A damage roll: base + the die of the damage range')
-      .addIntegerOption((o) => o.setName('base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
-      .addIntegerOption((o) => o.setName('range').setDescription('The damage range: 2, 3, 4, 5 or 6').setRequired(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('psi')
-      .setDescription('A Psi check: difficulty + Psi (contested: − target Will + 50; collar −105)')
-      .addIntegerOption((o) => o.setName('difficulty').setDescription('The ability’s difficulty, +20 … −50 (default 0)').setMinValue(PSI_DIFFICULTY_MIN).setMaxValue(PSI_DIFFICULTY_MAX))
-      .addUserOption((o) => o.setName('target').setDescription('Contested: the member whose Will resists (their active sheet)'))
-      .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only, contested: the NPC whose Will resists').setAutocomplete(true))
-      .addBooleanOption((o) => o.setName('collar').setDescription('A Psi collar is worn: −105'))
-      .addStringOption(asNpc),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('move')
-      .setDescription('What a move costs in Mobility points, against a Move (Mobility) or a Dash (twice Mobility)')
-      .addStringOption((o) => o.setName('path').setDescription('Squares in order: s straight, d diagonal, r rough, e.g. 3s 2d 1rd').setRequired(true).setMaxLength(200))
-      .addBooleanOption((o) => o.setName('dash').setDescription('Dash (Full Action): twice your Mobility, +30 Dodge against reaction actions'))
-      .addIntegerOption((o) =>
-        o
-          .setName('equip')
-          .setDescription('Equipping during the move')
-          .addChoices({ name: '4: most equipment', value: 4 }, { name: '6: a heavy weapon', value: 6 }, { name: '8: a heavy weapon', value: 8 }, { name: '0: a sidearm that is free to equip', value: 0 }),
-      )
-      .addIntegerOption((o) => o.setName('take').setDescription('Small loose items taken (equipped or stored): 4 each').setMinValue(0).setMaxValue(TAKE_MAX))
-      .addBooleanOption((o) => o.setName('pick_up').setDescription('Pick up a person: 10'))
-      .addBooleanOption((o) => o.setName('put_down').setDescription('Put a person down: 2 (dropping is free)'))
-      .addIntegerOption((o) => o.setName('other').setDescription('Other move actions, in Mobility points (e.g. kicking a door: the table says)').setMinValue(0).setMaxValue(OTHER_MOVE_ACTIONS_MAX))
-      .addIntegerOption((o) => o.setName('mobility').setDescription('Your Mobility, instead of the one on your sheet').setMinValue(0).setMaxValue(MOBILITY_MAX))
-      .addStringOption(asNpc),
-  );
 
 function attackOptions(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return sub
@@ -415,16 +312,125 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   return interaction.respond(matching.map((name) => ({ name: `${name} ${value(name)}`, value: name })));
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub === 'check') return check(interaction, context);
-  if (sub === 'attack') return attack(interaction, context);
-  if (sub === 'damage') return damage(interaction, context);
-  if (sub === 'psi') return psi(interaction, context);
-  if (sub === 'social') return social(interaction, context);
-  if (sub === 'reaction') return reaction(interaction, context);
-  if (sub === 'move') return move(interaction, context);
-  throw new UserError(`Unknown subcommand ${sub}.`);
-}
-
-export const tacticsCommand: BotCommand<ApplyPress> = { data, systems: ['d100-tactics'], execute, autocomplete, ids: tacticsIds, component };
+export const tacticsCommand = defineCommand<ApplyPress>({
+  name: 'tactics',
+  description: 'd100 roll-under tactics: checks, attacks, damage and Psi',
+  systems: ['d100-tactics'],
+  subcommands: [
+    {
+      name: 'check',
+      build: (sub) =>
+        sub
+          .setDescription('d100 ≤ attribute + modifier succeeds')
+          .addStringOption((o) => o.setName('attribute').setDescription('Aim, Will, Tech, Psi, Defense, Dodge, Crit or one of your own').setRequired(true).setAutocomplete(true).setMaxLength(64))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('Added to the target value, e.g. -20').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+          .addBooleanOption((o) => o.setName('unproficient_equipment').setDescription('Tech only: using equipment without proficiency, −50 (below 0: cannot be used)'))
+          .addStringOption(asNpc),
+      run: check,
+      help: { audience: 'player', example: '/tactics check attribute:Tech modifier:-20' },
+    },
+    {
+      name: 'social',
+      build: (sub) =>
+        sub
+          .setDescription('A social Will check with the species penalties (−5 each)')
+          .addIntegerOption((o) =>
+            o
+              .setName('species_distance')
+              .setDescription('Species distance to the listener: −5 per 25 %')
+              .addChoices({ name: '0 %', value: 0 }, { name: '25 % (−5)', value: 25 }, { name: '50 % (−10)', value: 50 }, { name: '75 % (−15)', value: 75 }, { name: '100 % (−20)', value: 100 }),
+          )
+          .addBooleanOption((o) => o.setName('alien').setDescription('The listener has extreme alien features: −5'))
+          .addBooleanOption((o) => o.setName('psionic_listener').setDescription('The listener has obviously strong psionics: −5 unless you are psionic'))
+          .addBooleanOption((o) => o.setName('speaker_psionic').setDescription('You are psionic (default: your sheet has Psi above 0)'))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('The situation, added to the target value').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+          .addStringOption(asNpc),
+      run: social,
+      help: { audience: 'player', example: '/tactics social species_distance:50 alien:true' },
+    },
+    {
+      name: 'reaction',
+      build: (sub) =>
+        sub
+          .setDescription('Defense against a hazard or a Dodge reaction: the attribute + 50, then the modifier')
+          .addStringOption((o) =>
+            o
+              .setName('kind')
+              .setDescription('Which check')
+              .setRequired(true)
+              .addChoices({ name: 'defense (a hazard: disease, toxin, explosion, vacuum…)', value: 'defense' }, { name: 'dodge (an intuitive reaction)', value: 'dodge' }),
+          )
+          .addIntegerOption((o) => o.setName('modifier').setDescription("The situation's difficulty, added after +50").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
+          .addStringOption(asNpc),
+      run: reaction,
+      help: { audience: 'player', example: '/tactics reaction kind:dodge' },
+    },
+    {
+      name: 'attack',
+      build: (sub) =>
+        attackOptions(
+          sub
+            .setDescription('An attack, step by step: defense, Aim, Dodge/Crit, damage, armor')
+            .addIntegerOption((o) => o.setName('weapon_base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
+            .addIntegerOption((o) => o.setName('weapon_range').setDescription("The weapon's damage range (2–6)").setRequired(true).setMinValue(2).setMaxValue(6))
+            .addStringOption((o) =>
+              o
+                .setName('cover')
+                .setDescription("The target's cover (ranged attacks only)")
+                .setRequired(true)
+                .addChoices({ name: 'none', value: 'none' }, { name: 'half (+20 defense)', value: 'half' }, { name: 'full (+40 defense)', value: 'full' }),
+            ),
+        ),
+      run: attack,
+      help: { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha' },
+    },
+    {
+      name: 'damage',
+      build: (sub) =>
+        sub
+          .setDescription('A damage roll: base + the die of the damage range')
+          .addIntegerOption((o) => o.setName('base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
+          .addIntegerOption((o) => o.setName('range').setDescription('The damage range: 2, 3, 4, 5 or 6').setRequired(true)),
+      run: damage,
+      help: { audience: 'player', example: '/tactics damage base:4 range:2' },
+    },
+    {
+      name: 'psi',
+      build: (sub) =>
+        sub
+          .setDescription('A Psi check: difficulty + Psi (contested: − target Will + 50; collar −105)')
+          .addIntegerOption((o) => o.setName('difficulty').setDescription('The ability’s difficulty, +20 … −50 (default 0)').setMinValue(PSI_DIFFICULTY_MIN).setMaxValue(PSI_DIFFICULTY_MAX))
+          .addUserOption((o) => o.setName('target').setDescription('Contested: the member whose Will resists (their active sheet)'))
+          .addStringOption((o) => o.setName('target_npc').setDescription('Dispatcher only, contested: the NPC whose Will resists').setAutocomplete(true))
+          .addBooleanOption((o) => o.setName('collar').setDescription('A Psi collar is worn: −105'))
+          .addStringOption(asNpc),
+      run: psi,
+      help: { audience: 'player', example: '/tactics psi difficulty:-10' },
+    },
+    {
+      name: 'move',
+      build: (sub) =>
+        sub
+          .setDescription('What a move costs in Mobility points, against a Move (Mobility) or a Dash (twice Mobility)')
+          .addStringOption((o) => o.setName('path').setDescription('Squares in order: s straight, d diagonal, r rough, e.g. 3s 2d 1rd').setRequired(true).setMaxLength(200))
+          .addBooleanOption((o) => o.setName('dash').setDescription('Dash (Full Action): twice your Mobility, +30 Dodge against reaction actions'))
+          .addIntegerOption((o) =>
+            o
+              .setName('equip')
+              .setDescription('Equipping during the move')
+              .addChoices({ name: '4: most equipment', value: 4 }, { name: '6: a heavy weapon', value: 6 }, { name: '8: a heavy weapon', value: 8 }, { name: '0: a sidearm that is free to equip', value: 0 }),
+          )
+          .addIntegerOption((o) => o.setName('take').setDescription('Small loose items taken (equipped or stored): 4 each').setMinValue(0).setMaxValue(TAKE_MAX))
+          .addBooleanOption((o) => o.setName('pick_up').setDescription('Pick up a person: 10'))
+          .addBooleanOption((o) => o.setName('put_down').setDescription('Put a person down: 2 (dropping is free)'))
+          .addIntegerOption((o) => o.setName('other').setDescription('Other move actions, in Mobility points (e.g. kicking a door: the table says)').setMinValue(0).setMaxValue(OTHER_MOVE_ACTIONS_MAX))
+          .addIntegerOption((o) => o.setName('mobility').setDescription('Your Mobility, instead of the one on your sheet').setMinValue(0).setMaxValue(MOBILITY_MAX))
+          .addStringOption(asNpc),
+      run: move,
+      help: { audience: 'player', example: '/tactics move path:3s 2d 1rd' },
+    },
+  ],
+  autocomplete,
+  ids: tacticsIds,
+  component,
+});
