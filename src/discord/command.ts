@@ -8,8 +8,6 @@ import {
   type AutocompleteInteraction,
   type Client,
   type ChatInputCommandInteraction,
-  type BaseInteraction,
-  type ModalMessageModalSubmitInteraction,
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -67,11 +65,6 @@ export interface HandlerContext extends BotServices {
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
-
-/** Whether the interaction came from a message's controls (a button, a menu, or a form opened by one): it can update that message. */
-export function fromMessage(interaction: BaseInteraction): interaction is MessageComponentInteraction | ModalMessageModalSubmitInteraction {
-  return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
-}
 
 /**
  * What the acting member must be to run a subcommand, declared with it and checked by the router before the handler

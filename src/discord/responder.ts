@@ -30,8 +30,8 @@ import {
   type MessageComponentInteraction,
   type RepliableInteraction,
 } from 'discord.js';
-import { fromMessage } from './command.js';
-import { recordDrawn } from './stored-message.js';
+import { recordDrawn } from './drawn-controls.js';
+import { fromMessage } from './interaction-kinds.js';
 import type { Logger } from '../log.js';
 import { formTooLateReply } from '../views/messages.js';
 

@@ -7,49 +7,15 @@
  * that is over. The next press on it is the moment to catch up: it redraws the message from the store and posts,
  * once, a result that never reached the channel. Refusing such a press only privately would leave it stuck for good.
  */
-import { fromMessage, type ComponentInteraction, type HandlerContext } from './command.js';
+import { fromMessage } from './interaction-kinds.js';
+import { controlsIn, controlsKey, lastDrawn, type ShownControl } from './drawn-controls.js';
+import type { ComponentInteraction, HandlerContext } from './command.js';
 import type { AnswerPayload, UpdatePayload } from './responder.js';
 import { privateNote } from '../views/messages.js';
-
-/** A control as a message shows it: its custom_id, whether it is greyed, and what its menu has picked. */
-interface ShownControl {
-  customId: string | undefined;
-  disabled: boolean;
-  picked: string[];
-}
-
-/** The controls in action rows (as sent to Discord, or as builders). */
-export function controlsIn(rows: readonly unknown[]): ShownControl[] {
-  return rows.flatMap((row) => {
-    const json = typeof (row as { toJSON?: unknown }).toJSON === 'function' ? (row as { toJSON(): unknown }).toJSON() : row;
-    return ((json as { components?: unknown[] }).components ?? []).map((component) => {
-      const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
-      return { customId: custom_id, disabled: disabled === true, picked: (options ?? []).filter((option) => option.default).map((option) => option.value) };
-    });
-  });
-}
 
 /** The controls of the message a press came from, as Discord sent it with the press. */
 export function shownControls(interaction: ComponentInteraction): ShownControl[] {
   return fromMessage(interaction) ? controlsIn(interaction.message?.components ?? []) : [];
-}
-
-const controlsKey = (controls: ShownControl[]) => JSON.stringify(controls.map(({ customId, disabled, picked }) => [customId, disabled, picked]));
-
-/**
- * The controls this process last drew on a message (a press's update that Discord took), and when. A press carries
- * the message as it was when pressed: two presses at once both carry the old one, and the second, handled after the
- * first was drawn, would take the message for one that lags. What was drawn since the press is newer.
- */
-const drawn = new Map<string, { controls: string; at: number }>();
-const DRAWN_KEPT = 10_000;
-
-/** Called once Discord took a press's update of its message (src/discord/responder.ts). */
-export function recordDrawn(messageId: string, components: readonly unknown[] | undefined): void {
-  drawn.delete(messageId);
-  drawn.set(messageId, { controls: controlsKey(controlsIn(components ?? [])), at: Date.now() });
-  // The oldest go first: a message pressed again soon is drawn again, and so stays.
-  if (drawn.size > DRAWN_KEPT) drawn.delete(drawn.keys().next().value!);
 }
 
 /**
@@ -60,7 +26,7 @@ export function recordDrawn(messageId: string, components: readonly unknown[] | 
  */
 export function showsStored(interaction: ComponentInteraction, payload: Pick<UpdatePayload, 'components'>): boolean {
   if (!fromMessage(interaction) || !interaction.message) return true;
-  const since = drawn.get(interaction.message.id);
+  const since = lastDrawn(interaction.message.id);
   const shown = since && since.at >= interaction.createdTimestamp ? since.controls : controlsKey(shownControls(interaction));
   return shown === controlsKey(controlsIn(payload.components ?? []));
 }
