@@ -7,8 +7,8 @@
  * and leaves with their own active sheet (of the tracker's system); Next and Previous are the Dispatcher's and the
  * player's whose turn it is. Every refusal is private.
  */
-import { InteractionContextType, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
 import {
@@ -61,48 +61,6 @@ const START_CHOICES = [
 const ORDER_VALUE_LIMIT = 999;
 
 const VALUE_HELP = 'melee: die code or value · chase: position · debate: die code · d10: pool dice · manual: a number';
-
-const data = new SlashCommandBuilder()
-  .setName('initiative')
-  .setDescription('An initiative tracker for a tactical scene in this channel')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('start')
-      .setDescription('Dispatcher: open the initiative tracker in this channel')
-      .addStringOption((o) => o.setName('rule').setDescription('The system and scene: whose initiative rule orders it').setRequired(true).addChoices(...START_CHOICES)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('join')
-      .setDescription('Join with your active sheet')
-      .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
-  )
-  .addSubcommand((sub) => sub.setName('leave').setDescription('Leave the initiative (your own entry)'))
-  .addSubcommand((sub) =>
-    sub
-      .setName('npc')
-      .setDescription('Dispatcher: add an NPC')
-      .addStringOption((o) => o.setName('name').setDescription('The NPC’s name').setRequired(true).setMaxLength(NAME_LENGTH_MAX * 2))
-      .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('remove')
-      .setDescription('Dispatcher: take a combatant out')
-      .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true)),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('set')
-      .setDescription('Dispatcher: change a combatant’s value or chase position (not rolled initiative)')
-      .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true))
-      .addStringOption((o) => o.setName('value').setDescription('melee: die code or value · chase: position · manual: order value').setRequired(true).setMaxLength(20)),
-  )
-  .addSubcommand((sub) => sub.setName('show').setDescription('Post the tracker again at the bottom of the channel'))
-  .addSubcommand((sub) => sub.setName('end').setDescription('Dispatcher: end the initiative in this channel (asks to confirm)'));
 
 // ---- the rule's numbers -------------------------------------------------------------------------------------------
 
@@ -280,9 +238,9 @@ async function answerChange(interaction: ChatInputCommandInteraction, context: H
 }
 
 // ---- the subcommands ------------------------------------------------------------------------------------------------
+// Those only a Dispatcher runs say so in their declaration (`requires`, below): the router refuses before they run.
 
 async function start(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('start an initiative');
   const rule = ruleFromChoice(interaction.options.getString('rule', true));
   const started = await context.store.initiatives.start(context.guildId, context.channelId, newTracker(rule, context.userId));
   if ('open' in started) {
@@ -326,7 +284,6 @@ async function leave(interaction: ChatInputCommandInteraction, context: HandlerC
 }
 
 async function npc(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('add NPCs to the initiative');
   const name = checkName('NPC', interaction.options.getString('name', true));
   const value = interaction.options.getString('value');
   const modifier = interaction.options.getInteger('modifier');
@@ -353,7 +310,6 @@ function combatantNamed(state: TrackerState, typed: string): Combatant {
 }
 
 async function remove(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('take combatants out of the initiative', 'A player leaves with `/initiative leave`.');
   const typed = interaction.options.getString('name', true);
   const change = await changeTracker(context, (tracker) => {
     const combatant = combatantNamed(tracker.state, typed);
@@ -363,7 +319,6 @@ async function remove(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function set(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('change initiative values');
   const typed = interaction.options.getString('name', true);
   const value = interaction.options.getString('value', true);
   const change = await changeTracker(context, (tracker) => {
@@ -399,7 +354,6 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
 
 /** `/initiative end` asks first, privately (endPrompt); its End button ends the tracker (answerEndPrompt). */
 async function end(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('end the initiative');
   const tracker = await trackerHere(context);
   await context.answer.reply(endPrompt(viewOf(tracker), context.userId));
 }
@@ -439,14 +393,6 @@ async function answerEndPrompt(interaction: ComponentInteraction, press: EndProm
     return;
   }
   throw new UserError('The initiative kept changing while this was being ended; press **End the initiative** again.');
-}
-
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  const handlers: Record<string, (i: ChatInputCommandInteraction, c: HandlerContext) => Promise<void>> = { start, join, leave, npc, remove, set, show, end };
-  const handler = handlers[sub];
-  if (!handler) throw new UserError(`Unknown subcommand ${sub}.`);
-  await handler(interaction, context);
 }
 
 // ---- the buttons ----------------------------------------------------------------------------------------------------
@@ -511,4 +457,84 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
   await interaction.respond(nameChoices(tracker?.state.combatants.map((combatant) => combatant.name) ?? [], String(focused.value)));
 }
 
-export const initiativeCommand: BotCommand<InitiativeControl> = { data, execute, autocomplete, ids: initiativeIds, component };
+export const initiativeCommand = defineCommand<InitiativeControl>({
+  name: 'initiative',
+  description: 'An initiative tracker for a tactical scene in this channel',
+  subcommands: [
+    {
+      name: 'start',
+      build: (sub) =>
+        sub
+          .setDescription('Dispatcher: open the initiative tracker in this channel')
+          .addStringOption((o) => o.setName('rule').setDescription('The system and scene: whose initiative rule orders it').setRequired(true).addChoices(...START_CHOICES)),
+      run: start,
+      requires: { dispatcher: 'start an initiative' },
+      help: { audience: 'dispatcher', example: '/initiative start rule:d10-phase' },
+    },
+    {
+      name: 'join',
+      build: (sub) =>
+        sub
+          .setDescription('Join with your active sheet')
+          .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+      run: join,
+      help: { audience: 'player', example: '/initiative join value:5' },
+    },
+    {
+      name: 'leave',
+      build: (sub) => sub.setDescription('Leave the initiative (your own entry)'),
+      run: leave,
+      help: { audience: 'player', example: '/initiative leave' },
+    },
+    {
+      name: 'npc',
+      build: (sub) =>
+        sub
+          .setDescription('Dispatcher: add an NPC')
+          .addStringOption((o) => o.setName('name').setDescription('The NPC’s name').setRequired(true).setMaxLength(NAME_LENGTH_MAX * 2))
+          .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+      run: npc,
+      requires: { dispatcher: 'add NPCs to the initiative' },
+      help: { audience: 'dispatcher', example: '/initiative npc name:Thug value:4' },
+    },
+    {
+      name: 'remove',
+      build: (sub) =>
+        sub
+          .setDescription('Dispatcher: take a combatant out')
+          .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true)),
+      run: remove,
+      requires: { dispatcher: 'take combatants out of the initiative', advice: 'A player leaves with `/initiative leave`.' },
+      help: { audience: 'dispatcher', example: '/initiative remove name:Thug' },
+    },
+    {
+      name: 'set',
+      build: (sub) =>
+        sub
+          .setDescription('Dispatcher: change a combatant’s value or chase position (not rolled initiative)')
+          .addStringOption((o) => o.setName('name').setDescription('Who').setRequired(true).setAutocomplete(true))
+          .addStringOption((o) => o.setName('value').setDescription('melee: die code or value · chase: position · manual: order value').setRequired(true).setMaxLength(20)),
+      run: set,
+      requires: { dispatcher: 'change initiative values' },
+      help: { audience: 'dispatcher', example: '/initiative set name:Thug value:12' },
+    },
+    {
+      name: 'show',
+      build: (sub) => sub.setDescription('Post the tracker again at the bottom of the channel'),
+      run: show,
+      help: { audience: 'player', example: '/initiative show' },
+    },
+    {
+      name: 'end',
+      build: (sub) => sub.setDescription('Dispatcher: end the initiative in this channel (asks to confirm)'),
+      run: end,
+      requires: { dispatcher: 'end the initiative' },
+      help: { audience: 'dispatcher', example: '/initiative end' },
+    },
+  ],
+  autocomplete,
+  ids: initiativeIds,
+  component,
+});
