@@ -1,9 +1,10 @@
 /**
  * /config: the server's settings. Anyone may see them (`show`, privately); only members with the Manage Server
- * permission change them, checked here in the handler whatever Discord's command permissions say.
+ * permission change them: each changing subcommand requires it, checked by the bot whatever Discord's command
+ * permissions say.
  */
-import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, type ComponentInteraction, type HandlerContext, type Requirement } from '../src/discord/command.js';
 import { dispatcherRule, managesServer } from '../src/discord/permissions.js';
 import { UserError } from '../src/errors.js';
 import { isSystemId, SYSTEMS, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../src/engine/systems/index.js';
@@ -36,69 +37,6 @@ const HOUSE_RULES = {
   },
 } as const satisfies Record<string, { setting: keyof ServerSettings; system: SystemId; description: string; appliesTo: string }>;
 type HouseRuleName = keyof typeof HOUSE_RULES;
-
-const data = new SlashCommandBuilder()
-  .setName('config')
-  .setDescription("This server's settings (changing them needs Manage Server)")
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) => sub.setName('show').setDescription("Show this server's settings and who is a Dispatcher"))
-  .addSubcommand((sub) =>
-    sub
-      .setName('dispatcher-role')
-      .setDescription('Set the role whose members are Dispatchers (leave it out for the default rule)')
-      .addRoleOption((o) => o.setName('role').setDescription('The Dispatcher role (default: a role named Dispatcher, or Manage Server)')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('contest-timeout')
-      .setDescription('How long each step of a contest waits before it expires')
-      .addIntegerOption((o) =>
-        o.setName('minutes').setDescription(`Minutes, 1–${CONTEST_TIMEOUT_MINUTES_MAX}`).setRequired(true).setMinValue(1).setMaxValue(CONTEST_TIMEOUT_MINUTES_MAX),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('house-rule')
-      .setDescription('Switch a house rule on or off')
-      .addStringOption((o) =>
-        o
-          .setName('name')
-          .setDescription('The house rule')
-          .setRequired(true)
-          .addChoices(...Object.keys(HOUSE_RULES).map((name) => ({ name, value: name }))),
-      )
-      .addStringOption((o) =>
-        o.setName('state').setDescription('On or off').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('player-challenge-rolls')
-      .setDescription('Whether players may make their own /roll challenge and /roll linked (default: on)')
-      .addStringOption((o) =>
-        o.setName('state').setDescription('on: players may roll; off: only a Dispatcher calls for a roll').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('systems')
-      .setDescription('Which rule systems this server plays: only their commands are in its slash list')
-      .addStringOption((o) =>
-        o.setName('play').setDescription('e.g. "d6 pools" or "d6 pools, d10 pools" or "all"; leave it out to pick from a menu').setMaxLength(SYSTEMS_TEXT_MAX),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('system')
-      .setDescription("This server's default rule system")
-      .addStringOption((o) =>
-        o
-          .setName('name')
-          .setDescription('The system')
-          .setRequired(true)
-          .addChoices(...systemChoices()),
-      ),
-  );
 
 /** How a system may be typed: its id, its name or the start of it, or its command (`d6-pool`, `d6 pools`, `/pool`). */
 const typedForms = (system: (typeof SYSTEMS)[number]) => [system.id, system.name, system.command, system.command.slice(1)].map(typedKey);
@@ -152,70 +90,76 @@ function houseRuleViews(settings: ServerSettings) {
   return Object.entries(HOUSE_RULES).map(([name, rule]) => ({ name, system: rule.system, description: rule.description, on: settings[rule.setting] }));
 }
 
-async function change(interaction: ChatInputCommandInteraction, context: HandlerContext, sub: string): Promise<string> {
-  const { servers } = context.store;
-  switch (sub) {
-    case 'dispatcher-role': {
-      const role = interaction.options.getRole('role');
-      if (role && role.id === context.guildId) throw new UserError('@everyone cannot be the Dispatcher role: pick a role only the game masters have.');
-      if (role?.managed) throw new UserError(`@${escapeMarkdown(role.name)} belongs to a bot or an integration; pick a role members can be given.`);
-      await servers.update(context.guildId, { dispatcherRoleId: role?.id ?? null });
-      const rule: DispatcherRule = role ? { kind: 'role', roleId: role.id, roleName: role.name } : { kind: 'default' };
-      return `Dispatchers: ${dispatcherRuleLine(rule)}`;
-    }
-    case 'contest-timeout': {
-      const minutes = interaction.options.getInteger('minutes', true);
-      if (minutes < 1 || minutes > CONTEST_TIMEOUT_MINUTES_MAX) {
-        throw new UserError(`The contest timeout must be from 1 to ${CONTEST_TIMEOUT_MINUTES_MAX} minutes; ${minutes} is not.`);
-      }
-      await servers.update(context.guildId, { contestTimeoutMinutes: minutes });
-      return `Each step of a contest now expires after **${minutes} min**. New contests and new steps use it.`;
-    }
-    case 'house-rule': {
-      const name = interaction.options.getString('name', true);
-      if (!(name in HOUSE_RULES)) throw new UserError(`There is no house rule \`${name}\`; see \`/config show\`.`);
-      const on = interaction.options.getString('state', true) === 'on';
-      const rule = HOUSE_RULES[name as HouseRuleName];
-      await servers.update(context.guildId, { [rule.setting]: on });
-      return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. ${rule.appliesTo}`;
-    }
-    case 'player-challenge-rolls': {
-      const on = interaction.options.getString('state', true) === 'on';
-      await servers.update(context.guildId, { playerChallengeRolls: on });
-      return `Players' own challenge rolls are now **${on ? 'on' : 'off'}**: ${playerChallengeRollsText(on)}`;
-    }
-    case 'systems':
-      return saveSystems(context, readSystems(interaction.options.getString('play', true)));
-    case 'system': {
-      const system = interaction.options.getString('name', true);
-      if (!isSystemId(system)) throw new UserError(`The bot knows no system \`${system}\`; pick one of ${SYSTEM_IDS.join(', ')}.`);
-      const played = playedSystems(await servers.settings(context.guildId));
-      if (!played.includes(system)) {
-        throw new UserError(`This server does not play ${systemName(system)} (it plays ${playedSystemsLine(played)}). Add it with \`/config systems\` first.`);
-      }
-      await servers.update(context.guildId, { defaultSystem: system });
-      return `The default system is now **${systemName(system)}** (\`${system}\`). New sheets use it unless \`/sheet create\` names another.`;
-    }
-    default:
-      throw new UserError(`Unknown subcommand ${sub}.`);
-  }
+/** What every subcommand but `show` requires: the router refuses anyone else before it runs. */
+const CHANGES_SETTINGS: Requirement = { manageServer: "change this server's settings" };
+
+/** A setting's change, said privately to whoever made it. */
+function changing(apply: (interaction: ChatInputCommandInteraction, context: HandlerContext) => Promise<string>) {
+  return async (interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> => {
+    await context.answer.reply(privateNote(await apply(interaction, context)));
+  };
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub !== 'show') {
-    if (!managesServer(interaction)) throw new UserError(manageServerOnlyText("change this server's settings"));
-    if (sub === 'systems' && interaction.options.getString('play') === null) {
-      await context.answer.reply(systemsMenu(context, playedSystems(await context.store.servers.settings(context.guildId))));
-      return;
-    }
-    await context.answer.reply(privateNote(await change(interaction, context, sub)));
-    return;
-  }
+async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const settings = await context.store.servers.settings(context.guildId);
   const system = systemName(settings.defaultSystem);
   await context.answer.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings)));
 }
+
+const setDispatcherRole = changing(async (interaction, context) => {
+  const role = interaction.options.getRole('role');
+  if (role && role.id === context.guildId) throw new UserError('@everyone cannot be the Dispatcher role: pick a role only the game masters have.');
+  if (role?.managed) throw new UserError(`@${escapeMarkdown(role.name)} belongs to a bot or an integration; pick a role members can be given.`);
+  await context.store.servers.update(context.guildId, { dispatcherRoleId: role?.id ?? null });
+  const rule: DispatcherRule = role ? { kind: 'role', roleId: role.id, roleName: role.name } : { kind: 'default' };
+  return `Dispatchers: ${dispatcherRuleLine(rule)}`;
+});
+
+const setContestTimeout = changing(async (interaction, context) => {
+  const minutes = interaction.options.getInteger('minutes', true);
+  if (minutes < 1 || minutes > CONTEST_TIMEOUT_MINUTES_MAX) {
+    throw new UserError(`The contest timeout must be from 1 to ${CONTEST_TIMEOUT_MINUTES_MAX} minutes; ${minutes} is not.`);
+  }
+  await context.store.servers.update(context.guildId, { contestTimeoutMinutes: minutes });
+  return `Each step of a contest now expires after **${minutes} min**. New contests and new steps use it.`;
+});
+
+const setHouseRule = changing(async (interaction, context) => {
+  const name = interaction.options.getString('name', true);
+  if (!(name in HOUSE_RULES)) throw new UserError(`There is no house rule \`${name}\`; see \`/config show\`.`);
+  const on = interaction.options.getString('state', true) === 'on';
+  const rule = HOUSE_RULES[name as HouseRuleName];
+  await context.store.servers.update(context.guildId, { [rule.setting]: on });
+  return `House rule \`${name}\` is now **${on ? 'on' : 'off'}**. ${rule.appliesTo}`;
+});
+
+const setPlayerChallengeRolls = changing(async (interaction, context) => {
+  const on = interaction.options.getString('state', true) === 'on';
+  await context.store.servers.update(context.guildId, { playerChallengeRolls: on });
+  return `Players' own challenge rolls are now **${on ? 'on' : 'off'}**: ${playerChallengeRollsText(on)}`;
+});
+
+/** `play` left out: the menu to pick from, private (its choice comes to `component`). */
+async function setSystems(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const play = interaction.options.getString('play');
+  if (play === null) {
+    await context.answer.reply(systemsMenu(context, playedSystems(await context.store.servers.settings(context.guildId))));
+    return;
+  }
+  await context.answer.reply(privateNote(await saveSystems(context, readSystems(play))));
+}
+
+const setDefaultSystem = changing(async (interaction, context) => {
+  const { servers } = context.store;
+  const system = interaction.options.getString('name', true);
+  if (!isSystemId(system)) throw new UserError(`The bot knows no system \`${system}\`; pick one of ${SYSTEM_IDS.join(', ')}.`);
+  const played = playedSystems(await servers.settings(context.guildId));
+  if (!played.includes(system)) {
+    throw new UserError(`This server does not play ${systemName(system)} (it plays ${playedSystemsLine(played)}). Add it with \`/config systems\` first.`);
+  }
+  await servers.update(context.guildId, { defaultSystem: system });
+  return `The default system is now **${systemName(system)}** (\`${system}\`). New sheets use it unless \`/sheet create\` names another.`;
+});
 
 /** The systems menu's choice: only a member who manages the server (the menu is private, but roles change). */
 async function component(interaction: ComponentInteraction, _menu: 'systems', context: HandlerContext): Promise<void> {
@@ -227,4 +171,98 @@ async function component(interaction: ComponentInteraction, _menu: 'systems', co
   await context.answer.update({ content: text, components: [] });
 }
 
-export const configCommand: BotCommand<'systems'> = { data, execute, ids: configIds, component };
+export const configCommand = defineCommand<'systems'>({
+  name: 'config',
+  description: "This server's settings (changing them needs Manage Server)",
+  subcommands: [
+    {
+      name: 'show',
+      build: (sub) => sub.setDescription("Show this server's settings and who is a Dispatcher"),
+      run: show,
+      help: { audience: 'admin', example: '/config show', who: 'Anyone may look; changing a setting needs the Manage Server permission.' },
+    },
+    {
+      name: 'dispatcher-role',
+      build: (sub) =>
+        sub
+          .setDescription('Set the role whose members are Dispatchers (leave it out for the default rule)')
+          .addRoleOption((o) => o.setName('role').setDescription('The Dispatcher role (default: a role named Dispatcher, or Manage Server)')),
+      run: setDispatcherRole,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config dispatcher-role role:@Game Master' },
+    },
+    {
+      name: 'contest-timeout',
+      build: (sub) =>
+        sub
+          .setDescription('How long each step of a contest waits before it expires')
+          .addIntegerOption((o) =>
+            o.setName('minutes').setDescription(`Minutes, 1–${CONTEST_TIMEOUT_MINUTES_MAX}`).setRequired(true).setMinValue(1).setMaxValue(CONTEST_TIMEOUT_MINUTES_MAX),
+          ),
+      run: setContestTimeout,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config contest-timeout minutes:30' },
+    },
+    {
+      name: 'house-rule',
+      build: (sub) =>
+        sub
+          .setDescription('Switch a house rule on or off')
+          .addStringOption((o) =>
+            o
+              .setName('name')
+              .setDescription('The house rule')
+              .setRequired(true)
+              .addChoices(...Object.keys(HOUSE_RULES).map((name) => ({ name, value: name }))),
+          )
+          .addStringOption((o) =>
+            o.setName('state').setDescription('On or off').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
+          ),
+      run: setHouseRule,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config house-rule name:contest_adds_own_skill state:on' },
+    },
+    {
+      name: 'player-challenge-rolls',
+      build: (sub) =>
+        sub
+          .setDescription('Whether players may make their own /roll challenge and /roll linked (default: on)')
+          .addStringOption((o) =>
+            o.setName('state').setDescription('on: players may roll; off: only a Dispatcher calls for a roll').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }),
+          ),
+      run: setPlayerChallengeRolls,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config player-challenge-rolls state:off' },
+    },
+    {
+      name: 'systems',
+      build: (sub) =>
+        sub
+          .setDescription('Which rule systems this server plays: only their commands are in its slash list')
+          .addStringOption((o) =>
+            o.setName('play').setDescription('e.g. "d6 pools" or "d6 pools, d10 pools" or "all"; leave it out to pick from a menu').setMaxLength(SYSTEMS_TEXT_MAX),
+          ),
+      run: setSystems,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config systems play:d6 pools, d10 pools' },
+    },
+    {
+      name: 'system',
+      build: (sub) =>
+        sub
+          .setDescription("This server's default rule system")
+          .addStringOption((o) =>
+            o
+              .setName('name')
+              .setDescription('The system')
+              .setRequired(true)
+              .addChoices(...systemChoices()),
+          ),
+      run: setDefaultSystem,
+      requires: CHANGES_SETTINGS,
+      help: { audience: 'admin', example: '/config system name:d10-pool' },
+    },
+  ],
+  ids: configIds,
+  component,
+});
