@@ -2,7 +2,7 @@
 import type { BotCommand } from '../src/discord/command.js';
 import { codeCommand } from './code.js';
 import { configCommand } from './config.js';
-import { contestCommand } from './contest.js';
+import { contestCommand } from './contest/index.js';
 import { d10Command } from './d10.js';
 import { dispatchCommand } from './dispatch.js';
 import { helpCommand } from './help.js';

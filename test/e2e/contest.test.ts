@@ -3,7 +3,7 @@
 // Every path of the consent flow, who may press what, expiry (also across a restart), double presses, the limits,
 // mentions, the live odds and the house rule.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sweepContestsNow } from '../../commands/contest.js';
+import { sweepContestsNow } from '../../commands/contest/index.js';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { OPEN_PHASES, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';

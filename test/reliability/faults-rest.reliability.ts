@@ -449,7 +449,7 @@ describe('REST faults', () => {
 
   // Found by this suite: when the press that moved a contest to its next step lost its answer, the message kept the
   // old step's buttons and pressing them again was refused privately without updating it, so the contest could only
-  // expire. A refused press now brings a lagging message up to date (commands/contest.ts, refuse).
+  // expire. A refused press now brings a lagging message up to date (commands/contest/press.ts, refuse).
   it('(c) a press whose answer finally failed at the end of a step: pressing again shows where the contest is', async () => {
     const fake = sandbox.fake;
     /** Loses the answer to `lost`, then presses `again` (what the message still shows): it must show the contest as stored. */
@@ -551,7 +551,7 @@ describe('gateway drops', () => {
 
 /** Runs the contest expiry sweep now, at the bot's clock (without `sweepContestsNow`: the one at start-up). */
 async function sweepNow(): Promise<void> {
-  const contest = (await import('../../commands/contest.js')) as { sweepContestsNow?: (client: Client) => Promise<void> };
+  const contest = (await import('../../commands/contest/index.js')) as { sweepContestsNow?: (client: Client) => Promise<void> };
   if (contest.sweepContestsNow) {
     await contest.sweepContestsNow(sandbox.bot.client);
     return;

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { beforeAll, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { sweepContestsNow } from '../../commands/contest.js';
+import { sweepContestsNow } from '../../commands/contest/index.js';
 import { OPEN_PHASES, CONTEST_LIMITS, chosenSkills, partsOf, type ContestPhase, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { startDiceNotationThread } from '../../src/engine/dice-notation-thread.js';
 import { SandboxRequestError, type SandboxInteractionRequest, type SandboxResponse } from '../../src/sandbox/fake-discord.js';

@@ -74,7 +74,7 @@ const press = (verb: string, who: 'challenger' | 'opponent' | 'dispatcher', arg?
   answer: verb === 'accept' || verb === 'adjust' ? 'modal' : 'update',
 });
 
-/** Every interaction of a contest, in order (commands/contest.ts): attacker against defender always resolves. */
+/** Every interaction of a contest, in order (commands/contest/press.ts): attacker against defender always resolves. */
 const STEPS: Step[] = [
   {
     name: '/contest start',

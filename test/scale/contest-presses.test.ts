@@ -30,7 +30,7 @@ async function proposed() {
   return (await a.contests.post(draft, 'message'))!;
 }
 
-/** A press as commands/contest.ts makes it, in its turn: reload, decide, save with the compare-and-set. */
+/** A press as commands/contest/press.ts makes it, in its turn: reload, decide, save with the compare-and-set. */
 async function decline(store: Store, contestId: number, log: string[], name: string, hold?: Promise<void>): Promise<boolean> {
   return store.contests.inTurn(contestId, async () => {
     log.push(`${name} in`);

@@ -1,0 +1,115 @@
+/**
+ * After a move, a NEW message tells whoever must act next (an edit notifies nobody on Discord): the turn prompt,
+ * the end of the contest, or a round's result. A result is posted with a link to the contest message, and the contest
+ * message then links to the result. Failing to post it leaves the contest as saved: its message shows the outcome.
+ */
+import { rolledBy, type ComponentInteraction, type HandlerContext } from '../../src/discord/command.js';
+import { fromMessage } from '../../src/discord/interaction-kinds.js';
+import { BOTH_FAIL_READING, isLinkedRoll, type ContestAction, type ContestRollSideInput, type ContestRound, type ContestSideName, type ContestSideRoll, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
+import { contestDice } from '../../src/engine/replay.js';
+import type { StoredContest } from '../../src/store/contests.js';
+import type { RollEntry } from '../../src/store/rolls.js';
+import type { ServerSettings } from '../../src/store/servers.js';
+import { contestEndNotice, contestMessage, contestPrompt, contestResultMessage } from '../../src/views/contest.js';
+import { drawn, viewOf } from './message.js';
+import { SAVE_ATTEMPTS } from './turns.js';
+
+/** What a move did, in a few words, for the turn prompt. */
+function happenedText(before: ContestState, after: ContestState, actions: ContestAction[], name: string): string {
+  if (after.notice && after.notice !== before.notice) return after.notice.replace(/\.$/, '');
+  const last = actions.at(-1)!;
+  switch (last.type) {
+    case 'accept':
+      return `${name} accepted with their own terms, role and skill`;
+    case 'agree':
+      return `${name} agreed to the terms`;
+    case 'ready':
+      return `${name} ${after.secretRoles && after.rounds.length === 0 ? 'confirmed' : 'is ready'}`;
+    case 'chooseRole':
+      return `${name} chose a role`;
+    case 'chooseSkill':
+      return `${name} picked ${last.skill.name}`;
+    case 'anotherRound':
+      return after.phase === 'skills' ? `Both want another round: round ${after.rounds.length + 1}, each with a skill not rolled before` : `${name} wants another round`;
+    case 'acceptTie':
+      return `${name} accepts the tie`;
+    default:
+      return `${name} changed the contest`;
+  }
+}
+
+export async function announce(
+  interaction: ComponentInteraction,
+  context: HandlerContext,
+  settings: ServerSettings,
+  saved: StoredContest,
+  before: ContestState,
+  actions: ContestAction[],
+  side: ContestSideName | null,
+  name: string,
+): Promise<void> {
+  const after = saved.state;
+  // With the sheets' skills: a player with none left to pick is told what they can do instead.
+  const view = await drawn(context, saved, settings);
+  // The opponent's Operator is known only once they accept: name them by it from then on.
+  name = (side && after[side].operator?.name) || name;
+  const rolled = after.rounds.length > before.rounds.length ? after.rounds.at(-1)! : null;
+  if (rolled) {
+    const posted = await context.answer.followUp(contestResultMessage(view, rolled, side));
+    const linked = await linkResult(context, saved, rolled.number, posted.id);
+    if (linked && fromMessage(interaction)) await context.answer.editReply(contestMessage(await drawn(context, linked, settings)));
+    return;
+  }
+  if (after.phase === 'ended' && before.phase !== 'ended') {
+    await context.answer.followUp(contestEndNotice(view, side));
+    return;
+  }
+  const prompt = contestPrompt(view, side, happenedText(before, after, actions, name));
+  if (prompt) await context.answer.followUp(prompt);
+}
+
+/**
+ * A round whose result message was never posted (the bot died between saving the roll and posting it, or the post
+ * failed) is posted by the next press on the contest, so its dice and why it ended never go missing from the channel.
+ * Only contests of this version: before it, the result was shown on the contest message itself.
+ */
+export async function postLostResult(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest): Promise<void> {
+  const round = contest.state.rounds.at(-1);
+  if (!round || round.resultMessageId || contest.state.secretRoles !== true) return;
+  const posted = await context.answer.followUp(contestResultMessage(viewOf(contest, settings), round, null));
+  const linked = await linkResult(context, contest, round.number, posted.id);
+  if (linked && fromMessage(interaction)) await interaction.message?.edit(contestMessage(await drawn(context, linked, settings)));
+}
+
+/** Records the message a round's result was posted as, so the contest message keeps linking to it. */
+async function linkResult(context: HandlerContext, contest: StoredContest, round: number, messageId: string): Promise<StoredContest | null> {
+  for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt++) {
+    const current = attempt === 1 ? contest : await context.store.contests.find(contest.guildId, contest.id);
+    if (!current) return null;
+    const rounds = current.state.rounds.map((each) => (each.number === round ? { ...each, resultMessageId: messageId } : each));
+    const saved = await context.store.contests.save(current, { ...current.state, rounds }, current.expiresAt);
+    if (saved) return saved;
+  }
+  return null;
+}
+
+/** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
+export function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string, names: Record<ContestSideName, string>): RollEntry {
+  // Only what the roll needs: a linked side as its parts, a side with one skill in the shape rounds always had.
+  const inputOf = (side: ContestSideRoll): ContestRollSideInput =>
+    isLinkedRoll(side)
+      ? { role: side.role, challengeLevel: side.challengeLevel, linked: side.linked.map(({ skill, terms }) => ({ skill, terms })) }
+      : { skill: side.skill, role: side.role, terms: side.terms, challengeLevel: side.challengeLevel };
+  return context.store.rolls.entry(round.rollId!, {
+    ...rolledBy(context),
+    kind: 'contest',
+    // The reading of both failing the round was decided by, and the Operators' names, for /roll replay and /log.
+    inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent), bothFail: BOTH_FAIL_READING, names },
+    seed,
+    dice: contestDice(round),
+    result: round,
+    total: null,
+    challengeLevel: null,
+    success: null,
+  });
+}

@@ -1,0 +1,240 @@
+/**
+ * A press on a contest's message, or a submit of one of its forms: reload, decide, save with a compare-and-set.
+ * When another press saved first, the press is decided again on the new state: a different move (the other player's
+ * role) still counts, the same move twice is then refused by the engine as already handled.
+ */
+import { fromMessage } from '../../src/discord/interaction-kinds.js';
+import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
+import { answerFromStore, shownControls } from '../../src/discord/stored-message.js';
+import type { Responder } from '../../src/discord/responder.js';
+import { UserError } from '../../src/errors.js';
+import { nameKey } from '../../src/engine/names.js';
+import { seededRng } from '../../src/engine/rng.js';
+import {
+  ADJUSTABLE,
+  ContestRefusal,
+  OPEN_PHASES,
+  applyContestAction,
+  chosenSkills,
+  sideName,
+  sideOf,
+  type ContestAction,
+  type ContestActor,
+  type ContestState,
+} from '../../src/engine/systems/tactalk/contest.js';
+import type { StoredContest } from '../../src/store/contests.js';
+import { isIdClash } from '../../src/store/database.js';
+import { newRollId } from '../../src/store/rolls.js';
+import type { ServerSettings } from '../../src/store/servers.js';
+import { SKILL_SEARCH_VALUE, acceptModal, adjustModal, contestIds, contestMessage, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
+import { privateNote, userErrorText } from '../../src/views/messages.js';
+import { announce, postLostResult, roundEntry } from './announce.js';
+import { adjustActions, field, openForm, skillChoice, typedBack } from './forms.js';
+import { drawn, expiryFrom, memberName } from './message.js';
+import { choiceFrom } from './start.js';
+import { SAVE_ATTEMPTS, inTurn } from './turns.js';
+
+/** What a press means; null when it only opens a form (the form's submit is the action). */
+async function actionsFor(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest, control: ContestControl, actor: ContestActor): Promise<ContestAction[] | null> {
+  const { state } = contest;
+  switch (control.action) {
+    case 'accept': {
+      // A dry run with the engine's own checks, so only the challenged player, and only now, gets the form.
+      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
+      const owner = { guildId: context.guildId, ownerId: context.userId };
+      if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
+        throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
+      }
+      // The form's skill menu lists one sheet's skills, so it is for the active sheet (another: `/sheet use` first).
+      const sheet = await context.store.operators.requireActive(owner, 'tactalk', { command: '/contest' });
+      const used = new Set(state.opponent.usedSkills.map((name) => name.toLowerCase()));
+      return openForm(interaction, context.answer, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
+    }
+    case 'acceptform': {
+      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
+      const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest' });
+      const role = field(interaction, 'role').trim().toLowerCase();
+      if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
+      const choice = choiceFrom(sheet, role, field(interaction, 'skill'), field(interaction, 'archetypes'), context.now());
+      return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name }, choice }];
+    }
+    case 'decline':
+      return [{ type: 'decline' }];
+    case 'agree':
+      return [{ type: 'agree' }];
+    case 'withdraw':
+      return [{ type: 'withdraw' }];
+    case 'cancel':
+      return [{ type: 'cancel' }];
+    case 'ready':
+      return [{ type: 'ready', ...(await skillsGone(context, state)) }];
+    case 'again':
+      return [{ type: 'anotherRound', ...(await skillsGone(context, state)) }];
+    case 'accepttie':
+      return [{ type: 'acceptTie', ...(await skillsGone(context, state)) }];
+    case 'role':
+      return [{ type: 'chooseRole', role: control.role }];
+    case 'skill':
+    case 'searchform': {
+      const { side } = control;
+      if (sideOf(state, context.userId) !== side) {
+        throw new ContestRefusal('notYours', `This menu is for ${state[side].operator?.name ?? 'the other player'}’s player only.`);
+      }
+      const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
+      if (typed === SKILL_SEARCH_VALUE) {
+        // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
+        applyContestAction(state, { type: 'chooseSkill', skill: { name: '', level: 0 }, conditionModifiers: [] }, actor, seededRng('dry-run'));
+        return openForm(interaction, context.answer, skillSearchModal(contest.id, side));
+      }
+      const choice = await skillChoice(context, state, side, typed);
+      return [{ type: 'chooseSkill', ...choice }];
+    }
+    case 'adjust': {
+      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
+      requireAdjustable(state);
+      return openForm(interaction, context.answer, adjustModal(contest.id, state));
+    }
+    case 'adjustform': {
+      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
+      // The form may come from a stale client (opened before, or never): the same step check as the button.
+      requireAdjustable(state);
+      return adjustActions(interaction, context, state);
+    }
+  }
+}
+
+/**
+ * Whether the presser's side has no skill left to pick: none on its sheet, as it is now, that was not rolled in an
+ * earlier round of the contest (a skill added since counts). A sheet deleted since has none.
+ */
+async function skillsGone(context: HandlerContext, state: ContestState): Promise<{ noSkillLeft?: true }> {
+  const side = sideOf(state, context.userId);
+  if (!side || !OPEN_PHASES.includes(state.phase)) return {};
+  const operator = state[side].operator;
+  const sheet = operator ? await context.store.operators.get(context.guildId, operator.id) : null;
+  const used = new Set(state[side].usedSkills.map(nameKey));
+  return (sheet?.skills ?? []).some((skill) => !used.has(nameKey(skill.name))) ? {} : { noSkillLeft: true };
+}
+
+/** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
+function requireAdjustable(state: ContestState): void {
+  // A side the Dispatcher made a linked roll has no one skill: its parts are its skills.
+  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0));
+  if (!ADJUSTABLE.includes(state.phase) || !known) {
+    throw new ContestRefusal(
+      OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',
+      'Skills and modifiers can be adjusted once both players have chosen their skills, until the dice roll.',
+    );
+  }
+}
+
+/** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
+async function show(interaction: ComponentInteraction, answer: Responder, payload: ReturnType<typeof contestMessage>, note?: string): Promise<void> {
+  if (fromMessage(interaction)) {
+    await answer.update(payload);
+    if (note) await answer.followUp(privateNote(note));
+    return;
+  }
+  await answer.reply(privateNote(note ?? 'Done.'));
+}
+
+/** A press refused: privately, and if its message lags behind the stored contest, by bringing it up to date too. */
+async function refuse(interaction: ComponentInteraction, context: HandlerContext, settings: ServerSettings, contest: StoredContest, note: string): Promise<void> {
+  await answerFromStore(interaction, context, contestMessage(await drawn(context, contest, settings)), note);
+}
+
+export async function press(interaction: ComponentInteraction, control: ContestControl, context: HandlerContext): Promise<void> {
+  await inTurn(context.store, control.contestId, () => decide(interaction, control, context));
+}
+
+/**
+ * A press from the contest's own message proves that message is in the channel. So a draft it comes from is posted
+ * now, on that message (the bot died between posting its opening and recording that), and an open contest missing
+ * its message id gets it (the expiry sweep needs it to grey the message out). Null when another change came first:
+ * reload and decide again.
+ */
+async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
+  const ownControl = (customId = '') => contestIds.parse(customId)?.contestId === contest.id;
+  const messageId = interaction.message && shownControls(interaction).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
+  if (contest.state.phase === 'draft') {
+    // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
+    if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
+    return context.store.contests.post(contest, messageId);
+  }
+  if (messageId && !contest.messageId && OPEN_PHASES.includes(contest.state.phase)) return context.store.contests.fillMessage(contest, messageId);
+  return contest;
+}
+
+async function decide(interaction: ComponentInteraction, control: ContestControl, context: HandlerContext): Promise<void> {
+  const { store } = context;
+  const settings = await store.servers.settings(context.guildId);
+  const isDispatcher = await context.isDispatcher();
+  for (let attempt = 1; ; attempt++) {
+    const found = await store.contests.find(context.guildId, control.contestId);
+    if (!found) throw new UserError('This contest no longer exists.');
+    const contest = await shownOn(interaction, context, found);
+    if (!contest) continue;
+    if (!OPEN_PHASES.includes(contest.state.phase)) {
+      await refuse(interaction, context, settings, contest, 'This contest is over; its buttons do nothing now.');
+      await postLostResult(interaction, context, settings, contest);
+      return;
+    }
+    const side = sideOf(contest.state, context.userId);
+    const actor: ContestActor = { userId: context.userId, isDispatcher, name: (side && contest.state[side].operator?.name) || memberName(interaction) };
+    const now = context.now();
+
+    if (contest.expiresAt <= now) {
+      const expired = applyContestAction(contest.state, { type: 'expire' }, actor, seededRng('expire'));
+      const saved = await store.contests.save(contest, expired, contest.expiresAt);
+      if (!saved) continue;
+      await show(interaction, context.answer, contestMessage(await drawn(context, saved, settings)), `This contest expired: nobody moved within ${settings.contestTimeoutMinutes} min.`);
+      return;
+    }
+
+    let next: ContestState;
+    let seed: string;
+    let actions: ContestAction[] | null;
+    try {
+      actions = await actionsFor(interaction, context, contest, control, actor);
+      if (actions === null) return; // a form was opened
+      if (actions.length === 0) {
+        await refuse(interaction, context, settings, contest, 'Nothing to change: the form matches the contest as it is.');
+        return;
+      }
+      seed = context.newSeed();
+      const rng = seededRng(seed);
+      next = actions.reduce((state, action) => applyContestAction(state, action, actor, rng), contest.state);
+    } catch (error) {
+      if (error instanceof UserError) {
+        const dispatcherOnly = error instanceof ContestRefusal && error.reason === 'dispatcherOnly';
+        const message = dispatcherOnly ? `${userErrorText(error)} ${await context.dispatcherRequirement()}` : userErrorText(error);
+        // A form refused for what was in it is shown back, so nothing typed is lost; a refusal of who or when is not.
+        const shownBack = error instanceof ContestRefusal && error.reason !== 'invalid' ? '' : typedBack(interaction);
+        await refuse(interaction, context, settings, contest, message + shownBack);
+        return;
+      }
+      throw error;
+    }
+
+    const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
+    if (rolled) rolled.rollId = newRollId();
+    let saved: StoredContest | null;
+    try {
+      saved = await store.contests.save(contest, next, expiryFrom(now, settings), rolled ? roundEntry(context, contest.id, rolled, seed, { challenger: sideName(next, 'challenger'), opponent: sideName(next, 'opponent') }) : undefined);
+    } catch (error) {
+      // A new roll id that is already taken: nothing was saved, so the press is decided again under another one.
+      if (!(rolled && isIdClash(error) && attempt < SAVE_ATTEMPTS)) throw error;
+      continue;
+    }
+    if (!saved) {
+      if (attempt < SAVE_ATTEMPTS) continue;
+      await context.answer.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));
+      return;
+    }
+    await show(interaction, context.answer, contestMessage(await drawn(context, saved, settings)));
+    // A tie whose result was lost: posted before the prompt of the step it led to.
+    if (saved.state.rounds.length === contest.state.rounds.length) await postLostResult(interaction, context, settings, contest);
+    await announce(interaction, context, settings, saved, contest.state, actions, side, actor.name);
+    return;
+  }
+}
