@@ -12,7 +12,7 @@
  *   whole server's 400,000; each is one page, newest first, with the "older" and "newer" checks. `/roll replay` takes a random roll of the server each
  *   time. The autocomplete is each time another member's first, so the sheet is read from the database, not the cache.
  */
-import type { Database } from '../src/store/database.js';
+import type { Database } from '../src/store/database-client.js';
 import type { Store } from '../src/store/index.js';
 import { PLAYERS, ROLL, type Target } from './challenge-latency.js';
 import { summarize, type Summary } from './stats.js';

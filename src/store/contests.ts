@@ -4,7 +4,8 @@
  */
 import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isRowId, transaction, type Database, type Dialect } from './database.js';
+import { isRowId, transaction, type Dialect } from './database.js';
+import type { Database } from './database-client.js';
 import type { Turns } from './locks.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
 import type { RollEntry } from './rolls.js';

@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import { Prisma as SqlitePrisma } from '../generated/prisma/client.js';
 import { redactPasswords } from '../log.js';
-import { dialectOf, migrateDatabase, openDatabase, type Database } from './database.js';
+import { dialectOf, migrateDatabase, openDatabase } from './database.js';
+import type { Database } from './database-client.js';
 import { openStore } from './index.js';
 import { databaseFile } from './sqlite-file-guard.js';
 

@@ -4,16 +4,11 @@
  * models, and the store above sees no difference but the few facts named here.
  */
 import { isPostgresUrl } from '../config.js';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Database } from './database-client.js';
 import type { PostgresPool } from './postgres.js';
 import type { SqlDriverAdapter } from './sqlite-adapter.js';
 import { errorChain } from './unavailable.js';
-
-/**
- * The client the store talks to. Typed as the SQLite client: the PostgreSQL one (generated from the same models by
- * `npm run schema:postgres`) has the same model API, plus options for PostgreSQL only that the store does not use.
- */
-export type Database = PrismaClient;
 
 export type Dialect = 'sqlite' | 'postgresql';
 

@@ -6,7 +6,8 @@
  */
 import { postgresCacheBus, processLocalBus, type CacheBus } from './cache-bus.js';
 import { ContestStore } from './contests.js';
-import { openDatabase, type Database, type Dialect } from './database.js';
+import { openDatabase, type Dialect } from './database.js';
+import type { Database } from './database-client.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
 import { postgresTurns, processLocalTurns } from './locks.js';

@@ -5,7 +5,8 @@
  */
 import { Refused } from '../engine/refusals.js';
 import { trackerStateSchema, type TrackerState } from '../engine/initiative.js';
-import { isRowId, transaction, type Database } from './database.js';
+import { isRowId, transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { saveIfUnchanged } from './message-state.js';
 import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';

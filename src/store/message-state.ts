@@ -9,7 +9,8 @@
  * docs/performance.md). It writes what the model's `updateMany` does, `updatedAt` included.
  */
 import { Prisma } from '../generated/prisma/client.js';
-import { transaction, type Database } from './database.js';
+import { transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { insertRoll, type RollEntry } from './rolls.js';
 
 /**

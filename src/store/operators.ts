@@ -8,7 +8,8 @@ import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } f
 import { DEFAULT_SYSTEM, type SystemId } from '../engine/systems/index.js';
 import type { ImportedSheet } from '../engine/sheet-file.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, isRowId, transaction, type Database } from './database.js';
+import { isIdClash, isRowId, transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { insertRoll, type RollEntry } from './rolls.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
 import { ReadCache } from './read-cache.js';

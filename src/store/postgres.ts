@@ -10,7 +10,7 @@ import { AsyncQueue } from '@sapphire/async-queue';
 import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/prisma-postgres/client.js';
 import { redactPasswords } from '../log.js';
-import type { Database } from './database.js';
+import type { Database } from './database-client.js';
 import { TURN_CONNECTIONS } from './locks.js';
 import { TransactionEndedError } from './unavailable.js';
 

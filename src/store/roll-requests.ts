@@ -1,6 +1,7 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import { rollRequestStateSchema, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
-import { isRowId, transaction, type Database } from './database.js';
+import { isRowId, transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
 import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';

@@ -2,7 +2,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isIdClash, transaction, type Database } from './database.js';
+import { isIdClash, transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { SYSTEM_IDS, type SystemId } from '../engine/systems/index.js';
 import { processLocalBus, type CacheBus } from './cache-bus.js';
-import { isIdClash, type Database } from './database.js';
+import { isIdClash } from './database.js';
+import type { Database } from './database-client.js';
 import { ReadCache } from './read-cache.js';
 import { readStored } from './stored-json.js';
 

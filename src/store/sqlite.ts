@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PrismaClient } from '../generated/prisma/client.js';
-import type { Database } from './database.js';
+import type { Database } from './database-client.js';
 import { LockAwareAdapter, statement, type SqlDriverAdapter } from './sqlite-adapter.js';
 import { acquireGuard, databaseFile } from './sqlite-file-guard.js';
 import { BUSY_WAIT_BUDGET_MS, SQLITE_BUSY_TIMEOUT_MS, whileLocked } from './sqlite-locks.js';

@@ -2,7 +2,8 @@
 import { Refused } from '../engine/refusals.js';
 import { closestNames, lookAlikeIn, nameKey } from '../engine/names.js';
 import { TABLE_LIMITS, tableRowsSchema, type OutcomeTable } from '../engine/tables.js';
-import { transaction, type Database } from './database.js';
+import { transaction } from './database.js';
+import type { Database } from './database-client.js';
 import { readStored } from './stored-json.js';
 
 function fromRow(row: { id: number; name: string; die: string; asks: string; skill: string | null; rows: string }): OutcomeTable {
