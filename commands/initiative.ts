@@ -27,6 +27,7 @@ import {
   removeCombatant,
   ruleOf,
   INITIATIVE_RULES,
+  MANUAL_SYSTEMS,
   type Combatant,
   type InitiativeMark,
   type InitiativeRule,
@@ -35,7 +36,7 @@ import {
 } from '../src/engine/initiative.js';
 import { checkName, nameKey, NAME_LENGTH_MAX } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
-import { isSystemId, systemName, type SystemId } from '../src/engine/systems/index.js';
+import { isSystemId, systemName } from '../src/engine/systems/index.js';
 import { initiativePool, phaseInitiativeDice, rollPhaseInitiative, type InitiativePool } from '../src/engine/systems/d10-pool/initiative.js';
 import { parseDieCode } from '../src/engine/systems/result-points/die-code.js';
 import { chasePosition, debateInitiativeDice, meleeValue, rollDebateInitiative } from '../src/engine/systems/result-points/initiative.js';
@@ -48,7 +49,6 @@ import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
 
 /** The rules /initiative start offers: seed 002's three scenes, seed 004's phases, and a manual order for the rest. */
-const MANUAL_SYSTEMS: readonly SystemId[] = ['tactalk', 'd100-tactics', 'd6-pool'];
 const START_CHOICES = [
   { name: 'Die codes: melee (a fixed ability value, highest first)', value: 'melee' },
   { name: 'Die codes: chase (position, set by the Dispatcher)', value: 'chase' },

@@ -8,37 +8,27 @@
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { initiativeRuleIdSchema, type InitiativeRule as RuleOfSystem } from './initiative-rule.js';
 import { Refused } from './refusals.js';
-import { systemIdSchema, type SystemId } from './systems/index.js';
+import { initiativeRules, systemIdSchema, systemsWithoutInitiative, type SystemId } from './systems/index.js';
 import { dieCodeSchema } from './systems/result-points/die-code.js';
-import { CHASE_RULE, DEBATE_RULE, MELEE_RULE } from './systems/result-points/initiative.js';
-import { D10_PHASE_RULE } from './systems/d10-pool/initiative.js';
 
 /** A tracker holds at most this many combatants (one embed line each, well inside Discord's limits). */
 export const COMBATANTS_MAX = 25;
 
-const initiativeRuleIdSchema = z.enum(['melee', 'chase', 'debate', 'd10-phase', 'manual']);
-export type InitiativeRuleId = z.infer<typeof initiativeRuleIdSchema>;
-
 /** How a system orders its scene: the facts the tracker needs, as each system's rule file states them. */
-export interface InitiativeRule {
-  id: InitiativeRuleId;
-  system: SystemId;
-  /** Who goes first: the highest initiative (melee, debate) or the lowest (a chase's lead, seed 004's declarations). */
-  first: 'highest' | 'lowest';
-  /** What one pass through everyone is: a round (seed 002) or a phase of 3 s (seed 004). */
-  cycle: 'round' | 'phase';
-  /** When the numbers are rolled: never (a value given), once on joining (an ability check), or each phase. */
-  rolled: 'never' | 'on joining' | 'each cycle';
-}
+export type InitiativeRule = RuleOfSystem<SystemId>;
 
 /** The systems whose seeds give no initiative rule: the tracker offers them a manual order, highest first. */
 export function manualRule(system: SystemId): InitiativeRule {
   return { id: 'manual', system, first: 'highest', cycle: 'round', rolled: 'never' };
 }
 
-/** Every rule a tracker can follow; `manual` is made per system by `manualRule`. */
-export const INITIATIVE_RULES: readonly InitiativeRule[] = [MELEE_RULE, CHASE_RULE, DEBATE_RULE, D10_PHASE_RULE];
+/** Every rule a tracker can follow, as the systems list them; `manual` is made per system by `manualRule`. */
+export const INITIATIVE_RULES: readonly InitiativeRule[] = initiativeRules;
+
+/** The systems a tracker offers a manual order, in the order the systems are listed. */
+export const MANUAL_SYSTEMS: readonly SystemId[] = systemsWithoutInitiative;
 
 /** The rule a stored tracker follows (its id and system are in its state). */
 export function ruleOf(state: Pick<TrackerState, 'rule' | 'system'>): InitiativeRule {

@@ -1,8 +1,9 @@
 /**
  * What a kind of stored roll registers so it can be rolled again from its seed (RULES 6.3): how its stored inputs
  * are read (its zod schema, through `inputsOf`), how the roll is re-derived, how its dice compare with the stored
- * ones. Each system registers its own kinds next to its engine (src/engine/systems/<system>/replay.ts);
- * src/engine/replay.ts gathers them.
+ * ones; and the registry such kinds make (`replayRegistry`). Each system declares its own kinds next to its engine
+ * (src/engine/systems/<system>/replay.ts, listed in its declaration); src/engine/replay.ts builds the bot's registry
+ * from the system list.
  */
 import { z } from 'zod';
 import { seededRng, type Rng } from './rng.js';
@@ -74,5 +75,75 @@ export function inputsOf<S extends z.ZodType>(kind: string, schema: S): (inputs:
     if (parsed.success) return parsed.data;
     const { path, message } = closestProblem(parsed.error);
     throw new ReplayInputError(kind, pathText(['inputs', ...path]), `${message} (it is ${describe(valueAt(inputs, path))})`);
+  };
+}
+
+// Each kind's inputs and result have their own types; in a set of kinds they are read only through their own entry.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyReplayKind = ReplayKind<any, Replayed>;
+
+/** Kinds of stored rolls by the name the roll log stores them under. */
+export type ReplayKinds = Record<string, AnyReplayKind>;
+
+/** What a set of kinds re-derives as: each kind's result, `kind` naming the roll it shows as. */
+export type RederivedBy<K extends ReplayKinds> = { [P in keyof K]: ReturnType<K[P]['rederive']> }[keyof K];
+
+type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/** Every kind the listed systems declare, as one set. */
+export type KindsOfSystems<S extends ReadonlyArray<{ replays: ReplayKinds }>> = UnionToIntersection<S[number]['replays']>;
+
+export interface ReplayRegistry<K extends ReplayKinds> {
+  /** Every kind it replays: a stored roll of any other kind is replayed by none. */
+  kinds: ReadonlyArray<keyof K & string>;
+  /** Whether a replay gave the dice the roll log holds. */
+  diceMatch(rederived: RederivedBy<K>, storedDice: unknown): boolean;
+  /** Rolls a stored roll again where the bot rolls it: on the notation thread for a kind that rolls there, else here. */
+  replayRoll(kind: string, inputs: unknown, seed: string): Promise<RederivedBy<K>>;
+  /** Rolls a stored roll again on this thread from its inputs and seed. */
+  rederive(kind: string, inputs: unknown, seed: string): RederivedBy<K>;
+}
+
+/** Dice that compare as JSON: how a kind's dice match unless it says otherwise. */
+export const sameJson = (rederived: Replayed, storedDice: unknown): boolean => JSON.stringify(rederived.dice) === JSON.stringify(storedDice);
+
+/**
+ * The registry of the kinds that belong to no system and of every kind the systems declare, built from those
+ * declarations alone. Two declarations of one kind would leave a stored roll two ways to replay: refused here.
+ */
+export function replayRegistry<G extends ReplayKinds, const S extends ReadonlyArray<{ id: string; replays: ReplayKinds }>>(general: G, systems: S): ReplayRegistry<G & KindsOfSystems<S>> {
+  type Kinds = G & KindsOfSystems<S>;
+  const byKind = new Map<string, AnyReplayKind>(Object.entries(general));
+  for (const system of systems) {
+    for (const [kind, replay] of Object.entries(system.replays)) {
+      if (byKind.has(kind)) throw new Error(`The roll kind "${kind}" of ${system.id} is declared twice.`);
+      byKind.set(kind, replay);
+    }
+  }
+  const kinds = [...byKind.keys()] as Array<keyof Kinds & string>;
+
+  // The registry's entries differ in their input and result types; looked up by a stored string, they are used as one.
+  function replayKindOf(kind: string): ReplayKind<unknown, RederivedBy<Kinds>> {
+    // A Map, not an object's keys: a roll of kind "toString" is unknown too.
+    const replay = byKind.get(kind);
+    if (!replay) throw new Error(`No replay for rolls of kind "${kind}": the kinds that replay are ${kinds.join(', ')}.`);
+    return replay as ReplayKind<unknown, RederivedBy<Kinds>>;
+  }
+
+  return {
+    kinds,
+    diceMatch(rederived, storedDice) {
+      const { diceMatch: match = sameJson } = replayKindOf(rederived.kind);
+      return match(rederived, storedDice);
+    },
+    async replayRoll(kind, inputs, seed) {
+      const replay = replayKindOf(kind);
+      const parsed = replay.parse(inputs);
+      return replay.rederiveOffThread ? replay.rederiveOffThread(parsed, seed) : replay.rederive(parsed, seed);
+    },
+    rederive(kind, inputs, seed) {
+      const replay = replayKindOf(kind);
+      return replay.rederive(replay.parse(inputs), seed);
+    },
   };
 }

@@ -9,11 +9,11 @@
  * a botch) do not apply; zero or fewer dice still roll one die. Ties go to who joined first.
  */
 import { UserError } from '../../../errors.js';
-import type { InitiativeRule } from '../../initiative.js';
+import type { InitiativeRule } from '../../initiative-rule.js';
 import type { Rng } from '../../rng.js';
 import { POOL_DICE_MAX, POOL_DICE_MIN, POOL_MODIFIER_LIMIT, readPool, rollPoolDice, type PoolReading } from './pool.js';
 
-export const D10_PHASE_RULE: InitiativeRule = { id: 'd10-phase', system: 'd10-pool', first: 'lowest', cycle: 'phase', rolled: 'each cycle' };
+export const D10_PHASE_RULE: InitiativeRule<'d10-pool'> = { id: 'd10-phase', system: 'd10-pool', first: 'lowest', cycle: 'phase', rolled: 'each cycle' };
 
 /** One combatant's initiative pool. */
 export interface InitiativePool {

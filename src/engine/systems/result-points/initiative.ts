@@ -9,13 +9,13 @@
  * total first. Ties go to who joined first (src/engine/initiative.ts).
  */
 import { UserError } from '../../../errors.js';
-import type { InitiativeRule } from '../../initiative.js';
+import type { InitiativeRule } from '../../initiative-rule.js';
 import type { Rng } from '../../rng.js';
 import { fixedResistance, parseDieCode, rollDieCode, type CodeRoll, type DieCode } from './die-code.js';
 
-export const MELEE_RULE: InitiativeRule = { id: 'melee', system: 'result-points', first: 'highest', cycle: 'round', rolled: 'never' };
-export const CHASE_RULE: InitiativeRule = { id: 'chase', system: 'result-points', first: 'lowest', cycle: 'round', rolled: 'never' };
-export const DEBATE_RULE: InitiativeRule = { id: 'debate', system: 'result-points', first: 'highest', cycle: 'round', rolled: 'on joining' };
+export const MELEE_RULE: InitiativeRule<'result-points'> = { id: 'melee', system: 'result-points', first: 'highest', cycle: 'round', rolled: 'never' };
+export const CHASE_RULE: InitiativeRule<'result-points'> = { id: 'chase', system: 'result-points', first: 'lowest', cycle: 'round', rolled: 'never' };
+export const DEBATE_RULE: InitiativeRule<'result-points'> = { id: 'debate', system: 'result-points', first: 'highest', cycle: 'round', rolled: 'on joining' };
 
 /** A fixed value typed as a number: the seed's fixed values stay well inside this. */
 export const FIXED_VALUE_MAX = 999;
