@@ -182,7 +182,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   }
   const first = topic ?? subtopics[0]!;
   const shownTopic: HelpTopic = topic ?? { path, description: defined.description, options: [], audience: first.audience, example: first.example };
-  const systems = topic?.systems ?? (subtopics.every((sub) => sub.systems) ? [...new Set(subtopics.flatMap((sub) => sub.systems ?? []))] : undefined);
+  // A runnable topic has its own systems (none: every server has it); a group has those of all its subcommands.
+  const systems = topic ? topic.systems : subtopics.every((sub) => sub.systems) ? [...new Set(subtopics.flatMap((sub) => sub.systems ?? []))] : undefined;
   const notPlayed = systems && !systems.some((system) => played.includes(system));
   const note = notPlayed ? `This server does not play ${systems.map(systemName).join(' or ')}: a server admin chooses its systems in \`/config\`.` : undefined;
   const who = topic?.entry.who ?? audienceText(first.audience, dispatchers);

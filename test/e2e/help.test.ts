@@ -148,6 +148,13 @@ describe('/help', () => {
     expect(group).toContain('`/sheet skill set`: Add a skill or change its level');
   });
 
+  it('says nothing of systems for a subcommand every server has', async () => {
+    for (const command of ['config show', 'initiative remove', 'sheet skill set']) {
+      const topic = textOf(await sandbox().one({ user: 'mike', command: 'help', options: { command } }));
+      expect(topic, command).not.toContain('does not play');
+    }
+  });
+
   it('refuses a command that does not exist and says what would work', async () => {
     const refused = await sandbox().one({ user: 'mike', command: 'help', options: { command: 'roll jump' } });
     expect(refused).toMatchObject({ kind: 'reply', ephemeral: true });
