@@ -4,22 +4,13 @@
  * show their result to Dispatchers only (rechecked on every page). Roll requests a player declined are listed among
  * the rolls by when they were declined, marked as not a roll.
  */
-import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, ComponentInteraction, HandlerContext } from '../src/discord/command.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import type { DeclinedRequest } from '../src/store/roll-requests.js';
 import type { RollPage } from '../src/store/rolls.js';
 import { LOG_COUNT_MAX, LOG_DECLINES_MAX, logMessage, logIds, logPageLimit, type LogPress, type LogQuery } from '../src/views/log.js';
 import { privateNote } from '../src/views/messages.js';
-
-const data = new SlashCommandBuilder()
-  .setName('log')
-  .setDescription('Recent rolls in this server, newest first, and the rolls players declined')
-  .setContexts(InteractionContextType.Guild)
-  .addUserOption((o) => o.setName('user').setDescription('Only the rolls of this member (default: everyone’s)'))
-  .addIntegerOption((o) =>
-    o.setName('count').setDescription(`Page through only the latest this many rolls, 1–${LOG_COUNT_MAX} (default: all)`).setMinValue(1).setMaxValue(LOG_COUNT_MAX),
-  );
 
 /**
  * The declined roll requests a page lists among its rolls, by when they were declined: from its oldest roll (the
@@ -49,7 +40,7 @@ async function logPage(context: HandlerContext, query: LogQuery, press?: LogPres
   return logMessage({ query, ...page, declines, canSeeSecrets: await context.isDispatcher() });
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function run(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const count = interaction.options.getInteger('count');
   if (count !== null && (count < 1 || count > LOG_COUNT_MAX)) throw new UserError(`\`count\` must be from 1 to ${LOG_COUNT_MAX}; ${count} is not.`);
   const query: LogQuery = { viewerId: context.userId, userId: interaction.options.getUser('user')?.id ?? null, count, page: 1 };
@@ -65,4 +56,17 @@ async function component(_interaction: ComponentInteraction, press: LogPress, co
   await context.answer.update(await logPage(context, press.query, press));
 }
 
-export const logCommand: BotCommand<LogPress> = { data, execute, ids: logIds, component };
+export const logCommand = defineCommand<LogPress>({
+  name: 'log',
+  description: 'Recent rolls in this server, newest first, and the rolls players declined',
+  build: (command) =>
+    command
+      .addUserOption((o) => o.setName('user').setDescription('Only the rolls of this member (default: everyone’s)'))
+      .addIntegerOption((o) =>
+        o.setName('count').setDescription(`Page through only the latest this many rolls, 1–${LOG_COUNT_MAX} (default: all)`).setMinValue(1).setMaxValue(LOG_COUNT_MAX),
+      ),
+  run,
+  help: { audience: 'player', example: '/log user:@Sasha count:50' },
+  ids: logIds,
+  component,
+});
