@@ -7,15 +7,9 @@
  * never reaches the public message, a custom_id or a footer: the Dispatcher reads it with *Numbers*. A failure with a
  * consequence table offers its Outcome Roll, once, to the same player.
  */
-import {
-  InteractionContextType,
-  MessageFlags,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ChatInputCommandInteraction,
-  type SlashCommandSubcommandBuilder,
-} from 'discord.js';
-import { fromMessage, rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext, type Subcommand } from '../src/discord/command.js';
+import { fromMessage } from '../src/discord/interaction-kinds.js';
 import type { AnswerPayload } from '../src/discord/responder.js';
 import { answerFromStore, postResult, showsStored, unposted, type PostedResult } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
@@ -57,7 +51,7 @@ import {
 import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
-import { listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
+import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { messageLink } from '../src/views/contest.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { NO_PINGS } from '../src/views/limits.js';
@@ -81,54 +75,10 @@ import {
   type RollRequestView,
 } from '../src/views/roll-request.js';
 import { outcomeReply, type NextTable } from '../src/views/tables.js';
+import { skillOrArchetypeChoices } from './shared/roll-sheets.js';
 
 /** A player may have this many intents waiting for a Dispatcher at once. */
 export const STATED_INTENTS_MAX = 3;
-
-const data = new SlashCommandBuilder()
-  .setName('dispatch')
-  .setDescription('Dispatcher: call for a player’s roll, saying what it is for and what failing costs')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('challenge')
-      .setDescription('Call for a challenge roll, the CL shown or hidden; the player takes it or declines')
-      .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
-      .addStringOption((o) => o.setName('skill').setDescription("The skill tested, from the player's Tac Talk sheet").setRequired(true).setAutocomplete(true))
-      .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
-      .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
-      .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
-      .addStringOption((o) => o.setName('consequence').setDescription('What failing costs, in words (default: it does not happen)').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
-      .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if it fails').setAutocomplete(true))
-      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
-      .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
-      .addStringOption((o) =>
-        o.setName('investigation').setDescription('The investigation table (default: "Investigation: <skill>", else "Investigation")').setAutocomplete(true),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('linked')
-      .setDescription('Call for a linked roll (no investigation); the player takes it or declines')
-      .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
-      .addStringOption((o) => o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving vs 110').setRequired(true))
-      .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
-      .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
-      .addStringOption((o) => o.setName('consequence').setDescription('What failing (any part) costs, in words').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
-      .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if any part fails').setAutocomplete(true))
-      .addIntegerOption((o) => o.setName('cl').setDescription('One CL for every part without its own `vs`'))
-      .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CLs from the player (default: shown)')),
-  );
-
-/** `/roll intent`, mounted by commands/roll.ts: the player's side of the conversation. */
-export function intentSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
-  return sub
-    .setName('intent')
-    .setDescription('Say what your Operator tries and what happens if it works; a Dispatcher answers with a roll or not')
-    .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
-    .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works, e.g. Troy reaches the balcony unseen').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength));
-}
 
 /** The investigation table the Dispatcher names, as the server spells it (checked to exist now); null when none is named. */
 async function namedInvestigationTable(context: HandlerContext, named: string | null): Promise<string | null> {
@@ -204,16 +154,15 @@ async function viewNow(context: HandlerContext, request: Pick<StoredRollRequest,
   return { id: request.id, state: request.state, live: await liveOf(context, request.state) };
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await context.requireDispatcher('call for rolls');
-  const sub = interaction.options.getSubcommand(true);
+/** `/dispatch challenge` and `/dispatch linked`: the Dispatcher's call for a player's roll, posted for them to take or decline. */
+async function dispatchRoll(interaction: ChatInputCommandInteraction, context: HandlerContext, kind: RollCall['kind']): Promise<void> {
   const player = interaction.options.getUser('player', true);
   if (player.bot) throw new UserError('A bot has no sheet to roll from. Pick a player.');
   const hidden = interaction.options.getBoolean('hidden') ?? false;
 
   let parts: LinkedRollPart[];
   let investigationTable: string | null = null;
-  if (sub === 'challenge') {
+  if (kind === 'challenge') {
     parts = [
       {
         skill: validName('skill', interaction.options.getString('skill', true)),
@@ -229,7 +178,7 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
     parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
   }
   const call: RollCall = {
-    kind: sub === 'linked' ? 'linked' : 'challenge',
+    kind,
     parts,
     hidden,
     investigationTable,
@@ -261,13 +210,13 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
         (odds ? ` ${odds}` : '') +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
-        (hidden && sub === 'challenge' ? investigationAdvice(live.investigationTable, parts[0]!.skill) : ''),
+        (hidden && kind === 'challenge' ? investigationAdvice(live.investigationTable, parts[0]!.skill) : ''),
     ),
   );
 }
 
 /** `/roll intent`: posts the player's intent for a Dispatcher to answer. */
-export async function stateIntentCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function stateIntentCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/roll intent' });
   const state = stateIntent({
     playerId: context.userId,
@@ -282,6 +231,18 @@ export async function stateIntentCommand(interaction: ChatInputCommandInteractio
   const messageId = await shownOrForgotten(context, request, () => context.answer.replyWithMessageId(intentOpening({ id: request.id, state })));
   if (messageId) await context.store.rollRequests.fillMessage(request, messageId);
 }
+
+/** `/roll intent`, mounted by commands/roll.ts: the player's side of the conversation. */
+export const intentSubcommand: Subcommand = {
+  name: 'intent',
+  build: (sub) =>
+    sub
+      .setDescription('Say what your Operator tries and what happens if it works; a Dispatcher answers with a roll or not')
+      .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+      .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works, e.g. Troy reaches the balcony unseen').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength)),
+  run: stateIntentCommand,
+  help: { audience: 'player', example: '/roll intent intent:scale the wall to the balcony outcome:Troy reaches it unseen' },
+};
 
 /** Posts a new request's message; one that never reached the channel is forgotten, so it waits on nobody. */
 async function shownOrForgotten(context: HandlerContext, request: StoredRollRequest, post: () => Promise<string | null>): Promise<string | null> {
@@ -696,12 +657,65 @@ async function playerSheetChoices(interaction: AutocompleteInteraction, context:
   if (typeof playerId !== 'string' || !(await context.isDispatcher())) return [];
   const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: playerId }, 'tactalk');
   if (!sheet) return noSheetChoice('tactalk');
-  if (option === 'archetypes') return listChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
-  const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
-  return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
+  return skillOrArchetypeChoices(sheet, option, typed);
 }
 
 /** Only *Call for a roll* and *Fix the form* answer with a form. */
 const mayOpenForm = (control: DispatchControl): boolean => control.action === 'call' || control.action === 'fixform';
 
-export const dispatchCommand: BotCommand<DispatchControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: dispatchIds, component, mayOpenForm };
+export const dispatchCommand = defineCommand<DispatchControl>({
+  name: 'dispatch',
+  description: 'Dispatcher: call for a player’s roll, saying what it is for and what failing costs',
+  systems: ['tactalk'],
+  subcommands: [
+    {
+      name: 'challenge',
+      build: (sub) =>
+        sub
+          .setDescription('Call for a challenge roll, the CL shown or hidden; the player takes it or declines')
+          .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
+          .addStringOption((o) => o.setName('skill').setDescription("The skill tested, from the player's Tac Talk sheet").setRequired(true).setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
+          .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries, e.g. scale the wall to the 3rd-floor balcony').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+          .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
+          .addStringOption((o) => o.setName('consequence').setDescription('What failing costs, in words (default: it does not happen)').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
+          .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if it fails').setAutocomplete(true))
+          .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
+          .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
+          .addStringOption((o) =>
+            o.setName('investigation').setDescription('The investigation table (default: "Investigation: <skill>", else "Investigation")').setAutocomplete(true),
+          ),
+      run: (interaction, context) => dispatchRoll(interaction, context, 'challenge'),
+      requires: { dispatcher: 'call for rolls' },
+      help: {
+        audience: 'dispatcher',
+        example: '/dispatch challenge player:@Mike skill:Climbing cl:90 intent:scale the wall outcome:reach the balcony unseen consequence:the guard hears you',
+      },
+    },
+    {
+      name: 'linked',
+      build: (sub) =>
+        sub
+          .setDescription('Call for a linked roll (no investigation); the player takes it or declines')
+          .addUserOption((o) => o.setName('player').setDescription('Who rolls').setRequired(true))
+          .addStringOption((o) => o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving vs 110').setRequired(true))
+          .addStringOption((o) => o.setName('intent').setDescription('What the Operator tries').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.intentLength))
+          .addStringOption((o) => o.setName('outcome').setDescription('What happens if it works').setRequired(true).setMaxLength(ROLL_REQUEST_LIMITS.outcomeLength))
+          .addStringOption((o) => o.setName('consequence').setDescription('What failing (any part) costs, in words').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
+          .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if any part fails').setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('cl').setDescription('One CL for every part without its own `vs`'))
+          .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CLs from the player (default: shown)')),
+      run: (interaction, context) => dispatchRoll(interaction, context, 'linked'),
+      requires: { dispatcher: 'call for rolls' },
+      help: {
+        audience: 'dispatcher',
+        example: '/dispatch linked player:@Mike rolls:Driving vs 90; Handgun Handling vs 110 intent:shoot from the car outcome:the tyre bursts',
+      },
+    },
+  ],
+  autocomplete,
+  ids: dispatchIds,
+  component,
+  mayOpenForm,
+});

@@ -3,7 +3,7 @@
  * stored seed so `/roll replay` gives the same dice. The server's default system plays no part in it.
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
-import { rolledBy, type HandlerContext } from '../src/discord/command.js';
+import { rolledBy, type HandlerContext, type Subcommand } from '../src/discord/command.js';
 import type { Responder } from '../src/discord/responder.js';
 import { DICE_NOTATION_LIMITS, notationDice, notationTotal, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceNotationThreadReady, rollDiceNotationOffThread, startDiceNotationThread } from '../src/engine/dice-notation-thread.js';
@@ -12,9 +12,8 @@ import { diceReply } from '../src/views/dice.js';
 /** The roll log's `system` for these rolls: they belong to no rule system. */
 export const DICE_NOTATION_SYSTEM = 'generic';
 
-export function diceSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+function build(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return sub
-    .setName('dice')
     .setDescription('Roll any dice: 4d6kh3+2, 2d20kl1, 3d6!, 6d6>=6f=1, 3#1d20+5…')
     .addStringOption((o) => o.setName('expression').setDescription('Dice notation, e.g. 4d6kh3+2 or 3#1d20+5 (see docs/dice.md)').setRequired(true))
     .addStringOption((o) => o.setName('label').setDescription('What the roll is for, e.g. Fireball damage').setMaxLength(DICE_NOTATION_LIMITS.labelLength));
@@ -33,7 +32,7 @@ export async function readyDiceNotation(answer: Responder, privately = false): P
   await answer.defer({ private: privately });
 }
 
-export async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const label = interaction.options.getString('label')?.trim() || null;
   const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
   await readyDiceNotation(context.answer);
@@ -54,3 +53,15 @@ export async function rollDice(interaction: ChatInputCommandInteraction, context
   });
   await context.answer.reply(diceReply(result, rollId));
 }
+
+/** `/roll dice`, mounted by commands/roll.ts. */
+export const diceSubcommand: Subcommand = {
+  name: 'dice',
+  build,
+  run: rollDice,
+  // The dice-notation library, on its own thread and loaded on first use.
+  heavy: true,
+  // Dice notation belongs to no rule system: every server has it, whatever it plays.
+  everywhere: true,
+  help: { audience: 'player', example: '/roll dice expression:4d6kh3+2 label:Strength' },
+};

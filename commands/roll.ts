@@ -1,6 +1,6 @@
 /** /roll: Tac Talk challenge rolls, linked rolls, and replaying any stored roll (RULES 1.2, 1.3, 6.3). */
-import { InteractionContextType, MessageFlags, SlashCommandBuilder, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import { rolledBy, type BotCommand, type HandlerContext } from '../src/discord/command.js';
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, diceMatch, linkedDice, replayRoll } from '../src/engine/replay.js';
@@ -14,7 +14,7 @@ import {
 } from '../src/engine/systems/tactalk/challenge.js';
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
-import { isNoSheetChoice, listChoices, nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
+import { isNoSheetChoice, noSheetChoice } from '../src/views/autocomplete.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { userErrorText } from '../src/views/messages.js';
@@ -23,46 +23,10 @@ import { hiddenReplayReply, replayReply } from '../src/views/replay.js';
 import { npcOwner } from '../src/store/operators.js';
 import { ROLL_ID_PATTERN } from '../src/store/rolls.js';
 import { npcForAutocomplete, npcNameChoices } from './npc.js';
-import { outcomeSubcommand, rollOutcome, tableNameChoices } from './table.js';
-import { diceSubcommand, readyDiceNotation, rollDice } from './roll-dice.js';
-import { consequenceRollId, intentSubcommand, stateIntentCommand } from './dispatch.js';
-
-const data = new SlashCommandBuilder()
-  .setName('roll')
-  .setDescription('Roll the dice of the Decision Engine')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('challenge')
-      .setDescription('A challenge roll: D100 + skill + archetype modifiers against a Challenge Level')
-      .addStringOption((o) => o.setName('skill').setDescription('The skill tested, from your active sheet').setRequired(true).setAutocomplete(true))
-      .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
-      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
-      .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'))
-      .addIntegerOption((o) => o.setName('level').setDescription('Use this skill level instead of a sheet (0–100)'))
-      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain'))
-      .addStringOption((o) => o.setName('npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true))
-      .addBooleanOption((o) => o.setName('secret').setDescription('Dispatcher only: only you see the result (it is still logged)')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('linked')
-      .setDescription('A linked challenge roll: several skills, each with its own CL')
-      .addStringOption((o) =>
-        o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving -10 vs 110').setRequired(true),
-      )
-      .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
-      .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
-  )
-  .addSubcommand(intentSubcommand)
-  .addSubcommand(outcomeSubcommand)
-  .addSubcommand(diceSubcommand)
-  .addSubcommand((sub) =>
-    sub
-      .setName('replay')
-      .setDescription('Re-derive a stored roll from its seed and check the dice')
-      .addStringOption((o) => o.setName('id').setDescription('The roll id, from the embed footer or /log').setRequired(true).setAutocomplete(true)),
-  );
+import { outcomeSubcommand } from './table.js';
+import { diceSubcommand, readyDiceNotation } from './roll-dice.js';
+import { consequenceRollId, intentSubcommand } from './dispatch.js';
+import { skillOrArchetypeChoices } from './shared/roll-sheets.js';
 
 async function requireDispatcherToForce(force: boolean, context: HandlerContext): Promise<void> {
   if (force) await context.requireDispatcher('force a roll whose outcome is already certain', 'Leave `force` out.');
@@ -200,17 +164,6 @@ async function replay(interaction: ChatInputCommandInteraction, context: Handler
   await context.answer.reply(privately ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub === 'challenge') return challenge(interaction, context);
-  if (sub === 'linked') return linked(interaction, context);
-  if (sub === 'replay') return replay(interaction, context);
-  if (sub === 'intent') return stateIntentCommand(interaction, context);
-  if (sub === 'outcome') return rollOutcome(interaction, context);
-  if (sub === 'dice') return rollDice(interaction, context);
-  throw new UserError(`Unknown subcommand ${sub}.`);
-}
-
 /** The recent rolls of the server the member may replay, as /log shows them to that member, filtered by what was typed. */
 async function replayIdChoices(context: HandlerContext, typed: string) {
   const { rolls } = await context.store.rolls.page(context.guildId, { limit: REPLAY_CHOICES_SCANNED });
@@ -220,10 +173,9 @@ async function replayIdChoices(context: HandlerContext, typed: string) {
   return replayChoices(older ? [...rolls, older] : rolls, { canSeeSecrets: await context.isDispatcher(), typed, now: context.now() });
 }
 
-async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+/** `/roll challenge`'s suggestions: NPCs, and the skills and archetypes of the sheet rolled from (the NPC's or the roller's active one). */
+async function challengeAutocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const focused = interaction.options.getFocused(true);
-  if (focused.name === 'id') return interaction.respond(await replayIdChoices(context, String(focused.value)));
-  if (focused.name === 'table') return interaction.respond(await tableNameChoices(context, String(focused.value)));
   if (focused.name === 'npc') return interaction.respond(await npcNameChoices(context, String(focused.value)));
   const npcName = interaction.options.getString('npc');
   const sheet = npcName
@@ -233,17 +185,65 @@ async function autocomplete(interaction: AutocompleteInteraction, context: Handl
     await interaction.respond(npcName === null && (focused.name === 'skill' || focused.name === 'archetypes') ? noSheetChoice('tactalk') : []);
     return;
   }
-  const typed = String(focused.value);
-  if (focused.name === 'skill') {
-    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
-    await interaction.respond(nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`));
-  } else if (focused.name === 'archetypes') {
-    await interaction.respond(listChoices(sheet.archetypes.map((archetype) => archetype.name), typed));
-  } else {
-    await interaction.respond([]);
-  }
+  await interaction.respond(skillOrArchetypeChoices(sheet, focused.name, String(focused.value)));
 }
 
-// The dice-notation library (on its own thread, loaded on first use); a replay may be of a notation roll.
-const heavyWork = ['dice', 'replay'];
-export const rollCommand: BotCommand = { data, systems: ['tactalk'], everywhere: { subcommands: ['dice', 'replay'], description: 'Roll any dice, or replay a stored roll from its id' }, execute, autocomplete, heavyWork };
+/** `/roll replay`'s suggestions: the recent rolls the member may replay, or the one whose whole id was typed. */
+async function replayAutocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  await interaction.respond(focused.name === 'id' ? await replayIdChoices(context, String(focused.value)) : []);
+}
+
+export const rollCommand = defineCommand({
+  name: 'roll',
+  description: 'Roll the dice of the Decision Engine',
+  systems: ['tactalk'],
+  everywhereDescription: 'Roll any dice, or replay a stored roll from its id',
+  subcommands: [
+    {
+      name: 'challenge',
+      build: (sub) =>
+        sub
+          .setDescription('A challenge roll: D100 + skill + archetype modifiers against a Challenge Level')
+          .addStringOption((o) => o.setName('skill').setDescription('The skill tested, from your active sheet').setRequired(true).setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('cl').setDescription('The Challenge Level, 0–200').setRequired(true))
+          .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
+          .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'))
+          .addIntegerOption((o) => o.setName('level').setDescription('Use this skill level instead of a sheet (0–100)'))
+          .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain'))
+          .addStringOption((o) => o.setName('npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true))
+          .addBooleanOption((o) => o.setName('secret').setDescription('Dispatcher only: only you see the result (it is still logged)')),
+      run: challenge,
+      autocomplete: challengeAutocomplete,
+      help: { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
+    },
+    {
+      name: 'linked',
+      build: (sub) =>
+        sub
+          .setDescription('A linked challenge roll: several skills, each with its own CL')
+          .addStringOption((o) => o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving -10 vs 110').setRequired(true))
+          .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
+          .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
+      run: linked,
+      help: { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
+    },
+    intentSubcommand,
+    outcomeSubcommand,
+    diceSubcommand,
+    {
+      name: 'replay',
+      build: (sub) =>
+        sub
+          .setDescription('Re-derive a stored roll from its seed and check the dice')
+          .addStringOption((o) => o.setName('id').setDescription('The roll id, from the embed footer or /log').setRequired(true).setAutocomplete(true)),
+      run: replay,
+      autocomplete: replayAutocomplete,
+      // A replay may be of a dice-notation roll, which runs the notation library as /roll dice does.
+      heavy: true,
+      // Any stored roll replays, /roll dice's included, on every server whatever it plays.
+      everywhere: true,
+      help: { audience: 'player', example: '/roll replay id:a1b2c3d4' },
+    },
+  ],
+});

@@ -3,14 +3,8 @@
  * subcommand that `commands/roll.ts` mounts, and the buttons both own: `table:delete:<asker>:<name>`,
  * `table:keep`, `table:next:<roll id>:<sheet id>` (roll the row's next table).
  */
-import {
-  InteractionContextType,
-  SlashCommandBuilder,
-  type AutocompleteInteraction,
-  type ChatInputCommandInteraction,
-  type SlashCommandSubcommandBuilder,
-} from 'discord.js';
-import { rolledBy, type BotCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext, type Subcommand } from '../src/discord/command.js';
 import { answerFromStore, postResult, unposted } from '../src/discord/stored-message.js';
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError, isUserError } from '../src/errors.js';
@@ -30,7 +24,7 @@ import {
   type TableFileDefaults,
 } from '../src/engine/tables.js';
 import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
-import { nameChoices } from '../src/views/autocomplete.js';
+import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { escapeMarkdown, plural } from '../src/views/format.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';
@@ -44,68 +38,15 @@ import {
   type NextTable,
   type TableControl,
 } from '../src/views/tables.js';
+import { skillOrArchetypeChoices } from './shared/roll-sheets.js';
 
 const FORMAT_HINT = 'See `docs/tables.md`, or export a table with `/table export`, for the expected format.';
 
-const data = new SlashCommandBuilder()
-  .setName('table')
-  .setDescription("This server's outcome tables")
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('import')
-      .setDescription('Dispatcher: create or replace a table from a JSON or CSV file')
-      .addAttachmentOption((o) => o.setName('file').setDescription('A .json table file, or a .csv with the header min,max,text[,next][,reveals]').setRequired(true))
-      .addStringOption((o) => o.setName('name').setDescription("The table's name, if the file has none (default: the file name)").setAutocomplete(true))
-      .addStringOption((o) => o.setName('die').setDescription('The die, if the file has none (default: d100)'))
-      .addStringOption((o) => o.setName('asks').setDescription('What the roller adds, in words, e.g. "Add your Machine Gun Handling aptitude"'))
-      .addStringOption((o) => o.setName('skill').setDescription('The skill whose aptitude is added when the roller names none').setAutocomplete(true))
-      .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite the table of the same name (default: no)')),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('export')
-      .setDescription('Download a table as a file')
-      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true))
-      .addStringOption((o) =>
-        o
-          .setName('format')
-          .setDescription('json (everything, the default) or csv (the rows only)')
-          .addChoices({ name: 'json', value: 'json' }, { name: 'csv', value: 'csv' }),
-      ),
-  )
-  .addSubcommand((sub) =>
-    sub
-      .setName('show')
-      .setDescription("Show a table's die, what it asks and its rows")
-      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
-  )
-  .addSubcommand((sub) => sub.setName('list').setDescription("List this server's outcome tables"))
-  .addSubcommand((sub) =>
-    sub
-      .setName('delete')
-      .setDescription('Dispatcher: delete a table (asks to confirm)')
-      .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
-  );
-
-/** `/roll outcome`, mounted by commands/roll.ts. */
-export function outcomeSubcommand(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
-  return sub
-    .setName('outcome')
-    .setDescription("An outcome roll: the table's die + what it asks for, then the row that covers the result")
-    .addStringOption((o) => o.setName('table').setDescription('The outcome table').setRequired(true).setAutocomplete(true))
-    .addStringOption((o) => o.setName('skill').setDescription("Add this skill's aptitude from your active sheet (default: the table's skill)").setAutocomplete(true))
-    .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
-    .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10'));
-}
-
-/** The shared Dispatcher check (src/discord/router.ts): a private refusal naming what makes a Dispatcher here. */
-async function requireDispatcher(context: HandlerContext, doing: string): Promise<void> {
-  await context.requireDispatcher(doing, 'Everyone can show, list, export and roll tables. Nothing was changed.');
-}
+/** What a Dispatcher's refusal adds: the rest of /table is everyone's. */
+const DISPATCHER_ADVICE = 'Everyone can show, list, export and roll tables. Nothing was changed.';
 
 /** Table names for an autocomplete: every `table` / `name` option that names a table. */
-export async function tableNameChoices(context: HandlerContext, typed: string) {
+async function tableNameChoices(context: HandlerContext, typed: string) {
   return nameChoices(await context.store.tables.names(context.guildId), typed);
 }
 
@@ -121,7 +62,6 @@ function exportFileName(table: OutcomeTable, format: 'json' | 'csv'): string {
 }
 
 async function importTable(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  await requireDispatcher(context, 'import outcome tables');
   const attachment = interaction.options.getAttachment('file', true);
   const given = {
     name: interaction.options.getString('name'),
@@ -172,30 +112,18 @@ async function exportTable(interaction: ChatInputCommandInteraction, context: Ha
   await context.answer.reply({ ...privateNote(note), files: [{ attachment: Buffer.from(content, 'utf8'), name: exportFileName(table, format) }] });
 }
 
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  switch (sub) {
-    case 'import':
-      return importTable(interaction, context);
-    case 'export':
-      return exportTable(interaction, context);
-    case 'show': {
-      const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
-      await context.answer.reply(tableShowReply(table));
-      return;
-    }
-    case 'list':
-      await context.answer.reply(tableListReply(await context.store.tables.list(context.guildId)));
-      return;
-    case 'delete': {
-      await requireDispatcher(context, 'delete outcome tables');
-      const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
-      await context.answer.reply(tableDeleteConfirmReply(table, context.userId));
-      return;
-    }
-    default:
-      throw new UserError(`Unknown subcommand ${sub}.`);
-  }
+async function showTable(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
+  await context.answer.reply(tableShowReply(table));
+}
+
+async function listTables(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await context.answer.reply(tableListReply(await context.store.tables.list(context.guildId)));
+}
+
+async function askToDelete(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const table = await context.store.tables.require(context.guildId, interaction.options.getString('name', true));
+  await context.answer.reply(tableDeleteConfirmReply(table, context.userId));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
@@ -294,7 +222,7 @@ async function rollTable(
   return { result, rollId, next };
 }
 
-export async function rollOutcome(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function rollOutcome(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const table = await context.store.tables.require(context.guildId, interaction.options.getString('table', true));
   const skill = interaction.options.getString('skill');
   const ask: OutcomeAsk = {
@@ -309,6 +237,31 @@ export async function rollOutcome(interaction: ChatInputCommandInteraction, cont
   const { result, rollId, next } = await rollTable(context, table, modifiers, sheet);
   await context.answer.reply(outcomeReply(result, sheet?.name ?? interaction.user.displayName, rollId, next));
 }
+
+/** `/roll outcome`'s suggestions: the server's tables, and the skills and archetypes of the roller's active sheet. */
+async function outcomeAutocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const typed = String(focused.value);
+  if (focused.name === 'table') return interaction.respond(await tableNameChoices(context, typed));
+  const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
+  if (!sheet) return interaction.respond(focused.name === 'skill' || focused.name === 'archetypes' ? noSheetChoice('tactalk') : []);
+  await interaction.respond(skillOrArchetypeChoices(sheet, focused.name, typed));
+}
+
+/** `/roll outcome`, mounted by commands/roll.ts. */
+export const outcomeSubcommand: Subcommand = {
+  name: 'outcome',
+  build: (sub) =>
+    sub
+      .setDescription("An outcome roll: the table's die + what it asks for, then the row that covers the result")
+      .addStringOption((o) => o.setName('table').setDescription('The outcome table').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('skill').setDescription("Add this skill's aptitude from your active sheet (default: the table's skill)").setAutocomplete(true))
+      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
+      .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10')),
+  run: rollOutcome,
+  autocomplete: outcomeAutocomplete,
+  help: { audience: 'player', example: '/roll outcome table:Search skill:Investigation' },
+};
 
 /** `table:next:<roll id>:<sheet id>`: only the roller may press; the next table is rolled once, with the same sheet. */
 async function rollNextTable(interaction: ComponentInteraction, context: HandlerContext, rollId: string, sheetId: number | null): Promise<void> {
@@ -367,7 +320,7 @@ async function component(interaction: ComponentInteraction, control: TableContro
     await context.answer.reply(privateNote('Only the Dispatcher who asked for this delete can confirm it. Nothing was changed.'));
     return;
   }
-  await requireDispatcher(context, 'delete outcome tables');
+  await context.requireDispatcher('delete outcome tables', DISPATCHER_ADVICE);
   const name = control.tableName;
   const deleted = await context.store.tables.delete(context.guildId, name);
   await context.answer.update({
@@ -377,6 +330,61 @@ async function component(interaction: ComponentInteraction, control: TableContro
   });
 }
 
-// A table file: fetched, parsed (JSON or CSV) and written in one transaction, or read and sent.
-const heavyWork = ['import', 'export'];
-export const tableCommand: BotCommand<TableControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: tableIds, component, heavyWork };
+export const tableCommand = defineCommand<TableControl>({
+  name: 'table',
+  description: "This server's outcome tables",
+  systems: ['tactalk'],
+  subcommands: [
+    {
+      name: 'import',
+      build: (sub) =>
+        sub
+          .setDescription('Dispatcher: create or replace a table from a JSON or CSV file')
+          .addAttachmentOption((o) => o.setName('file').setDescription('A .json table file, or a .csv with the header min,max,text[,next][,reveals]').setRequired(true))
+          .addStringOption((o) => o.setName('name').setDescription("The table's name, if the file has none (default: the file name)").setAutocomplete(true))
+          .addStringOption((o) => o.setName('die').setDescription('The die, if the file has none (default: d100)'))
+          .addStringOption((o) => o.setName('asks').setDescription('What the roller adds, in words, e.g. "Add your Machine Gun Handling aptitude"'))
+          .addStringOption((o) => o.setName('skill').setDescription('The skill whose aptitude is added when the roller names none').setAutocomplete(true))
+          .addBooleanOption((o) => o.setName('replace').setDescription('Overwrite the table of the same name (default: no)')),
+      run: importTable,
+      // A table file fetched, parsed (JSON or CSV) and written in one transaction.
+      heavy: true,
+      requires: { dispatcher: 'import outcome tables', advice: DISPATCHER_ADVICE },
+      help: { audience: 'dispatcher', example: '/table import file:search.csv name:Search' },
+    },
+    {
+      name: 'export',
+      build: (sub) =>
+        sub
+          .setDescription('Download a table as a file')
+          .addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true))
+          .addStringOption((o) =>
+            o
+              .setName('format')
+              .setDescription('json (everything, the default) or csv (the rows only)')
+              .addChoices({ name: 'json', value: 'json' }, { name: 'csv', value: 'csv' }),
+          ),
+      run: exportTable,
+      // A whole table written out as a file and sent.
+      heavy: true,
+      help: { audience: 'player', example: '/table export name:Search format:csv' },
+    },
+    {
+      name: 'show',
+      build: (sub) => sub.setDescription("Show a table's die, what it asks and its rows").addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
+      run: showTable,
+      help: { audience: 'player', example: '/table show name:Search' },
+    },
+    { name: 'list', build: (sub) => sub.setDescription("List this server's outcome tables"), run: listTables, help: { audience: 'player', example: '/table list' } },
+    {
+      name: 'delete',
+      build: (sub) => sub.setDescription('Dispatcher: delete a table (asks to confirm)').addStringOption((o) => o.setName('name').setDescription('The table').setRequired(true).setAutocomplete(true)),
+      run: askToDelete,
+      requires: { dispatcher: 'delete outcome tables', advice: DISPATCHER_ADVICE },
+      help: { audience: 'dispatcher', example: '/table delete name:Search' },
+    },
+  ],
+  autocomplete,
+  ids: tableIds,
+  component,
+});

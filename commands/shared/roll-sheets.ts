@@ -1,7 +1,8 @@
 /**
  * Whose sheet a roll command reads, the same way in every system: the roller (the member's active sheet of the
  * command's system, or an NPC a Dispatcher names with `as_npc`) and the target (a member's active sheet of that
- * system, or an NPC with `target_npc`). A command never reads a sheet of another system (RULES 6.1).
+ * system, or an NPC with `target_npc`). A command never reads a sheet of another system (RULES 6.1). And what a roll's
+ * skill and archetype options suggest from the sheet it reads.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { HandlerContext } from '../../src/discord/command.js';
@@ -10,6 +11,7 @@ import { nameKey } from '../../src/engine/names.js';
 import type { OperatorSheet } from '../../src/engine/sheet.js';
 import type { SystemId } from '../../src/engine/systems/index.js';
 import { npcOwner } from '../../src/store/operators.js';
+import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
 
 /** The system a roll command reads sheets of, and (when it is not the system's own command) its name for messages. */
 export interface SheetNeed {
@@ -51,4 +53,18 @@ export async function npcNamed(context: HandlerContext, name: string, system?: S
   const key = nameKey(name);
   const npc = (await context.store.operators.list(npcOwner(context.guildId))).find((sheet) => nameKey(sheet.name) === key) ?? null;
   return npc && (system === undefined || npc.system === system) ? npc : null;
+}
+
+/**
+ * A Tac Talk roll's `skill` (each with its level) or `archetypes` (a comma list, completed name by name) suggestions
+ * from the sheet it is rolled from; none for any other option. Which sheet, and what to offer without one, is the
+ * command's to say.
+ */
+export function skillOrArchetypeChoices(sheet: OperatorSheet, option: string, typed: string) {
+  if (option === 'skill') {
+    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
+    return nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`);
+  }
+  if (option === 'archetypes') return listChoices(sheet.archetypes.map((archetype) => archetype.name), typed);
+  return [];
 }

@@ -32,7 +32,7 @@ describe('README.md', () => {
     }
     const common = [
       ...commands.filter((command) => !command.systems).map((command) => `/${command.data.name}`),
-      ...commands.flatMap((command) => (command.everywhere?.subcommands ?? []).map((sub) => `/${command.data.name} ${sub}`)),
+      ...commands.flatMap((command) => (command.subcommands ?? []).filter((sub) => sub.everywhere).map((sub) => `/${command.data.name} ${sub.path}`)),
     ];
     expect(rows.get(EVERY_SYSTEM)!.sort()).toEqual(common.sort());
   });
