@@ -1,6 +1,6 @@
 /** /config show: the server's settings and who is a Dispatcher here. */
 import { ActionRowBuilder, EmbedBuilder, MessageFlags, StringSelectMenuBuilder } from 'discord.js';
-import { SYSTEMS, SYSTEM_IDS, systemName, type SystemId } from '../engine/systems/index.js';
+import { SYSTEMS, SYSTEM_IDS, systemCommand, systemName, type SystemId } from '../engine/systems/index.js';
 import type { DispatcherRule, ServerSettings } from '../store/servers.js';
 import { componentIds, SELECT } from './component-id.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -66,7 +66,7 @@ function andList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-const systemWithCommand = (id: SystemId) => `${systemName(id)} (\`${SYSTEMS.find((system) => system.id === id)?.command ?? '/sheet'}\`)`;
+const systemWithCommand = (id: SystemId) => `${systemName(id)} (\`${systemCommand(id)}\`)`;
 
 /** Which systems the server plays, with the command that rolls each. */
 export function playedSystemsLine(played: readonly SystemId[]): string {

@@ -6,12 +6,15 @@ import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, t
 import { reachedGoal, type CumulativeStepResult } from '../engine/systems/d10-pool/cumulative.js';
 import { fastdrawOutcome } from '../engine/systems/d10-pool/actions.js';
 import { partialAllowed, poolOdds, poolSize, type AdvancedInput, type PoolInput, type PoolResult } from '../engine/systems/d10-pool/pool.js';
+import { d10Pool } from '../engine/systems/d10-pool/index.js';
 import { percentOf } from '../engine/odds.js';
 import { rollFooter } from './challenge.js';
 import { componentIds, rollIdIn, wholeNumber } from './component-id.js';
 import { escapeMarkdown, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import { replayFieldsOfInitiative } from './initiative.js';
+import { defineSystemView } from './system-view.js';
 
 /** `1 match`, `2 matches`. */
 function counted(count: number, one: string, many: string): string {
@@ -308,3 +311,13 @@ export function replayFieldsOfPool(
   const what = rederived.kind === 'd10' ? basicRollName(result.input) : advancedRollName(result.input);
   return [[poolTitle(result, what), poolLines(result).join('\n')]];
 }
+
+export const d10PoolView = defineSystemView(d10Pool, {
+  start: { sheet: [], roll: '/d10 roll dice:5 tn:7' },
+  replay: {
+    d10: replayFieldsOfPool,
+    'd10-advanced': replayFieldsOfPool,
+    'd10-extended': replayFieldsOfPool,
+    'd10-initiative': replayFieldsOfInitiative,
+  },
+});

@@ -33,11 +33,13 @@ import {
   type Tally,
   type TieBreakResult,
 } from '../engine/systems/d6-pool/pool.js';
+import { d6Pool } from '../engine/systems/d6-pool/index.js';
 import { rollFooter } from './challenge.js';
 import { BUTTON, componentIds, oneOf, rollIdIn, SELECT, wholeNumber } from './component-id.js';
 import { escapeMarkdown, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import { defineSystemView } from './system-view.js';
 
 export interface PoolMessageState {
   who: string;
@@ -356,3 +358,14 @@ export function replayFieldsOfD6(
   const { result } = rederived;
   return [[`Condition for pushing roll ${result.rollId}`, `${result.sheet.name} took **${escapeMarkdown(result.condition)}** (${CONDITION_MODIFIER}). No dice.`]];
 }
+
+export const d6PoolView = defineSystemView(d6Pool, {
+  start: { sheet: [], roll: '/pool skill:Stealth' },
+  replay: {
+    pool: replayFieldsOfD6,
+    'pool-opposed': replayFieldsOfD6,
+    'pool-push': replayFieldsOfD6,
+    'pool-condition': replayFieldsOfD6,
+    'pool-tiebreak': replayFieldsOfD6,
+  },
+});

@@ -3,10 +3,12 @@
  * to read on a phone; the command names and descriptions come from the command definitions (commands/help.ts).
  */
 import { EmbedBuilder, MessageFlags } from 'discord.js';
-import type { SystemId } from '../engine/systems/index.js';
+import { DEFAULT_SYSTEM } from '../engine/systems/index.js';
 import { playedSystems, type ServerSettings } from '../store/servers.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import type { StartSteps } from './system-view.js';
+import { SYSTEM_VIEWS } from './systems.js';
 
 export type Audience = 'player' | 'dispatcher' | 'admin';
 
@@ -40,33 +42,16 @@ const ABOUT =
   'Tac Talk Bot rolls the dice for your table and keeps your characters (Operator sheets), NPCs and outcome tables in this server. ' +
   'Every roll is stored: `/log` lists them and `/roll replay` checks one.';
 
-export interface StartStep {
-  what: string;
-  command: string;
+/** A new player's first steps in a system: make a character, then the steps the system's view gives. */
+export function firstSteps(start: StartSteps): StartSteps {
+  return { sheet: [{ what: 'Make your character', command: '/sheet create name:Troy' }, ...start.sheet], roll: start.roll };
 }
-
-/** The first steps of a new player, for the server's default system: make a sheet, then roll from it. */
-export interface StartSteps {
-  sheet: StartStep[];
-  /** The first roll, as typed. */
-  roll: string;
-}
-
-/** How a new player starts in each system: after `/sheet create`, what to put on the sheet and a first roll. */
-const START_BY_SYSTEM: Record<SystemId, { sheet: StartStep[]; roll: string }> = {
-  tactalk: { sheet: [{ what: 'Add a skill', command: '/sheet skill set name:Climbing level:40' }], roll: '/roll challenge skill:Climbing cl:90' },
-  'd100-tactics': { sheet: [{ what: 'Add an attribute', command: '/sheet attribute set name:Aim value:60' }], roll: '/tactics check attribute:Aim' },
-  'result-points': { sheet: [], roll: '/code roll code:3D+2 difficulty:moderate' },
-  'd6-pool': { sheet: [], roll: '/pool skill:Stealth' },
-  'd10-pool': { sheet: [], roll: '/d10 roll dice:5 tn:7' },
-};
 
 /** The first steps in the server's default system when it plays it, else in the first system it plays. */
 export function startSteps(settings: Pick<ServerSettings, 'guildId' | 'playedSystems' | 'defaultSystem'>): StartSteps {
   const played = playedSystems(settings);
-  const system = played.find((id) => id === settings.defaultSystem) ?? played[0] ?? 'tactalk';
-  const start = START_BY_SYSTEM[system];
-  return { sheet: [{ what: 'Make your character', command: '/sheet create name:Troy' }, ...start.sheet], roll: start.roll };
+  const system = played.find((id) => id === settings.defaultSystem) ?? played[0] ?? DEFAULT_SYSTEM;
+  return firstSteps(SYSTEM_VIEWS.start(system));
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type CodeCheckResult,
 } from '../engine/systems/result-points/check.js';
 import { formatDieCode, type CodeRoll, type DieCode } from '../engine/systems/result-points/die-code.js';
+import { resultPoints } from '../engine/systems/result-points/index.js';
 import type { Ability } from '../engine/systems/result-points/abilities.js';
 import { sceneNumber, type SceneRecord } from '../engine/systems/result-points/scene.js';
 import { OUT_OF_ACTION_AT, trackState, type TrackState } from '../engine/systems/result-points/tracks.js';
@@ -23,6 +24,8 @@ import { rollActionIds } from './component-id.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import { replayFieldsOfInitiative } from './initiative.js';
+import { defineSystemView } from './system-view.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, neutral: 0x7f8c8d } as const;
 
@@ -262,3 +265,12 @@ export function replayFieldsOfScene(record: SceneRecord): Array<[string, string]
 export function replayFieldsOfCheck(result: CodeCheckResult): Array<[string, string]> {
   return [[codeCheckTitle(result), codeCheckLines(result).join('\n')]];
 }
+
+export const resultPointsView = defineSystemView(resultPoints, {
+  start: { sheet: [], roll: '/code roll code:3D+2 difficulty:moderate' },
+  replay: {
+    code: ({ result }) => replayFieldsOfCheck(result),
+    'code-scene': ({ result }) => replayFieldsOfScene(result),
+    'code-initiative': replayFieldsOfInitiative,
+  },
+});

@@ -5,11 +5,13 @@
 import { ButtonStyle, ComponentType, EmbedBuilder, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
 import { completeAttackInput, DASH_DODGE_BONUS, FLANKED_CRIT_BONUS, type AttackResult, type CheckInput, type CheckResult, type DamageRoll, type HitType, type PsiResult, type ReactionResult, type SocialResult } from '../engine/systems/d100-tactics/tactics.js';
 import { DASH_MULTIPLIER, runName, type MoveResult } from '../engine/systems/d100-tactics/movement.js';
+import { d100Tactics } from '../engine/systems/d100-tactics/index.js';
 import { rollFooter } from './challenge.js';
 import { rollActionIds } from './component-id.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
+import { defineSystemView } from './system-view.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, critical: 0x8e44ad, graze: 0xd4ac0d, neutral: 0x7f8c8d } as const;
 
@@ -233,3 +235,15 @@ export function replayFieldsOfTactics(
   const attack = result as AttackResult;
   return [[attackTitle(attack), attackOptions(attack)], ...attackSteps(attack)];
 }
+
+export const d100TacticsView = defineSystemView(d100Tactics, {
+  start: { sheet: [{ what: 'Add an attribute', command: '/sheet attribute set name:Aim value:60' }], roll: '/tactics check attribute:Aim' },
+  replay: {
+    check: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+    attack: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+    damage: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+    psi: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+    social: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+    reaction: ({ kind, result }) => replayFieldsOfTactics(kind, result),
+  },
+});
