@@ -79,7 +79,6 @@ export function inputsOf<S extends z.ZodType>(kind: string, schema: S): (inputs:
 }
 
 // Each kind's inputs and result have their own types; in a set of kinds they are read only through their own entry.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyReplayKind = ReplayKind<any, Replayed>;
 
 /** Kinds of stored rolls by the name the roll log stores them under. */
@@ -91,7 +90,7 @@ export type RederivedBy<K extends ReplayKinds> = { [P in keyof K]: ReturnType<K[
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
 
 /** Every kind the listed systems declare, as one set. */
-export type KindsOfSystems<S extends ReadonlyArray<{ replays: ReplayKinds }>> = UnionToIntersection<S[number]['replays']>;
+export type KindsOfSystems<S extends ReadonlyArray<{ replays: ReplayKinds }>> = Extract<UnionToIntersection<S[number]['replays']>, ReplayKinds>;
 
 export interface ReplayRegistry<K extends ReplayKinds> {
   /** Every kind it replays: a stored roll of any other kind is replayed by none. */
