@@ -10,33 +10,9 @@ import { contestDice } from '../../src/engine/replay.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { RollEntry } from '../../src/store/rolls.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import { contestEndNotice, contestMessage, contestPrompt, contestResultMessage } from '../../src/views/contest.js';
+import { contestEndNotice, contestHappened, contestMessage, contestPrompt, contestResultMessage } from '../../src/views/contest.js';
 import { drawn, viewOf } from './message.js';
 import { SAVE_ATTEMPTS } from './turns.js';
-
-/** What a move did, in a few words, for the turn prompt. */
-function happenedText(before: ContestState, after: ContestState, actions: ContestAction[], name: string): string {
-  if (after.notice && after.notice !== before.notice) return after.notice.replace(/\.$/, '');
-  const last = actions.at(-1)!;
-  switch (last.type) {
-    case 'accept':
-      return `${name} accepted with their own terms, role and skill`;
-    case 'agree':
-      return `${name} agreed to the terms`;
-    case 'ready':
-      return `${name} ${after.secretRoles && after.rounds.length === 0 ? 'confirmed' : 'is ready'}`;
-    case 'chooseRole':
-      return `${name} chose a role`;
-    case 'chooseSkill':
-      return `${name} picked ${last.skill.name}`;
-    case 'anotherRound':
-      return after.phase === 'skills' ? `Both want another round: round ${after.rounds.length + 1}, each with a skill not rolled before` : `${name} wants another round`;
-    case 'acceptTie':
-      return `${name} accepts the tie`;
-    default:
-      return `${name} changed the contest`;
-  }
-}
 
 export async function announce(
   interaction: ComponentInteraction,
@@ -64,7 +40,7 @@ export async function announce(
     await context.answer.followUp(contestEndNotice(view, side));
     return;
   }
-  const prompt = contestPrompt(view, side, happenedText(before, after, actions, name));
+  const prompt = contestPrompt(view, side, contestHappened(before, after, actions, name));
   if (prompt) await context.answer.followUp(prompt);
 }
 

@@ -41,7 +41,7 @@ export function typedBack(interaction: ComponentInteraction): string {
 async function operatorOf(context: HandlerContext, state: ContestState, side: ContestSideName): Promise<OperatorSheet> {
   const operator = state[side].operator;
   const sheet = operator ? await context.store.operators.get(context.guildId, operator.id) : null;
-  if (!sheet) throw new ContestRefusal('invalid', `The sheet of ${operator?.name ?? 'this side'} no longer exists. A Dispatcher can cancel the contest.`);
+  if (!sheet) throw new ContestRefusal({ kind: 'sheet-gone', operator: operator?.name ?? null });
   return sheet;
 }
 

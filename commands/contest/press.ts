@@ -77,9 +77,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'skill':
     case 'searchform': {
       const { side } = control;
-      if (sideOf(state, context.userId) !== side) {
-        throw new ContestRefusal('notYours', `This menu is for ${state[side].operator?.name ?? 'the other player'}’s player only.`);
-      }
+      if (sideOf(state, context.userId) !== side) throw new ContestRefusal({ kind: 'not-your-menu', owner: state[side].operator?.name ?? null });
       const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
       if (typed === SKILL_SEARCH_VALUE) {
         // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
@@ -90,12 +88,12 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return [{ type: 'chooseSkill', ...choice }];
     }
     case 'adjust': {
-      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
+      if (!actor.isDispatcher) throw new ContestRefusal({ kind: 'dispatcher-only', adjust: true });
       requireAdjustable(state);
       return openForm(interaction, context.answer, adjustModal(contest.id, state));
     }
     case 'adjustform': {
-      if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can adjust a contest.');
+      if (!actor.isDispatcher) throw new ContestRefusal({ kind: 'dispatcher-only', adjust: true });
       // The form may come from a stale client (opened before, or never): the same step check as the button.
       requireAdjustable(state);
       return adjustActions(interaction, context, state);
@@ -121,10 +119,7 @@ function requireAdjustable(state: ContestState): void {
   // A side the Dispatcher made a linked roll has no one skill: its parts are its skills.
   const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0));
   if (!ADJUSTABLE.includes(state.phase) || !known) {
-    throw new ContestRefusal(
-      OPEN_PHASES.includes(state.phase) ? 'notNow' : 'over',
-      'Skills and modifiers can be adjusted once both players have chosen their skills, until the dice roll.',
-    );
+    throw new ContestRefusal({ kind: 'not-adjustable', over: !OPEN_PHASES.includes(state.phase) });
   }
 }
 
@@ -158,7 +153,7 @@ async function shownOn(interaction: ComponentInteraction, context: HandlerContex
   const messageId = interaction.message && shownControls(interaction).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
   if (contest.state.phase === 'draft') {
     // Anything else pressing it did not come from its message; a draft has no message of its own to bring up to date.
-    if (!messageId) throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
+    if (!messageId) throw new ContestRefusal({ kind: 'not-posted' });
     return context.store.contests.post(contest, messageId);
   }
   if (messageId && !contest.messageId && OPEN_PHASES.includes(contest.state.phase)) return context.store.contests.fillMessage(contest, messageId);

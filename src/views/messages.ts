@@ -2,6 +2,8 @@
 import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
 import type { UserError } from '../errors.js';
 import { isRefused } from '../engine/refusals.js';
+import { ContestRefusal } from '../engine/systems/tactalk/contest.js';
+import { contestRefusalText } from './contest.js';
 import { NO_PINGS, truncate, DISCORD_LIMITS } from './limits.js';
 import { refusalText } from './refusals.js';
 import type { UnwritableReason } from '../store/unavailable.js';
@@ -26,9 +28,13 @@ export function publicNote(text: string): ReplyPayload {
   return { content: truncate(text, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
 }
 
-/** What a user reads for their error: a refusal's words (views/refusals.ts), any other UserError's message as it is. */
+/**
+ * What a user reads for their error: a refusal's words (views/refusals.ts, and a contest's in views/contest.ts), any
+ * other UserError's message as it is.
+ */
 export function userErrorText(error: UserError): string {
-  return isRefused(error) ? refusalText(error.refusal) : error.message;
+  if (isRefused(error)) return refusalText(error.refusal);
+  return error instanceof ContestRefusal ? contestRefusalText(error.refusal) : error.message;
 }
 
 /** A user's error, privately: the error itself (worded by `userErrorText`) or text already worded. */

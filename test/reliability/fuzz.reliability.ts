@@ -668,7 +668,7 @@ function contestProblems(row: { phase: string; challengerId: string; opponentId:
     check(last !== undefined && last.winner !== 'tie', 'resolved without a winner');
     check(state.endReason === null, 'resolved with an end reason');
   }
-  if (state.phase === 'ended' || state.phase === 'expired') check(typeof state.endReason === 'string' && state.endReason.length > 0, `${state.phase} without a reason`);
+  if (state.phase === 'ended' || state.phase === 'expired') check(state.endReason !== null && state.endReason !== '', `${state.phase} without a reason`);
   if (OPEN_PHASES.includes(state.phase)) check(state.endReason === null, 'open with an end reason');
   for (const round of state.rounds) {
     for (const roll of [round.challenger, round.opponent].flatMap(partsOf)) check(roll.d100.value >= 1 && roll.d100.value <= 100, `a D100 of ${roll.d100.value}`);

@@ -10,7 +10,8 @@ import { nameKey } from '../../names.js';
 import type { Rng } from '../../rng.js';
 import { modifierSchema, skillAptitudeSchema, type Modifier } from './challenge.js';
 
-export type ContestSideName = 'challenger' | 'opponent';
+const contestSideNameSchema = z.enum(['challenger', 'opponent']);
+export type ContestSideName = z.infer<typeof contestSideNameSchema>;
 const contestRoleSchema = z.enum(['attacker', 'defender']);
 export type ContestRole = z.infer<typeof contestRoleSchema>;
 /**
@@ -146,6 +147,50 @@ export type BothFailReading = 'nobody' | 'defender';
 /** The reading new rounds are rolled under, stored with each round's roll. */
 export const BOTH_FAIL_READING: BothFailReading = 'nobody';
 
+/**
+ * Why a contest ended without a winner, as data: its message words it (src/views/contest.ts). `by`: the name of the
+ * one who acted, as it was then. The names of the sides, and the choices made after a tie, are read from the state.
+ */
+const contestEndSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('declined'), by: z.string() }),
+  /** The challenger did not agree to the challenged player's terms. */
+  z.object({ kind: z.literal('not-agreed'), by: z.string() }),
+  z.object({ kind: z.literal('withdrew'), by: z.string() }),
+  z.object({ kind: z.literal('both-defenders') }),
+  z.object({ kind: z.literal('cancelled'), by: z.string() }),
+  z.object({ kind: z.literal('tie-accepted') }),
+  /** Both asked for another round after `rounds` tied rounds, the most a contest plays. */
+  z.object({ kind: z.literal('tie-rounds'), rounds: z.number() }),
+  /** A side with no skill left accepted the tie alone. */
+  z.object({ kind: z.literal('no-skill-left'), side: contestSideNameSchema }),
+  /** Nobody moved in time; `tied`: while the players chose after a tie. */
+  z.object({ kind: z.literal('expired'), tied: z.boolean() }),
+]);
+export type ContestEnd = z.infer<typeof contestEndSchema>;
+
+/**
+ * Why both players must confirm again, as data: a player picked another skill, or the Dispatcher disputed a skill, made
+ * a roll linked or changed modifiers (`who`: whose, by name). `byAgreeing`: the challenger had not agreed yet, and
+ * confirms by agreeing. `cleared`: the sides that had confirmed.
+ */
+const contestNoticeSchema = z.object({
+  kind: z.enum(['picked', 'disputed', 'linked', 'modifiers']),
+  who: z.string(),
+  /** The skill picked (`picked`). */
+  skill: skillAptitudeSchema.optional(),
+  byAgreeing: z.boolean(),
+  cleared: z.array(contestSideNameSchema),
+});
+export type ContestNotice = z.infer<typeof contestNoticeSchema>;
+
+/** One of a Dispatcher's changes, as data (`by`: the Dispatcher; `who`: whose roll), for the message's list of them. */
+const contestChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('disputed'), by: z.string(), who: z.string(), before: z.array(skillAptitudeSchema), after: skillAptitudeSchema }),
+  z.object({ kind: z.literal('linked'), by: z.string(), who: z.string(), before: z.array(skillAptitudeSchema), after: z.array(skillAptitudeSchema) }),
+  z.object({ kind: z.literal('modifiers'), by: z.string(), who: z.string(), archetypes: z.array(modifierSchema), situational: z.number() }),
+]);
+export type ContestChange = z.infer<typeof contestChangeSchema>;
+
 /** A contest as the store keeps it: every shape stored since contests began reads. */
 export const contestStateSchema = z.object({
   phase: contestPhaseSchema,
@@ -155,10 +200,13 @@ export const contestStateSchema = z.object({
   /** House rule `contest_adds_own_skill`: each side also adds its own aptitude to its roll. */
   addsOwnSkill: z.boolean(),
   rounds: z.array(contestRoundSchema),
-  /** Why the contest ended without a winner (declined, withdrawn, both defenders, cancelled, tie accepted). */
-  endReason: z.string().nullable(),
-  /** What a Dispatcher changed, in order, shown on the message. */
-  changes: z.array(z.string()),
+  /**
+   * Why the contest ended without a winner (declined, withdrawn, both defenders, cancelled, tie accepted). A sentence
+   * in contests stored before it was data: shown as it is.
+   */
+  endReason: z.union([z.string(), contestEndSchema]).nullable(),
+  /** What a Dispatcher changed, in order, shown on the message (sentences in contests stored before: shown as they are). */
+  changes: z.array(z.union([z.string(), contestChangeSchema])),
   /** The step an expired contest was at, so its message can show that step's buttons, disabled. */
   expiredAt: contestPhaseSchema.optional(),
   /**
@@ -167,8 +215,11 @@ export const contestStateSchema = z.object({
    * chose roles openly on the message, which showed them once both had chosen.
    */
   secretRoles: z.boolean().optional(),
-  /** Why the players' confirmations were cleared, until they are given again: never cleared silently. */
-  notice: z.string().nullable().optional(),
+  /**
+   * Why the players' confirmations were cleared, until they are given again: never cleared silently. A sentence in
+   * contests stored before it was data: shown as it is.
+   */
+  notice: z.union([z.string(), contestNoticeSchema]).nullable().optional(),
 });
 export type ContestState = z.infer<typeof contestStateSchema>;
 
@@ -205,16 +256,91 @@ export type ContestAction =
   | { type: 'expire' };
 
 /**
- * Why an action was refused. `notYours`: the actor may not do this (anyone else's press); `dispatcherOnly`: only a
- * Dispatcher may (the answer then says which role that takes on the server); `over`: the contest has ended;
+ * What a contest refuses, as data: src/views/contest.ts words it (`contestRefusalText`). Names are as the words need
+ * them, taken when refused.
+ */
+export type ContestRefusalData =
+  /** The presser plays neither side. */
+  | { kind: 'not-a-player' }
+  /** Only `side` answers this step. */
+  | { kind: 'only-side'; side: ContestSideName }
+  /** Only a Dispatcher may; `adjust`: the press was the Dispatcher's form. */
+  | { kind: 'dispatcher-only'; adjust: boolean }
+  | { kind: 'not-posted' }
+  | { kind: 'already-posted' }
+  | { kind: 'over' }
+  /** This step is past (a late or double press). */
+  | { kind: 'step-past' }
+  /** Withdrawing after the dice rolled. */
+  | { kind: 'dice-rolled' }
+  /** The challenger confirms by agreeing. */
+  | { kind: 'agree-instead' }
+  | { kind: 'pick-skill-first' }
+  | { kind: 'already-ready' }
+  /** After a tie, the choice this side already made; `other`: the other side, by name. */
+  | { kind: 'already-chose'; choice: TieChoice; other: string }
+  /** A side whose sheet has no skill it has not rolled: `next` is what it pressed, `instead` what else it can do. */
+  | { kind: 'no-skill-left'; who: string; rolled: string[]; next: 'another' | 'ready'; instead: 'accept-tie' | 'withdraw' | null }
+  | { kind: 'skill-set-by-dispatcher' }
+  | { kind: 'skill-rolled'; skill: string }
+  | { kind: 'linked-too-few' }
+  | { kind: 'linked-too-many'; most: number; count: number }
+  | { kind: 'linked-twice'; skill: string }
+  /** A side's skill menu, pressed by someone else; `owner`: that side's Operator, when known. */
+  | { kind: 'not-your-menu'; owner: string | null }
+  /** A side's sheet was deleted; `operator`: its name, when known. */
+  | { kind: 'sheet-gone'; operator: string | null }
+  /** The Dispatcher's form before both skills are known, or once the dice rolled; `over`: the contest has ended. */
+  | { kind: 'not-adjustable'; over: boolean };
+
+export type ContestRefusalKind = ContestRefusalData['kind'];
+
+/**
+ * Why, in a word, for whoever answers. `notYours`: the actor may not do this (anyone else's press); `dispatcherOnly`:
+ * only a Dispatcher may (the answer then says which role that takes on the server); `over`: the contest has ended;
  * `notNow`: this step is past (a late or double press); `invalid`: the actor may, but not with these values.
  */
+export type ContestRefusalReason = 'notYours' | 'dispatcherOnly' | 'over' | 'notNow' | 'invalid';
+
+function reasonOf(refusal: ContestRefusalData): ContestRefusalReason {
+  switch (refusal.kind) {
+    case 'not-a-player':
+    case 'only-side':
+    case 'not-your-menu':
+      return 'notYours';
+    case 'dispatcher-only':
+      return 'dispatcherOnly';
+    case 'over':
+      return 'over';
+    case 'not-adjustable':
+      return refusal.over ? 'over' : 'notNow';
+    case 'not-posted':
+    case 'already-posted':
+    case 'step-past':
+    case 'dice-rolled':
+    case 'agree-instead':
+    case 'already-ready':
+    case 'already-chose':
+      return 'notNow';
+    case 'pick-skill-first':
+    case 'no-skill-left':
+    case 'skill-set-by-dispatcher':
+    case 'skill-rolled':
+    case 'linked-too-few':
+    case 'linked-too-many':
+    case 'linked-twice':
+    case 'sheet-gone':
+      return 'invalid';
+  }
+}
+
+/** A refusal on its way to the user: its message is for logs; the user reads the view's words. */
 export class ContestRefusal extends UserError {
-  constructor(
-    readonly reason: 'notYours' | 'dispatcherOnly' | 'over' | 'notNow' | 'invalid',
-    message: string,
-  ) {
-    super(message);
+  readonly reason: ContestRefusalReason;
+
+  constructor(readonly refusal: ContestRefusalData) {
+    super(`contest refused: ${JSON.stringify(refusal)}`);
+    this.reason = reasonOf(refusal);
   }
 }
 
@@ -316,7 +442,7 @@ export function waitingOn(state: ContestState): ContestSideName[] {
 
 /** The opening message is in the channel: the challenged player may now answer. */
 export function postContest(state: ContestState): ContestState {
-  if (state.phase !== 'draft') throw new ContestRefusal('notNow', 'This contest is already posted.');
+  if (state.phase !== 'draft') throw new ContestRefusal({ kind: 'already-posted' });
   return { ...state, phase: 'proposed' };
 }
 
@@ -327,8 +453,6 @@ export function sideOf(state: ContestState, userId: string): ContestSideName | n
   return null;
 }
 
-const STEP_PAST = 'This step of the contest is already handled; nothing changed.';
-
 /** A Dispatcher adjusts once both sides' skills are known and until the dice roll: before the challenger agrees, or while confirming. */
 export const ADJUSTABLE: readonly ContestPhase[] = ['countered', 'skills'];
 
@@ -337,23 +461,11 @@ function bothConfirmed(state: ContestState): boolean {
   return challenger.ready && opponent.ready && chosenSkills(challenger).length > 0 && chosenSkills(opponent).length > 0;
 }
 
-function requireSide(state: ContestState, actor: ContestActor, only?: ContestSideName): ContestSideName {
-  const side = sideOf(state, actor.userId);
-  if (side === null) throw new ContestRefusal('notYours', 'This is not your contest; only its two players can press that.');
-  if (only && side !== only) {
-    throw new ContestRefusal('notYours', only === 'opponent' ? 'Only the challenged player can answer this.' : 'Only the challenger can answer this.');
-  }
-  return side;
-}
-
-function requireDispatcher(actor: ContestActor): void {
-  if (!actor.isDispatcher) throw new ContestRefusal('dispatcherOnly', 'Only a Dispatcher can do that.');
-}
-
-function requirePhase(state: ContestState, ...phases: ContestPhase[]): void {
-  if (state.phase === 'draft') throw new ContestRefusal('notNow', 'This contest is not posted yet; try again in a moment.');
-  if (!OPEN_PHASES.includes(state.phase)) throw new ContestRefusal('over', 'This contest is over.');
-  if (!phases.includes(state.phase)) throw new ContestRefusal('notNow', STEP_PAST);
+/** Why the contest refuses a move at its step now; null when the step takes it. */
+function phaseRefusal(state: ContestState, phases: readonly ContestPhase[]): ContestRefusalData | null {
+  if (state.phase === 'draft') return { kind: 'not-posted' };
+  if (!OPEN_PHASES.includes(state.phase)) return { kind: 'over' };
+  return phases.includes(state.phase) ? null : { kind: 'step-past' };
 }
 
 function withSide(state: ContestState, side: ContestSideName, change: Partial<ContestSide>): ContestState {
@@ -368,22 +480,17 @@ function unready(state: ContestState): ContestState {
  * A change that alters the odds clears both confirmations, and says so and why: a confirmation never vanishes
  * silently. Before the challenger agreed, their Agree is their confirmation.
  */
-function confirmAgain(state: ContestState, why: string): ContestState {
-  const name = (side: ContestSideName) => sideName(state, side);
-  const cleared = (['challenger', 'opponent'] as const).filter((side) => state[side].ready).map(name);
-  const had = cleared.length ? ` (${cleared.join(' and ')} had confirmed)` : '';
-  const how = state.phase === 'countered' ? `both confirm again, ${name('challenger')} by agreeing` : 'both confirm again';
-  return { ...unready(state), notice: `${why}: ${how}${had}.` };
+function confirmAgain(state: ContestState, why: Pick<ContestNotice, 'kind' | 'who' | 'skill'>): ContestState {
+  const cleared = (['challenger', 'opponent'] as const).filter((side) => state[side].ready);
+  return { ...unready(state), notice: { ...why, byAgreeing: state.phase === 'countered', cleared } };
 }
 
-function end(state: ContestState, reason: string): ContestState {
+function end(state: ContestState, reason: ContestEnd): ContestState {
   return { ...state, phase: 'ended', endReason: reason };
 }
 
 function assertSkillFree(side: ContestSide, skillName: string): void {
-  if (side.usedSkills.some((used) => nameKey(used) === nameKey(skillName))) {
-    throw new ContestRefusal('invalid', `**${skillName}** was already rolled in this contest; pick another skill.`);
-  }
+  if (side.usedSkills.some((used) => nameKey(used) === nameKey(skillName))) throw new ContestRefusal({ kind: 'skill-rolled', skill: skillName });
 }
 
 /** The skills a side rolls this round: its one skill, or its linked roll's skills in order. */
@@ -402,20 +509,14 @@ export function aptitudeOf(side: ContestSide): number | null {
   return skills.length ? Math.max(...skills.map((skill) => skill.level)) : null;
 }
 
-function describeSkills(side: ContestSide): string {
-  return chosenSkills(side).map((skill) => `${skill.name} ${skill.level}`).join(' + ');
-}
-
 /** A linked roll in a contest: 2 to 5 skills, each once, none rolled in an earlier round. */
 function checkLinkedParts(side: ContestSide, parts: ContestLinkedPart[]): void {
-  if (parts.length < 2) throw new ContestRefusal('invalid', 'A linked roll needs at least two skills, separated by `;`.');
-  if (parts.length > CONTEST_LIMITS.linkedParts) {
-    throw new ContestRefusal('invalid', `A linked roll in a contest may have at most ${CONTEST_LIMITS.linkedParts} skills; this one has ${parts.length}.`);
-  }
+  if (parts.length < 2) throw new ContestRefusal({ kind: 'linked-too-few' });
+  if (parts.length > CONTEST_LIMITS.linkedParts) throw new ContestRefusal({ kind: 'linked-too-many', most: CONTEST_LIMITS.linkedParts, count: parts.length });
   const seen = new Set<string>();
   for (const part of parts) {
     const key = nameKey(part.skill.name);
-    if (seen.has(key)) throw new ContestRefusal('invalid', `**${part.skill.name}** is named twice in the linked roll; each skill is rolled once.`);
+    if (seen.has(key)) throw new ContestRefusal({ kind: 'linked-twice', skill: part.skill.name });
     seen.add(key);
     assertSkillFree(side, part.skill.name);
   }
@@ -434,20 +535,12 @@ function afterTie(state: ContestState): boolean {
   return state.rounds.at(-1)?.winner === 'tie';
 }
 
-/** A side whose sheet has no skill it has not rolled in this contest: what it can do, in its player's words. */
-function noSkillLeftText(state: ContestState, side: ContestSideName, now: 'another' | 'ready'): string {
-  const who = sideName(state, side);
-  const used = state[side].usedSkills.map((name) => `**${name}**`).join(', ');
-  const rolled = used ? ` (rolled: ${used})` : '';
-  const next = now === 'another' ? 'press **Another round** again' : 'press **Ready** again: the menu then offers it';
+/** A side whose sheet has no skill it has not rolled in this contest, and what it can do instead. */
+function noSkillLeft(state: ContestState, side: ContestSideName, next: 'another' | 'ready'): ContestRefusalData {
   // After a tie the tie can be accepted; before the dice first roll (a contest of the previous version picking its
   // first skills on the message) the challenger can still withdraw.
-  const instead = afterTie(state)
-    ? ', or press **Accept the tie**: with no skill left, that ends the contest as a tie'
-    : side === 'challenger' && state.rounds.length === 0
-      ? ', or **Withdraw**'
-      : '';
-  return `${who} has no skill left that was not rolled in this contest${rolled}, and a skill is never rolled twice in a contest. Add one to ${who}'s sheet with \`/sheet skill set\` and ${next}${instead}.`;
+  const instead = afterTie(state) ? 'accept-tie' : side === 'challenger' && state.rounds.length === 0 ? 'withdraw' : null;
+  return { kind: 'no-skill-left', who: sideName(state, side), rolled: state[side].usedSkills, next, instead };
 }
 
 /** What a side chose after a tie; a contest stored before both had to choose knew only "another round". */
@@ -455,166 +548,161 @@ export function tieChoiceOf(side: ContestSide): TieChoice | null {
   return side.tieChoice ?? (side.wantsAnotherRound ? 'another' : null);
 }
 
-/** "Kat accepts the tie, Troy has not chosen": each side's choice after a tie, in the players' words. */
-export function tieChoicesText(state: ContestState): string {
-  const one = (side: ContestSideName) => {
-    const name = sideName(state, side);
-    const choice = tieChoiceOf(state[side]);
-    return `${name} ${choice === 'accept' ? 'accepted the tie' : choice === 'another' ? 'wanted another round' : 'had not chosen'}`;
-  };
-  return `${one('challenger')}; ${one('opponent')}`;
+/** A move before its values are known: an action's type, or the Dispatcher's form as a whole (`adjust`). */
+export type ContestMove = ContestAction['type'] | 'adjust';
+
+/** Whether the Dispatcher may adjust: once both skills are known (both sides' sheets with them), until the dice roll. */
+function adjustable(state: ContestState): boolean {
+  // A side the Dispatcher made a linked roll has no one skill: its parts are its skills.
+  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0));
+  return ADJUSTABLE.includes(state.phase) && Boolean(known);
+}
+
+/**
+ * Whether `actor` may make this move on the contest as it is now: null when they may, else why not. It answers who
+ * may press, and when, and what the state allows (a side whose skill the Dispatcher set picks none), before a form
+ * asks for the values; the values an action carries (a skill rolled before, a linked roll's parts, the stakes) are
+ * checked when it is applied. An action's `noSkillLeft` (read from the presser's sheet) is taken into account.
+ */
+export function contestRefusal(state: ContestState, actor: ContestActor, move: ContestMove | ContestAction): ContestRefusalData | null {
+  const type = typeof move === 'string' ? move : move.type;
+  const skillLeft = !(typeof move === 'object' && 'noSkillLeft' in move && move.noSkillLeft);
+  const side = sideOf(state, actor.userId);
+  const player = (only?: ContestSideName): ContestRefusalData | null =>
+    side === null ? { kind: 'not-a-player' } : only && side !== only ? { kind: 'only-side', side: only } : null;
+  const dispatcher = (adjust = false): ContestRefusalData | null => (actor.isDispatcher ? null : { kind: 'dispatcher-only', adjust });
+  const at = (...phases: ContestPhase[]) => phaseRefusal(state, phases);
+  switch (type) {
+    case 'accept':
+    case 'decline':
+      return player('opponent') ?? at('proposed');
+    case 'agree':
+      return player('challenger') ?? at('countered');
+    case 'withdraw':
+      return player('challenger') ?? at('proposed', 'countered', 'roles', 'skills') ?? (state.rounds.length > 0 ? { kind: 'dice-rolled' } : null);
+    case 'chooseRole':
+      return player() ?? at('roles');
+    case 'chooseSkill':
+      return player() ?? at('skills') ?? (state[side!].disputed ? { kind: 'skill-set-by-dispatcher' } : null);
+    case 'dispute':
+    case 'disputeLinked':
+    case 'setModifiers':
+      return dispatcher() ?? at(...ADJUSTABLE);
+    case 'adjust':
+      return dispatcher(true) ?? (adjustable(state) ? null : { kind: 'not-adjustable', over: !OPEN_PHASES.includes(state.phase) });
+    case 'cancel':
+      return dispatcher() ?? at(...OPEN_PHASES);
+    case 'ready': {
+      const refused = player() ?? at('countered', 'skills');
+      if (refused) return refused;
+      if (state.phase === 'countered' && side === 'challenger') return { kind: 'agree-instead' };
+      if (chosenSkills(state[side!]).length === 0) return skillLeft ? { kind: 'pick-skill-first' } : noSkillLeft(state, side!, 'ready');
+      return state[side!].ready ? { kind: 'already-ready' } : null;
+    }
+    case 'anotherRound':
+    case 'acceptTie': {
+      // After both asked for another round, the tie may still be accepted instead of picking a skill (RULES 1.6:
+      // "choose new Skills to continue the Contest or accept the tie").
+      const refused = player() ?? (type === 'acceptTie' && state.phase === 'skills' && afterTie(state) ? at('skills') : at('tied'));
+      if (refused) return refused;
+      const choice: TieChoice = type === 'acceptTie' ? 'accept' : 'another';
+      if (tieChoiceOf(state[side!]) === choice) return { kind: 'already-chose', choice, other: state[other(side!)].operator?.name ?? 'the other player' };
+      // Another round needs a new skill from each side; a side with none left cannot ask for one.
+      return choice === 'another' && !skillLeft ? noSkillLeft(state, side!, 'another') : null;
+    }
+    case 'expire':
+      // A draft may have been shown (a crash between its message and its posting): it expires as the proposal
+      // that message shows.
+      return state.phase === 'draft' ? null : at(...OPEN_PHASES);
+  }
 }
 
 /**
  * One step of the flow. Returns the new state; rolls with `rng` when this action makes both sides ready.
- * Throws a ContestRefusal when the actor may not act, or not now: the caller then changes nothing.
+ * Throws a ContestRefusal when the actor may not act, or not now (`contestRefusal`), or not with these values: the
+ * caller then changes nothing.
  */
 export function applyContestAction(state: ContestState, action: ContestAction, actor: ContestActor, rng: Rng): ContestState {
+  const refusal = contestRefusal(state, actor, action);
+  if (refusal) throw new ContestRefusal(refusal);
+  const side = sideOf(state, actor.userId);
   switch (action.type) {
     case 'accept': {
-      requireSide(state, actor, 'opponent');
-      requirePhase(state, 'proposed');
       const answered = withSide(state, 'opponent', { operator: action.operator, stakes: checkContestText('stakes', action.stakes) });
       if (!action.choice) return { ...answered, phase: 'countered' };
       assertSkillFree(state.opponent, action.choice.skill.name);
       // Sending the form is the opponent's confirmation of their choices: nothing is left for them to press.
       const next: ContestState = { ...answered, opponent: { ...withChoice(answered.opponent, action.choice), ready: true }, phase: 'countered' };
-      if (next.challenger.role === 'defender' && next.opponent.role === 'defender') {
-        return end(next, 'Both players are defenders: there is no reason for a contest. The challenger must choose a different course of action.');
-      }
+      if (next.challenger.role === 'defender' && next.opponent.role === 'defender') return end(next, { kind: 'both-defenders' });
       return next;
     }
-    case 'decline': {
-      requireSide(state, actor, 'opponent');
-      requirePhase(state, 'proposed');
-      return end(state, `${actor.name} declined. The challenger must choose a different course of action.`);
-    }
+    case 'decline':
+      return end(state, { kind: 'declined', by: actor.name });
     case 'agree': {
-      requireSide(state, actor, 'challenger');
-      requirePhase(state, 'countered');
       // A contest proposed before roles and skills were chosen up front picks them on the message, as it always did.
       if (state.challenger.role === null || state.opponent.role === null) return { ...state, phase: 'roles' };
       // Agreeing is the challenger's confirmation: unless a Dispatcher's change awaits the opponent's, the dice roll now.
       const agreed = { ...withSide(state, 'challenger', { ready: true }), phase: 'skills' as const };
       return bothConfirmed(agreed) ? rollRound(agreed, rng) : agreed;
     }
-    case 'withdraw': {
-      requireSide(state, actor, 'challenger');
-      requirePhase(state, 'proposed', 'countered', 'roles', 'skills');
-      if (state.rounds.length > 0) {
-        throw new ContestRefusal('notNow', 'The dice have rolled: after a tie the contest ends only when both accept the tie (or it expires).');
-      }
-      if (state.phase === 'countered') return end(state, `${actor.name} did not agree to the terms. The challenger must choose a different course of action.`);
-      return end(state, `${actor.name} withdrew before the dice were rolled. The challenger must choose a different course of action.`);
-    }
+    case 'withdraw':
+      return end(state, { kind: state.phase === 'countered' ? 'not-agreed' : 'withdrew', by: actor.name });
     case 'chooseRole': {
-      const side = requireSide(state, actor);
-      requirePhase(state, 'roles');
-      const next = withSide(state, side, { role: action.role });
+      const next = withSide(state, side!, { role: action.role });
       const { challenger, opponent } = next;
       if (challenger.role === null || opponent.role === null) return next;
-      if (challenger.role === 'defender' && opponent.role === 'defender') {
-        return end(next, 'Both players are defenders: there is no reason for a contest. The challenger must choose a different course of action.');
-      }
+      if (challenger.role === 'defender' && opponent.role === 'defender') return end(next, { kind: 'both-defenders' });
       return { ...next, phase: 'skills' };
     }
     case 'chooseSkill': {
-      const side = requireSide(state, actor);
-      requirePhase(state, 'skills');
-      if (state[side].disputed) throw new ContestRefusal('invalid', 'The Dispatcher chose your skill for this round; it stands.');
-      assertSkillFree(state[side], action.skill.name);
-      const who = state[side].operator?.name ?? actor.name;
-      const picked = withSide(state, side, {
+      assertSkillFree(state[side!], action.skill.name);
+      const who = state[side!].operator?.name ?? actor.name;
+      const picked = withSide(state, side!, {
         skill: action.skill,
         conditionModifiers: action.conditionModifiers,
         ...(action.archetypeModifiers ? { archetypeModifiers: action.archetypeModifiers } : {}),
       });
       // Nobody had confirmed: nothing to clear, nothing to say.
       if (!state.challenger.ready && !state.opponent.ready) return picked;
-      return confirmAgain(picked, `${who} picked ${action.skill.name} ${action.skill.level}`);
+      return confirmAgain(picked, { kind: 'picked', who, skill: action.skill });
     }
     case 'dispute': {
-      requireDispatcher(actor);
-      requirePhase(state, ...ADJUSTABLE);
       assertSkillFree(state[action.side], action.skill.name);
       const who = state[action.side].operator?.name ?? action.side;
-      const before = describeSkills(state[action.side]);
+      const before = chosenSkills(state[action.side]);
       const next = withSide(state, action.side, { skill: action.skill, linked: null, conditionModifiers: action.conditionModifiers, disputed: true });
-      return confirmAgain(
-        { ...next, changes: [...state.changes, `${actor.name} disputed ${who}'s skill: ${before ? `${before} → ` : ''}${action.skill.name} ${action.skill.level}`] },
-        `The Dispatcher disputed ${who}'s skill`,
-      );
+      return confirmAgain({ ...next, changes: [...state.changes, { kind: 'disputed', by: actor.name, who, before, after: action.skill }] }, { kind: 'disputed', who });
     }
     case 'disputeLinked': {
-      requireDispatcher(actor);
-      requirePhase(state, ...ADJUSTABLE);
       checkLinkedParts(state[action.side], action.parts);
       const who = state[action.side].operator?.name ?? action.side;
-      const before = describeSkills(state[action.side]);
+      const before = chosenSkills(state[action.side]);
       const next = withSide(state, action.side, { skill: null, linked: action.parts, conditionModifiers: [], disputed: true });
-      const after = describeSkills(next[action.side]);
-      return confirmAgain(
-        { ...next, changes: [...state.changes, `${actor.name} made ${who}'s roll a linked roll: ${before ? `${before} → ` : ''}${after}`] },
-        `The Dispatcher made ${who}'s roll a linked roll`,
-      );
+      const after = chosenSkills(next[action.side]);
+      return confirmAgain({ ...next, changes: [...state.changes, { kind: 'linked', by: actor.name, who, before, after }] }, { kind: 'linked', who });
     }
     case 'setModifiers': {
-      requireDispatcher(actor);
-      requirePhase(state, ...ADJUSTABLE);
       const who = state[action.side].operator?.name ?? action.side;
-      const terms = [...action.archetypeModifiers.map((modifier) => `${modifier.name} ${signedNumber(modifier.value)}`), ...(action.situationalModifier ? [`situational ${signedNumber(action.situationalModifier)}`] : [])];
       const next = withSide(state, action.side, { archetypeModifiers: action.archetypeModifiers, situationalModifier: action.situationalModifier });
-      return confirmAgain(
-        { ...next, changes: [...state.changes, `${actor.name} set ${who}'s modifiers: ${terms.length ? terms.join(', ') : 'none'}`] },
-        `The Dispatcher changed ${who}'s modifiers`,
-      );
+      const change: ContestChange = { kind: 'modifiers', by: actor.name, who, archetypes: action.archetypeModifiers, situational: action.situationalModifier };
+      return confirmAgain({ ...next, changes: [...state.changes, change] }, { kind: 'modifiers', who });
     }
-    case 'cancel': {
-      requireDispatcher(actor);
-      requirePhase(state, 'proposed', 'countered', 'roles', 'skills', 'tied');
-      return end(state, `Cancelled by the Dispatcher ${actor.name}.`);
-    }
+    case 'cancel':
+      return end(state, { kind: 'cancelled', by: actor.name });
     case 'ready': {
-      const side = requireSide(state, actor);
-      requirePhase(state, 'countered', 'skills');
-      if (state.phase === 'countered' && side === 'challenger') {
-        throw new ContestRefusal('notNow', 'Press **Agree** to accept the terms: agreeing is your confirmation.');
-      }
-      if (chosenSkills(state[side]).length === 0) {
-        if (action.noSkillLeft) throw new ContestRefusal('invalid', noSkillLeftText(state, side, 'ready'));
-        throw new ContestRefusal('invalid', 'Pick your skill in the menu first, then press Ready.');
-      }
-      if (state[side].ready) throw new ContestRefusal('notNow', 'You are already ready; waiting for the other player.');
-      const next = withSide(state, side, { ready: true });
+      const next = withSide(state, side!, { ready: true });
       return bothConfirmed(next) ? rollRound(next, rng) : next;
     }
     case 'anotherRound':
     case 'acceptTie': {
-      const side = requireSide(state, actor);
-      // After both asked for another round, the tie may still be accepted instead of picking a skill (RULES 1.6:
-      // "choose new Skills to continue the Contest or accept the tie").
-      if (action.type === 'acceptTie' && state.phase === 'skills' && afterTie(state)) requirePhase(state, 'skills');
-      else requirePhase(state, 'tied');
       const choice: TieChoice = action.type === 'acceptTie' ? 'accept' : 'another';
-      const before = tieChoiceOf(state[side]);
-      const otherName = state[other(side)].operator?.name ?? 'the other player';
-      if (before === choice) {
-        throw new ContestRefusal('notNow', `${choice === 'accept' ? 'You already accept the tie' : 'You already asked for another round'}; waiting for ${otherName}.`);
-      }
-      // Another round needs a new skill from each side; a side with none left cannot ask for one.
-      if (choice === 'another' && action.noSkillLeft) throw new ContestRefusal('invalid', noSkillLeftText(state, side, 'another'));
-      const next = withSide(state, side, { tieChoice: choice, tieChoiceChanged: state[side].tieChoiceChanged === true || before !== null, wantsAnotherRound: undefined });
-      if (choice === 'accept' && action.noSkillLeft) {
-        // The contest cannot go on without a new skill from this side: accepting is the only way left, and it ends it.
-        const who = sideName(state, side);
-        return end(next, `${who} has no skill left that was not rolled in this contest, so it cannot go on: ${who} accepted the tie, which stands. The players decide the outcome together.`);
-      }
-      if (tieChoiceOf(next[other(side)]) !== choice) return next;
-      const names = `${sideName(next, 'challenger')} and ${sideName(next, 'opponent')}`;
-      if (choice === 'accept') return end(next, `${names} accepted the tie: the players decide the outcome together.`);
-      if (state.rounds.length >= CONTEST_LIMITS.rounds) {
-        return end(next, `After ${CONTEST_LIMITS.rounds} tied rounds the contest stops as a tie: decide the outcome together.`);
-      }
+      const before = tieChoiceOf(state[side!]);
+      const next = withSide(state, side!, { tieChoice: choice, tieChoiceChanged: state[side!].tieChoiceChanged === true || before !== null, wantsAnotherRound: undefined });
+      // The contest cannot go on without a new skill from this side: accepting is the only way left, and it ends it.
+      if (choice === 'accept' && action.noSkillLeft) return end(next, { kind: 'no-skill-left', side: side! });
+      if (tieChoiceOf(next[other(side!)]) !== choice) return next;
+      if (choice === 'accept') return end(next, { kind: 'tie-accepted' });
+      if (state.rounds.length >= CONTEST_LIMITS.rounds) return end(next, { kind: 'tie-rounds', rounds: CONTEST_LIMITS.rounds });
       const fresh = (s: ContestSide): ContestSide => ({
         ...s,
         skill: null,
@@ -631,20 +719,11 @@ export function applyContestAction(state: ContestState, action: ContestAction, a
       return { ...next, phase: 'skills', notice: null, challenger: fresh(next.challenger), opponent: fresh(next.opponent) };
     }
     case 'expire': {
-      // A draft may have been shown (a crash between its message and its posting): it expires as the proposal
-      // that message shows.
-      if (state.phase === 'draft') return { ...state, phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' };
-      requirePhase(state, ...OPEN_PHASES);
-      const reason = 'Nobody acted in time: the contest expired.';
       // An unsettled tie stays a tie the bot never resolved; the choices made so far are kept on the message.
-      const tied = state.phase === 'tied' ? ` The round stays a tie with no outcome agreed (${tieChoicesText(state)}).` : '';
-      return { ...state, phase: 'expired', expiredAt: state.phase, endReason: reason + tied };
+      const expiredAt = state.phase === 'draft' ? 'proposed' : state.phase;
+      return { ...state, phase: 'expired', expiredAt, endReason: { kind: 'expired', tied: state.phase === 'tied' } };
     }
   }
-}
-
-function signedNumber(value: number): string {
-  return value < 0 ? `−${-value}` : `+${value}`;
 }
 
 /** The terms a side adds to its D100 (its own skill only under the house rule); a linked side: see `partTerms`. */

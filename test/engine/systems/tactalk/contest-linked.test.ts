@@ -23,6 +23,7 @@ import {
   type ContestLinkedRoll,
   type ContestSingleRoll,
 } from '../../../../src/engine/systems/tactalk/contest.js';
+import { inWords, told } from '../../../helpers/contest-words.js';
 import { scriptedD100 } from '../../../helpers/dice.js';
 
 const kat: ContestActor = { userId: 'sasha', isDispatcher: false, name: 'Kat' };
@@ -31,7 +32,7 @@ const dee: ContestActor = { userId: 'dee', isDispatcher: true, name: 'Dee' };
 const noDice = scriptedD100();
 
 function act(state: ContestState, actor: ContestActor, action: ContestAction, rng = noDice): ContestState {
-  return applyContestAction(state, action, actor, rng);
+  return inWords(() => applyContestAction(state, action, actor, rng));
 }
 
 function part(name: string, level: number, extra: Partial<ContestLinkedPart> = {}): ContestLinkedPart {
@@ -126,14 +127,14 @@ describe('the Dispatcher makes a side linked', () => {
   it('shows the change, holds the side’s skill (the player cannot pick another) and makes both players press Ready again', () => {
     const ready = act(atSkills('attacker', 'defender'), troy, { type: 'ready' });
     const linked = troyLinked(ready);
-    expect(linked.changes).toEqual(["Dee made Troy's roll a linked roll: CQC 40 → Handgun Handling 40 + Driving 30"]);
+    expect(told(linked).changes).toEqual(["Dee made Troy's roll a linked roll: CQC 40 → Handgun Handling 40 + Driving 30"]);
     expect(linked.opponent).toMatchObject({ skill: null, disputed: true, ready: false });
     expect(linked.challenger.ready).toBe(false);
     expect(() => act(linked, troy, { type: 'chooseSkill', skill: { name: 'CQC', level: 40 }, conditionModifiers: [] })).toThrow('The Dispatcher chose your skill for this round');
     // A single skill disputed afterwards replaces the linked roll.
     const single = act(linked, dee, { type: 'dispute', side: 'opponent', skill: { name: 'Athletics', level: 30 }, conditionModifiers: [] });
     expect(single.opponent).toMatchObject({ skill: { name: 'Athletics', level: 30 }, linked: null });
-    expect(single.changes.at(-1)).toBe("Dee disputed Troy's skill: Handgun Handling 40 + Driving 30 → Athletics 30");
+    expect(told(single).changes.at(-1)).toBe("Dee disputed Troy's skill: Handgun Handling 40 + Driving 30 → Athletics 30");
   });
 
   it('refuses fewer than 2 or more than 5 skills, a skill named twice, and a player making the change', () => {

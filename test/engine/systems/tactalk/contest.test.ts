@@ -18,6 +18,7 @@ import {
   type ContestRole,
   type ContestState,
 } from '../../../../src/engine/systems/tactalk/contest.js';
+import { inWords, told } from '../../../helpers/contest-words.js';
 import { scriptedD100 } from '../../../helpers/dice.js';
 
 const kat: ContestActor = { userId: 'sasha', isDispatcher: false, name: 'Kat' };
@@ -44,7 +45,7 @@ function proposed(addsOwnSkill = false): ContestState {
 }
 
 function act(state: ContestState, actor: ContestActor, action: ContestAction, rng = noDice): ContestState {
-  return applyContestAction(state, action, actor, rng);
+  return inWords(() => applyContestAction(state, action, actor, rng));
 }
 
 /** The flow up to the skills step, with the given roles. */
@@ -139,7 +140,7 @@ describe('rolling a contest round', () => {
     expect(one).toMatchObject({ phase: 'tied', opponent: { tieChoice: 'accept' }, challenger: { tieChoice: null } });
     expect(() => act(one, troy, { type: 'acceptTie' })).toThrow('You already accept the tie; waiting for Kat.');
     const both = act(one, kat, { type: 'acceptTie' });
-    expect(both).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
+    expect(told(both)).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
   });
 
   it('after a tie a player may change their choice until both agree; a disagreement keeps the tie open', () => {
@@ -161,7 +162,7 @@ describe('rolling a contest round', () => {
     const tied = act(rollBoth(withSkills(atSkills('attacker', 'attacker'), 37, 35), 1, 1), kat, { type: 'acceptTie' });
     const expired = act(tied, bystander, { type: 'expire' });
     expect(expired).toMatchObject({ phase: 'expired', expiredAt: 'tied' });
-    expect(expired.endReason).toBe('Nobody acted in time: the contest expired. The round stays a tie with no outcome agreed (Kat accepted the tie; Troy had not chosen).');
+    expect(told(expired).endReason).toBe('Nobody acted in time: the contest expired. The round stays a tie with no outcome agreed (Kat accepted the tie; Troy had not chosen).');
   });
 
   it('after 10 tied rounds, both asking for another stops the contest as a tie', () => {
@@ -173,7 +174,7 @@ describe('rolling a contest round', () => {
       expect(state.phase).toBe('tied');
       state = act(act(state, kat, { type: 'anotherRound' }), troy, { type: 'anotherRound' });
     }
-    expect(state).toMatchObject({ phase: 'ended', endReason: 'After 10 tied rounds the contest stops as a tie: decide the outcome together.' });
+    expect(told(state)).toMatchObject({ phase: 'ended', endReason: 'After 10 tied rounds the contest stops as a tie: decide the outcome together.' });
   });
 
   it('a tie stored before both had to choose (wantsAnotherRound) still counts that choice', () => {
@@ -188,11 +189,11 @@ describe('rolling a contest round', () => {
     expect(round2.phase).toBe('skills');
     const one = act(round2, troy, { type: 'acceptTie' });
     expect(one).toMatchObject({ phase: 'skills', opponent: { tieChoice: 'accept' } });
-    expect(act(one, kat, { type: 'acceptTie' })).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
+    expect(told(act(one, kat, { type: 'acceptTie' }))).toMatchObject({ phase: 'ended', endReason: 'Kat and Troy accepted the tie: the players decide the outcome together.' });
     // Kat has no skill left that she has not rolled: her acceptance alone ends it, the contest cannot go on.
     const alone = act(round2, kat, { type: 'acceptTie', noSkillLeft: true });
     expect(alone.phase).toBe('ended');
-    expect(alone.endReason).toBe('Kat has no skill left that was not rolled in this contest, so it cannot go on: Kat accepted the tie, which stands. The players decide the outcome together.');
+    expect(told(alone).endReason).toBe('Kat has no skill left that was not rolled in this contest, so it cannot go on: Kat accepted the tie, which stands. The players decide the outcome together.');
     // Troy accepted but then both picked and were ready: the round is rolled, and the next tie starts with no choice.
     let played = act(one, kat, { type: 'chooseSkill', skill: { name: 'Climbing', level: 10 }, conditionModifiers: [] });
     played = act(played, troy, { type: 'chooseSkill', skill: { name: 'Athletics', level: 10 }, conditionModifiers: [] });
@@ -214,7 +215,7 @@ describe('rolling a contest round', () => {
   it('both defenders end the contest before any skill is picked', () => {
     const state = atSkills('defender', 'defender');
     expect(state.phase).toBe('ended');
-    expect(state.endReason).toContain('no reason for a contest');
+    expect(told(state).endReason).toContain('no reason for a contest');
   });
 
   it('replays a round from the same inputs and seed', () => {
@@ -336,7 +337,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
     expect(ready.challenger.ready).toBe(true);
     const changed = act(ready, dispatcher, { type: 'setModifiers', side: 'opponent', archetypeModifiers: [], situationalModifier: 5 });
     expect(changed.challenger.ready).toBe(false);
-    expect(changed.changes).toEqual(['Dee set Troy\'s modifiers: situational +5']);
+    expect(told(changed).changes).toEqual(['Dee set Troy\'s modifiers: situational +5']);
   });
 
   it('a new contest is a draft until its message is posted: not open, nobody can act on it, and it is posted once', () => {
@@ -352,7 +353,7 @@ describe('the contest state machine refuses what a step does not accept', () => 
 
   it('a draft left unposted expires as the proposal its message would show', () => {
     const expired = act(draft(), bystander, { type: 'expire' });
-    expect(expired).toMatchObject({ phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' });
+    expect(told(expired)).toMatchObject({ phase: 'expired', expiredAt: 'proposed', endReason: 'Nobody acted in time: the contest expired.' });
     expect(() => act(expired, bystander, { type: 'expire' })).toThrow(/over/);
   });
 
