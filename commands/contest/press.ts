@@ -11,15 +11,15 @@ import { UserError } from '../../src/errors.js';
 import { nameKey } from '../../src/engine/names.js';
 import { seededRng } from '../../src/engine/rng.js';
 import {
-  ADJUSTABLE,
   ContestRefusal,
   OPEN_PHASES,
   applyContestAction,
-  chosenSkills,
+  contestRefusal,
   sideName,
   sideOf,
   type ContestAction,
   type ContestActor,
+  type ContestMove,
   type ContestState,
 } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
@@ -39,8 +39,8 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
   const { state } = contest;
   switch (control.action) {
     case 'accept': {
-      // A dry run with the engine's own checks, so only the challenged player, and only now, gets the form.
-      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
+      // Only the challenged player, and only now, gets the form.
+      mayMake(state, actor, 'accept');
       const owner = { guildId: context.guildId, ownerId: context.userId };
       if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
         throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
@@ -51,7 +51,8 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       return openForm(interaction, context.answer, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
     }
     case 'acceptform': {
-      applyContestAction(state, { type: 'accept', stakes: '-', operator: { id: 0, name: '-' } }, actor, seededRng('dry-run'));
+      // Who and when first: what the form holds is only read from someone who may send it now.
+      mayMake(state, actor, 'accept');
       const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest' });
       const role = field(interaction, 'role').trim().toLowerCase();
       if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
@@ -80,22 +81,20 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       if (sideOf(state, context.userId) !== side) throw new ContestRefusal({ kind: 'not-your-menu', owner: state[side].operator?.name ?? null });
       const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
       if (typed === SKILL_SEARCH_VALUE) {
-        // A dry run: refuses when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
-        applyContestAction(state, { type: 'chooseSkill', skill: { name: '', level: 0 }, conditionModifiers: [] }, actor, seededRng('dry-run'));
+        // Not when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
+        mayMake(state, actor, 'chooseSkill');
         return openForm(interaction, context.answer, skillSearchModal(contest.id, side));
       }
       const choice = await skillChoice(context, state, side, typed);
       return [{ type: 'chooseSkill', ...choice }];
     }
     case 'adjust': {
-      if (!actor.isDispatcher) throw new ContestRefusal({ kind: 'dispatcher-only', adjust: true });
-      requireAdjustable(state);
+      mayMake(state, actor, 'adjust');
       return openForm(interaction, context.answer, adjustModal(contest.id, state));
     }
     case 'adjustform': {
-      if (!actor.isDispatcher) throw new ContestRefusal({ kind: 'dispatcher-only', adjust: true });
-      // The form may come from a stale client (opened before, or never): the same step check as the button.
-      requireAdjustable(state);
+      // The form may come from a stale client (opened before, or never): the same check as the button.
+      mayMake(state, actor, 'adjust');
       return adjustActions(interaction, context, state);
     }
   }
@@ -114,13 +113,10 @@ async function skillsGone(context: HandlerContext, state: ContestState): Promise
   return (sheet?.skills ?? []).some((skill) => !used.has(nameKey(skill.name))) ? {} : { noSkillLeft: true };
 }
 
-/** The Dispatcher adjusts once both skills are known (both sides' sheets with them), until the dice roll. */
-function requireAdjustable(state: ContestState): void {
-  // A side the Dispatcher made a linked roll has no one skill: its parts are its skills.
-  const known = state.challenger.operator && state.opponent.operator && (state.phase !== 'countered' || (chosenSkills(state.challenger).length > 0 && chosenSkills(state.opponent).length > 0));
-  if (!ADJUSTABLE.includes(state.phase) || !known) {
-    throw new ContestRefusal({ kind: 'not-adjustable', over: !OPEN_PHASES.includes(state.phase) });
-  }
+/** Refuses a move the engine would not take from this presser now, before a form opens or its values are read. */
+function mayMake(state: ContestState, actor: ContestActor, move: ContestMove): void {
+  const refusal = contestRefusal(state, actor, move);
+  if (refusal) throw new ContestRefusal(refusal);
 }
 
 /** Shows the contest's current state on its message: in place when the press came from it, else by editing it. */
