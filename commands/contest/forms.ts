@@ -1,6 +1,7 @@
 /**
  * The contest's forms: the Accept form (the challenged player's terms, role and skill), the skill search, and the
- * Dispatcher's form; each opened by a press, and its submit read into the actions it asks for.
+ * Dispatcher's form. Each form's fields and how its text reads are the view's (src/views/contest.ts); here a form is
+ * opened, and what it holds is checked against the sheets and made the actions it asks for.
  */
 import type { Responder } from '../../src/discord/responder.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
@@ -9,8 +10,18 @@ import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type 
 import { ContestRefusal, type ContestAction, type ContestLinkedPart, type ContestSideName, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { validateChallengeInput } from '../../src/engine/systems/tactalk/challenge.js';
 import { challengeFromSheet } from '../../src/engine/systems/tactalk/from-sheet.js';
-import { parseLinkedRoll } from '../../src/engine/systems/tactalk/linked-notation.js';
-import type { acceptModal, ContestControl } from '../../src/views/contest.js';
+import type { StoredContest } from '../../src/store/contests.js';
+import {
+  acceptModal,
+  readAcceptForm,
+  readAdjustForm,
+  readSkillSearchForm,
+  typedBackText,
+  type AdjustedSkill,
+  type ContestControl,
+  type FormText,
+} from '../../src/views/contest.js';
+import { choiceFrom } from './start.js';
 
 /** The buttons that answer with a form: accept (the opponent's stakes), adjust, and the skill menu's search. */
 export const mayOpenForm = (control: ContestControl): boolean => control.action === 'accept' || control.action === 'adjust' || control.action === 'skill';
@@ -21,21 +32,48 @@ export async function openForm(interaction: ComponentInteraction, answer: Respon
   return null;
 }
 
-/** A form's field as text: a text input's value, or a menu's picks joined by commas; empty when the form has no such field. */
-export function field(interaction: ComponentInteraction, name: string): string {
-  if (!interaction.isModalSubmit()) return '';
-  const data = interaction.fields.fields.get(name);
-  if (!data) return '';
-  if ('value' in data && typeof data.value === 'string') return data.value;
-  if ('values' in data && Array.isArray(data.values)) return data.values.join(', ');
-  return '';
+/** A submitted form's fields as text (empty for a press that is not a form's submit). */
+function formText(interaction: ComponentInteraction): FormText {
+  return (id) => {
+    if (!interaction.isModalSubmit()) return '';
+    const data = interaction.fields.fields.get(id);
+    if (!data) return '';
+    if ('value' in data && typeof data.value === 'string') return data.value;
+    if ('values' in data && Array.isArray(data.values)) return data.values.join(', ');
+    return '';
+  };
 }
 
 /** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
 export function typedBack(interaction: ComponentInteraction): string {
   if (!interaction.isModalSubmit()) return '';
-  const lines = [...interaction.fields.fields.keys()].map((name) => `- ${name}: ${field(interaction, name) ? `\`${field(interaction, name).replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
-  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
+  const text = formText(interaction);
+  return typedBackText([...interaction.fields.fields.keys()].map((id) => [id, text(id)] as const));
+}
+
+/** The Accept form, for the challenged player's active Tac Talk sheet: its skills not rolled yet, its archetypes. */
+export async function openAcceptForm(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<null> {
+  const owner = { guildId: context.guildId, ownerId: context.userId };
+  if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
+    throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
+  }
+  // The form's skill menu lists one sheet's skills, so it is for the active sheet (another: `/sheet use` first).
+  const sheet = await context.store.operators.requireActive(owner, 'tactalk', { command: '/contest' });
+  const used = new Set(contest.state.opponent.usedSkills.map((name) => name.toLowerCase()));
+  return openForm(interaction, context.answer, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
+}
+
+/** The Accept form's submit: the challenged player's terms, and their role, skill and archetypes from their sheet. */
+export async function acceptAction(interaction: ComponentInteraction, context: HandlerContext): Promise<ContestAction> {
+  const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest' });
+  const form = readAcceptForm(formText(interaction));
+  const choice = choiceFrom(sheet, form.role, form.skill, form.archetypes, context.now());
+  return { type: 'accept', stakes: form.stakes, operator: { id: sheet.id, name: sheet.name }, choice };
+}
+
+/** The skill typed in the search form. */
+export function searchedSkill(interaction: ComponentInteraction): string {
+  return readSkillSearchForm(formText(interaction)).skill;
 }
 
 async function operatorOf(context: HandlerContext, state: ContestState, side: ContestSideName): Promise<OperatorSheet> {
@@ -51,19 +89,11 @@ export async function skillChoice(context: HandlerContext, state: ContestState, 
   return { skill: { name: skill.name, level: skill.level }, conditionModifiers: conditionModifiers(sheet, skill.name, context.now()) };
 }
 
-/**
- * What the Dispatcher typed as a side's skill: one skill, or a linked roll (RULES 1.3), its skills separated by `;`,
- * each with its own `+Archetype` and `±N` terms. Null when it is the side's roll as it is (no dispute).
- */
-function disputeOf(sheet: OperatorSheet, state: ContestState, side: ContestSideName, typed: string, now: Date): ContestAction | null {
+/** The Dispatcher's skill for a side, checked against its sheet; null when it is the side's roll as it is (no dispute). */
+function disputeOf(sheet: OperatorSheet, state: ContestState, side: ContestSideName, typed: AdjustedSkill, now: Date): ContestAction | null {
   const current = state[side];
-  if (/[;\n]/.test(typed)) {
-    // The CL of every part is the other side's aptitude (RULES 1.6), never one the Dispatcher names.
-    if (/\bvs\b/i.test(typed)) throw new UserError('In a contest each part’s Challenge Level is the other side’s aptitude: leave out `vs`.');
-    if (typed.split(/[;\n]/).filter((part) => part.trim()).length < 2) {
-      throw new UserError('A linked roll needs at least two skills separated by `;`, e.g. `Handgun Handling +Acuity; Driving`.');
-    }
-    const parts: ContestLinkedPart[] = parseLinkedRoll(typed, 0).map((part) => {
+  if (typed.kind === 'linked') {
+    const parts: ContestLinkedPart[] = typed.parts.map((part) => {
       const challenge = challengeFromSheet(sheet, part, { force: false, hidden: false }, now);
       validateChallengeInput(challenge);
       return { skill: challenge.skill, archetypeModifiers: challenge.archetypeModifiers, conditionModifiers: challenge.conditionModifiers, situationalModifier: challenge.situationalModifier };
@@ -72,28 +102,24 @@ function disputeOf(sheet: OperatorSheet, state: ContestState, side: ContestSideN
     if (current.linked && comparable(current.linked) === comparable(parts)) return null;
     return { type: 'disputeLinked', side, parts };
   }
-  if (!typed || (!current.linked && typed.toLowerCase() === current.skill?.name.toLowerCase())) return null;
-  if (/\s[+-]/.test(typed)) {
+  if (typed.kind === 'none' || (!current.linked && typed.name.toLowerCase() === current.skill?.name.toLowerCase())) return null;
+  if (/\s[+-]/.test(typed.name)) {
     throw new UserError('`+Archetype` and `±N` after a skill are for the parts of a linked roll (`Handgun Handling +Acuity; Driving -10`). For one skill, use the archetypes field and Situational.');
   }
-  const chosen = findSkill(sheet, typed);
+  const chosen = findSkill(sheet, typed.name);
   return { type: 'dispute', side, skill: { name: chosen.name, level: chosen.level }, conditionModifiers: conditionModifiers(sheet, chosen.name, now) };
 }
 
 /** The Dispatcher's form becomes a list of actions, applied together or not at all. */
 export async function adjustActions(interaction: ComponentInteraction, context: HandlerContext, state: ContestState): Promise<ContestAction[]> {
+  const form = readAdjustForm(formText(interaction));
   const actions: ContestAction[] = [];
-  const modifiersText = field(interaction, 'modifiers').trim();
-  const modifiers = modifiersText.split(',').map((part) => part.trim().replace('−', '-'));
-  if (modifiers.length !== 2 || modifiers.some((part) => !/^[+-]?\d{1,3}$/.test(part))) {
-    throw new UserError('Situational modifiers: write two whole numbers, the challenger’s then the opponent’s, e.g. `0, -10`.');
-  }
-  for (const [index, side] of (['challenger', 'opponent'] as const).entries()) {
+  for (const side of ['challenger', 'opponent'] as const) {
     const sheet = await operatorOf(context, state, side);
-    const dispute = disputeOf(sheet, state, side, field(interaction, `${side}_skill`).trim(), context.now());
+    const dispute = disputeOf(sheet, state, side, form[side].skill, context.now());
     if (dispute) actions.push(dispute);
-    const archetypes = archetypeModifiers(sheet, splitNameList(field(interaction, `${side}_archetypes`)));
-    const situationalModifier = Number(modifiers[index]);
+    const archetypes = archetypeModifiers(sheet, splitNameList(form[side].archetypes));
+    const situationalModifier = form[side].situational;
     const current = state[side];
     const unchanged =
       situationalModifier === current.situationalModifier &&

@@ -26,12 +26,11 @@ import type { StoredContest } from '../../src/store/contests.js';
 import { isIdClash } from '../../src/store/database.js';
 import { newRollId } from '../../src/store/rolls.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import { SKILL_SEARCH_VALUE, acceptModal, adjustModal, contestIds, contestMessage, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
+import { SKILL_SEARCH_VALUE, adjustModal, contestIds, contestMessage, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
 import { announce, postLostResult, roundEntry } from './announce.js';
-import { adjustActions, field, openForm, skillChoice, typedBack } from './forms.js';
+import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice, typedBack } from './forms.js';
 import { drawn, expiryFrom, memberName } from './message.js';
-import { choiceFrom } from './start.js';
 import { SAVE_ATTEMPTS, inTurn } from './turns.js';
 
 /** What a press means; null when it only opens a form (the form's submit is the action). */
@@ -41,23 +40,12 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'accept': {
       // Only the challenged player, and only now, gets the form.
       mayMake(state, actor, 'accept');
-      const owner = { guildId: context.guildId, ownerId: context.userId };
-      if (!(await context.store.operators.list(owner)).some((sheet) => sheet.system === 'tactalk')) {
-        throw new UserError('A contest is played with a Tac Talk sheet, and you have none: create one with `/sheet create name:… system:Tac Talk`, then press Accept again.');
-      }
-      // The form's skill menu lists one sheet's skills, so it is for the active sheet (another: `/sheet use` first).
-      const sheet = await context.store.operators.requireActive(owner, 'tactalk', { command: '/contest' });
-      const used = new Set(state.opponent.usedSkills.map((name) => name.toLowerCase()));
-      return openForm(interaction, context.answer, acceptModal(contest.id, { name: sheet.name, skills: sheet.skills.filter((skill) => !used.has(skill.name.toLowerCase())), archetypes: sheet.archetypes }));
+      return openAcceptForm(interaction, context, contest);
     }
     case 'acceptform': {
       // Who and when first: what the form holds is only read from someone who may send it now.
       mayMake(state, actor, 'accept');
-      const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest' });
-      const role = field(interaction, 'role').trim().toLowerCase();
-      if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
-      const choice = choiceFrom(sheet, role, field(interaction, 'skill'), field(interaction, 'archetypes'), context.now());
-      return [{ type: 'accept', stakes: field(interaction, 'stakes'), operator: { id: sheet.id, name: sheet.name }, choice }];
+      return [await acceptAction(interaction, context)];
     }
     case 'decline':
       return [{ type: 'decline' }];
@@ -79,7 +67,7 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
     case 'searchform': {
       const { side } = control;
       if (sideOf(state, context.userId) !== side) throw new ContestRefusal({ kind: 'not-your-menu', owner: state[side].operator?.name ?? null });
-      const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : field(interaction, 'skill');
+      const typed = interaction.isStringSelectMenu() ? (interaction.values[0] ?? '') : searchedSkill(interaction);
       if (typed === SKILL_SEARCH_VALUE) {
         // Not when this side cannot pick a skill now (wrong step, or the Dispatcher set it).
         mayMake(state, actor, 'chooseSkill');

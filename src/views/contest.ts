@@ -15,6 +15,7 @@ import {
   TextInputStyle,
   type APIEmbedField,
 } from 'discord.js';
+import { UserError } from '../errors.js';
 import { nameKey } from '../engine/names.js';
 import type { SkillEntry } from '../engine/sheet.js';
 import {
@@ -42,6 +43,7 @@ import {
   type ContestSideRoll,
   type ContestState,
 } from '../engine/systems/tactalk/contest.js';
+import { parseLinkedRoll, type LinkedRollPart } from '../engine/systems/tactalk/linked-notation.js';
 import { BUTTON, componentIds, oneOf, SELECT, wholeNumber } from './component-id.js';
 import { escapeMarkdown, formatD100, formatTerms, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -720,6 +722,29 @@ export function contestOpening(view: ContestView) {
   return { ...contestMessage(view), allowedMentions: { parse: [] as never[], users: [view.state.opponent.userId] } };
 }
 
+/**
+ * A submitted form's text by field id: a text input's value, or a menu's picks joined by commas; empty when the form
+ * has no such field (an older client's form). The command reads it off the interaction.
+ */
+export type FormText = (fieldId: string) => string;
+
+/** The fields of the Accept form, by id: `acceptModal` writes them, `readAcceptForm` reads them. */
+const ACCEPT_FIELDS = { stakes: 'stakes', role: 'role', skill: 'skill', archetypes: 'archetypes' } as const;
+
+/** The Accept form as sent: the skill and archetypes as typed or picked, for the sheet to check. */
+export interface AcceptForm {
+  stakes: string;
+  role: ContestRole;
+  skill: string;
+  archetypes: string;
+}
+
+export function readAcceptForm(text: FormText): AcceptForm {
+  const role = text(ACCEPT_FIELDS.role).trim().toLowerCase();
+  if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
+  return { stakes: text(ACCEPT_FIELDS.stakes), role, skill: text(ACCEPT_FIELDS.skill), archetypes: text(ACCEPT_FIELDS.archetypes) };
+}
+
 /** The sheet the challenged player accepts with: its skills (those not rolled yet in this contest) and archetypes. */
 export interface AcceptSheet {
   name: string;
@@ -738,11 +763,11 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
     return description ? built.setDescription(truncate(description, 100)) : built;
   };
   const stakes = label('If you win, what happens to the challenger?').setTextInputComponent(
-    new TextInputBuilder().setCustomId('stakes').setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
+    new TextInputBuilder().setCustomId(ACCEPT_FIELDS.stakes).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
   );
   const role = label('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
     new StringSelectMenuBuilder()
-      .setCustomId('role')
+      .setCustomId(ACCEPT_FIELDS.role)
       .setPlaceholder('Attacker or Defender')
       .setRequired(true)
       .addOptions(
@@ -754,13 +779,13 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
   const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, 100), value: truncate(skill.name, 100) }));
   const skill =
     options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions
-      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId('skill').setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
+      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId(ACCEPT_FIELDS.skill).setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
       : skillLabel.setTextInputComponent(
-          new TextInputBuilder().setCustomId('skill').setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(`As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}`, 100)),
+          new TextInputBuilder().setCustomId(ACCEPT_FIELDS.skill).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(`As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}`, 100)),
         );
   const archetypes = label('Archetypes you add (comma list, optional)', 'Each once; a Dispatcher may still adjust.').setTextInputComponent(
     new TextInputBuilder()
-      .setCustomId('archetypes')
+      .setCustomId(ACCEPT_FIELDS.archetypes)
       .setStyle(TextInputStyle.Short)
       .setRequired(false)
       .setMaxLength(200)
@@ -772,13 +797,20 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
     .addLabelComponents(stakes, role, skill, archetypes);
 }
 
+/** The skill search form's one field: a skill's name as typed, for the side's sheet to find. */
+const SEARCH_FIELDS = { skill: 'skill' } as const;
+
+export function readSkillSearchForm(text: FormText): { skill: string } {
+  return { skill: text(SEARCH_FIELDS.skill) };
+}
+
 export function skillSearchModal(id: number, side: ContestSideName) {
   return new ModalBuilder()
     .setCustomId(contestIds.encode({ action: 'searchform', contestId: id, side }))
     .setTitle('Pick a skill by name')
     .addComponents(
       new ActionRowBuilder<TextInputBuilder>().addComponents(
-        new TextInputBuilder().setCustomId('skill').setLabel('Skill name (as on your sheet)').setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64),
+        new TextInputBuilder().setCustomId(SEARCH_FIELDS.skill).setLabel('Skill name (as on your sheet)').setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64),
       ),
     );
 }
@@ -821,16 +853,64 @@ export function adjustModal(id: number, state: ContestState) {
     .setCustomId(contestIds.encode({ action: 'adjustform', contestId: id }))
     .setTitle(`Dispatcher: contest #${id}`)
     .addLabelComponents(
-      input('challenger_skill', `${c}'s skill`, skillHelp, skills('challenger'), { placeholder: skillExample, maxLength: skillLength }),
-      input('opponent_skill', `${o}'s skill`, skillHelp, skills('opponent'), { placeholder: skillExample, maxLength: skillLength }),
-      input('challenger_archetypes', `${c}'s archetypes`, archetypeHelp, names('challenger')),
-      input('opponent_archetypes', `${o}'s archetypes`, archetypeHelp, names('opponent')),
+      input(ADJUST_FIELDS.skill.challenger, `${c}'s skill`, skillHelp, skills('challenger'), { placeholder: skillExample, maxLength: skillLength }),
+      input(ADJUST_FIELDS.skill.opponent, `${o}'s skill`, skillHelp, skills('opponent'), { placeholder: skillExample, maxLength: skillLength }),
+      input(ADJUST_FIELDS.archetypes.challenger, `${c}'s archetypes`, archetypeHelp, names('challenger')),
+      input(ADJUST_FIELDS.archetypes.opponent, `${o}'s archetypes`, archetypeHelp, names('opponent')),
       input(
-        'modifiers',
+        ADJUST_FIELDS.modifiers,
         'Situational modifiers',
         `${c}'s, then ${o}'s, as two whole numbers, e.g. 0, -10`,
         `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`,
         { required: true },
       ),
     );
+}
+
+/** The fields of the Dispatcher's form, by id: `adjustModal` writes them, `readAdjustForm` reads them. */
+const ADJUST_FIELDS = {
+  skill: { challenger: 'challenger_skill', opponent: 'opponent_skill' },
+  archetypes: { challenger: 'challenger_archetypes', opponent: 'opponent_archetypes' },
+  modifiers: 'modifiers',
+} as const;
+
+/** What the Dispatcher typed as a side's skill: nothing, one skill's name, or a linked roll's parts (RULES 1.3). */
+export type AdjustedSkill = { kind: 'none' } | { kind: 'one'; name: string } | { kind: 'linked'; parts: LinkedRollPart[] };
+
+/** The Dispatcher's form as sent: each side's skill, archetype names and situational modifier, for the sheets to check. */
+export type AdjustForm = Record<ContestSideName, { skill: AdjustedSkill; archetypes: string; situational: number }>;
+
+/**
+ * A side's skill field: one skill, or a linked roll, its skills separated by `;`, each with its own `+Archetype` and
+ * `±N` terms. The CL of every part is the other side's aptitude (RULES 1.6), never one the Dispatcher names.
+ */
+function adjustedSkill(typed: string): AdjustedSkill {
+  if (/[;\n]/.test(typed)) {
+    if (/\bvs\b/i.test(typed)) throw new UserError('In a contest each part’s Challenge Level is the other side’s aptitude: leave out `vs`.');
+    if (typed.split(/[;\n]/).filter((part) => part.trim()).length < 2) {
+      throw new UserError('A linked roll needs at least two skills separated by `;`, e.g. `Handgun Handling +Acuity; Driving`.');
+    }
+    return { kind: 'linked', parts: parseLinkedRoll(typed, 0) };
+  }
+  if (!typed) return { kind: 'none' };
+  return { kind: 'one', name: typed };
+}
+
+export function readAdjustForm(text: FormText): AdjustForm {
+  const modifiers = text(ADJUST_FIELDS.modifiers).trim().split(',').map((part) => part.trim().replace('−', '-'));
+  if (modifiers.length !== 2 || modifiers.some((part) => !/^[+-]?\d{1,3}$/.test(part))) {
+    throw new UserError('Situational modifiers: write two whole numbers, the challenger’s then the opponent’s, e.g. `0, -10`.');
+  }
+  const side = (name: ContestSideName, index: number) => ({
+    skill: adjustedSkill(text(ADJUST_FIELDS.skill[name]).trim()),
+    archetypes: text(ADJUST_FIELDS.archetypes[name]),
+    situational: Number(modifiers[index]),
+  });
+  return { challenger: side('challenger', 0), opponent: side('opponent', 1) };
+}
+
+/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
+export function typedBackText(fields: ReadonlyArray<readonly [id: string, text: string]>): string {
+  const lines = fields.map(([id, text]) => `- ${id}: ${text ? `\`${text.replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
+  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
 }
