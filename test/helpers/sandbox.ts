@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { pino, type Logger } from 'pino';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import type { BotCommand } from '../../src/discord/command.js';
 import { MessageFlags } from 'discord.js';
 import type { FakeDiscord, SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from './database.js';
@@ -29,6 +30,8 @@ export async function startTestSandbox(
      * every test's first interaction, which `one` counts); test/e2e/welcome.test.ts turns it on.
      */
     welcome?: boolean;
+    /** Commands the bot serves beside its own (test/fixtures/toy-command.ts). */
+    extraCommands?: BotCommand[];
   } = {},
 ): Promise<TestSandbox> {
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
@@ -42,6 +45,7 @@ export async function startTestSandbox(
     newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
     ...(options.now ? { now: options.now } : {}),
     welcome: options.welcome ?? false,
+    ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
   });
   const act = async (request: SandboxInteractionRequest) => {
     const result = await sandbox.fake.interact(request);
