@@ -3,12 +3,10 @@
  * the end of the contest, or a round's result. A result is posted with a link to the contest message, and the contest
  * message then links to the result. Failing to post it leaves the contest as saved: its message shows the outcome.
  */
-import { rolledBy, type ComponentInteraction, type HandlerContext } from '../../src/discord/command.js';
+import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { fromMessage } from '../../src/discord/interaction-kinds.js';
-import { BOTH_FAIL_READING, isLinkedRoll, type ContestAction, type ContestRollSideInput, type ContestRound, type ContestSideName, type ContestSideRoll, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
-import { contestDice } from '../../src/engine/replay.js';
+import type { ContestAction, ContestSideName, ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
-import type { RollEntry } from '../../src/store/rolls.js';
 import type { ServerSettings } from '../../src/store/servers.js';
 import { contestEndNotice, contestHappened, contestMessage, contestPrompt, contestResultMessage } from '../../src/views/contest.js';
 import { drawn, viewOf } from './message.js';
@@ -67,25 +65,4 @@ async function linkResult(context: HandlerContext, contest: StoredContest, round
     if (saved) return saved;
   }
   return null;
-}
-
-/** The round's roll as the roll log keeps it, under the id the message shows; saved with the round (one transaction). */
-export function roundEntry(context: HandlerContext, contestId: number, round: ContestRound, seed: string, names: Record<ContestSideName, string>): RollEntry {
-  // Only what the roll needs: a linked side as its parts, a side with one skill in the shape rounds always had.
-  const inputOf = (side: ContestSideRoll): ContestRollSideInput =>
-    isLinkedRoll(side)
-      ? { role: side.role, challengeLevel: side.challengeLevel, linked: side.linked.map(({ skill, terms }) => ({ skill, terms })) }
-      : { skill: side.skill, role: side.role, terms: side.terms, challengeLevel: side.challengeLevel };
-  return context.store.rolls.entry(round.rollId!, {
-    ...rolledBy(context),
-    kind: 'contest',
-    // The reading of both failing the round was decided by, and the Operators' names, for /roll replay and /log.
-    inputs: { contestId, round: round.number, challenger: inputOf(round.challenger), opponent: inputOf(round.opponent), bothFail: BOTH_FAIL_READING, names },
-    seed,
-    dice: contestDice(round),
-    result: round,
-    total: null,
-    challengeLevel: null,
-    success: null,
-  });
 }

@@ -4,7 +4,7 @@
  * role) still counts, the same move twice is then refused by the engine as already handled.
  */
 import { fromMessage } from '../../src/discord/interaction-kinds.js';
-import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
+import { rolledBy, type ComponentInteraction, type HandlerContext } from '../../src/discord/command.js';
 import { answerFromStore, shownControls } from '../../src/discord/stored-message.js';
 import type { Responder } from '../../src/discord/responder.js';
 import { UserError } from '../../src/errors.js';
@@ -15,7 +15,6 @@ import {
   OPEN_PHASES,
   applyContestAction,
   contestRefusal,
-  sideName,
   sideOf,
   type ContestAction,
   type ContestActor,
@@ -23,12 +22,10 @@ import {
   type ContestState,
 } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
-import { isIdClash } from '../../src/store/database.js';
-import { newRollId } from '../../src/store/rolls.js';
 import type { ServerSettings } from '../../src/store/servers.js';
 import { SKILL_SEARCH_VALUE, adjustModal, contestIds, contestMessage, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
-import { announce, postLostResult, roundEntry } from './announce.js';
+import { announce, postLostResult } from './announce.js';
 import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice, typedBack } from './forms.js';
 import { drawn, expiryFrom, memberName } from './message.js';
 import { SAVE_ATTEMPTS, inTurn } from './turns.js';
@@ -195,16 +192,8 @@ async function decide(interaction: ComponentInteraction, control: ContestControl
       throw error;
     }
 
-    const rolled = next.rounds.length > contest.state.rounds.length ? next.rounds.at(-1)! : null;
-    if (rolled) rolled.rollId = newRollId();
-    let saved: StoredContest | null;
-    try {
-      saved = await store.contests.save(contest, next, expiryFrom(now, settings), rolled ? roundEntry(context, contest.id, rolled, seed, { challenger: sideName(next, 'challenger'), opponent: sideName(next, 'opponent') }) : undefined);
-    } catch (error) {
-      // A new roll id that is already taken: nothing was saved, so the press is decided again under another one.
-      if (!(rolled && isIdClash(error) && attempt < SAVE_ATTEMPTS)) throw error;
-      continue;
-    }
+    // A round rolled by the move is stored with it, as the presser's roll with this seed.
+    const saved = await store.contests.saveMove(contest, next, expiryFrom(now, settings), { by: rolledBy(context), seed });
     if (!saved) {
       if (attempt < SAVE_ATTEMPTS) continue;
       await context.answer.reply(privateNote('The contest is changing fast right now; nothing changed. Please press again.'));

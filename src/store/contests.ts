@@ -2,13 +2,14 @@
  * Contests in the database. Every change is a compare-and-set on `version`: a save that lost a race changes
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
-import { contestStateSchema, OPEN_PHASES, postContest, type ContestPhase, type ContestState } from '../engine/systems/tactalk/contest.js';
+import { contestStateSchema, OPEN_PHASES, postContest, roundRollInput, sideName, type ContestPhase, type ContestRound, type ContestState } from '../engine/systems/tactalk/contest.js';
+import { contestDice } from '../engine/systems/tactalk/replay.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { isRowId, transaction, type Dialect } from './database.js';
+import { isIdClash, isRowId, transaction, type Dialect } from './database.js';
 import type { Database } from './database-client.js';
 import type { Turns } from './locks.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
-import type { RollEntry } from './rolls.js';
+import { newRollId, type RollEntry, type RollLog, type RollRecordInput } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
@@ -16,6 +17,15 @@ const EXPIRING_PHASES: readonly ContestPhase[] = ['draft', ...OPEN_PHASES];
 
 /** Overdue contests are read this many at a time. */
 const OVERDUE_PAGE = 200;
+
+/** New roll ids a rolled round is tried under before an id taken every time is an error. */
+const ROLL_ID_TRIES = 5;
+
+/** Who made a move on a contest, and where, and the seed it rolled with: a round it rolls is theirs in the roll log. */
+export interface ContestMoveMade {
+  by: Pick<RollRecordInput, 'guildId' | 'channelId' | 'userId'>;
+  seed: string;
+}
 
 export interface StoredContest {
   id: number;
@@ -71,6 +81,7 @@ export class ContestStore {
     private readonly db: Database,
     private readonly turns: Turns,
     private readonly dialect: Dialect,
+    private readonly rolls: RollLog,
   ) {}
 
   /**
@@ -152,6 +163,41 @@ export class ContestStore {
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
     const won = await saveIfUnchanged(this.db, 'Contest', contest, state, { phase: state.phase, expiresAt }, { roll });
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
+  }
+
+  /**
+   * Saves a move as `save` does. A move that rolled a round (the new state has one more) gets its roll in the roll
+   * log with it, in the same transaction: the round under a new roll id, which the state shows, rolled by `made.by`
+   * with `made.seed`. An id already taken saves nothing, and the move is saved again under another one.
+   */
+  async saveMove(contest: StoredContest, state: ContestState, expiresAt: Date, made: ContestMoveMade): Promise<StoredContest | null> {
+    const rolled = state.rounds.length > contest.state.rounds.length ? state.rounds.at(-1)! : null;
+    if (!rolled) return this.save(contest, state, expiresAt);
+    for (let attempt = 1; ; attempt++) {
+      const round: ContestRound = { ...rolled, rollId: newRollId() };
+      const withRoll: ContestState = { ...state, rounds: [...state.rounds.slice(0, -1), round] };
+      try {
+        return await this.save(contest, withRoll, expiresAt, this.roundEntry(contest.id, withRoll, round, made));
+      } catch (error) {
+        if (!(isIdClash(error) && attempt < ROLL_ID_TRIES)) throw error;
+      }
+    }
+  }
+
+  /** A round's roll as the roll log keeps it: for /roll replay and /log, the reading both failing was decided by, and the Operators' names. */
+  private roundEntry(contestId: number, state: ContestState, round: ContestRound, made: ContestMoveMade): RollEntry {
+    const names = { challenger: sideName(state, 'challenger'), opponent: sideName(state, 'opponent') };
+    return this.rolls.entry(round.rollId!, {
+      ...made.by,
+      kind: 'contest',
+      inputs: { contestId, round: round.number, ...roundRollInput(round), names },
+      seed: made.seed,
+      dice: contestDice(round),
+      result: round,
+      total: null,
+      challengeLevel: null,
+      success: null,
+    });
   }
 
   /** How many contests a user takes part in that are still open, on this server. */

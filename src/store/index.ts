@@ -44,13 +44,14 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
   if (opened.sqlite) await rekeyNames(opened.sqlite, log);
   const caches = opened.pool ? await postgresCacheBus(opened.pool, log) : processLocalBus();
   const turns = opened.pool ? postgresTurns(opened.pool) : processLocalTurns();
+  const rolls = new RollLog(db);
   return {
     db,
     dialect: opened.dialect,
     operators: new OperatorStore(db, caches),
-    contests: new ContestStore(db, turns, opened.dialect),
+    contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
-    rolls: new RollLog(db),
+    rolls,
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db, caches),
     tables: new TableStore(db),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyContestAction, proposeContest, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
+import { applyContestAction, proposeContest, resolveContestRoll, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { seededRng } from '../../src/engine/rng.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { Store } from '../../src/store/index.js';
 import { isIdClash } from '../../src/store/database.js';
-import type { RollRecordInput } from '../../src/store/rolls.js';
+import { ROLL_ID_PATTERN, type RollRecordInput } from '../../src/store/rolls.js';
 import { freshStoreEachTest } from '../helpers/database.js';
 
 let store: Store;
@@ -119,6 +119,27 @@ describe('saving a contest with its round’s roll', () => {
     // The contest can still move on, with its roll under another id.
     expect(await store.contests.save(contest, declined(contest.state), LATER, store.rolls.entry('rolled02', contestRoll(contest.id)))).not.toBeNull();
     expect(await store.rolls.find(GUILD, 'rolled02')).not.toBeNull();
+  });
+
+  it('a move that rolled a round: the store records the round’s roll, under the id the saved round shows, rolled again from its inputs and seed', async () => {
+    const choice = (role: 'attacker' | 'defender', name: string, level: number) => ({ role, skill: { name, level }, conditionModifiers: [], archetypeModifiers: [] });
+    const draft = proposeContest({ challengerId: 'sasha', opponentId: 'mike', challengerOperator: { id: 1, name: 'Kat' }, intent: 'Disarm Troy', stakes: 'Troy is disarmed', addsOwnSkill: false, choice: choice('attacker', 'CQC', 37) });
+    const posted = (await store.contests.post(await create(draft), 'm'))!;
+    const countered = applyContestAction(posted.state, { type: 'accept', stakes: 'Kat is kicked', operator: { id: 2, name: 'Troy' }, choice: choice('defender', 'Shotgun Handling', 35) }, { userId: 'mike', isDispatcher: false, name: 'Troy' }, seededRng('x'));
+    const contest = (await store.contests.save(posted, countered, LATER))!;
+    const rolled = applyContestAction(contest.state, { type: 'agree' }, { userId: 'sasha', isDispatcher: false, name: 'Kat' }, seededRng('round-seed'));
+    const saved = (await store.contests.saveMove(contest, rolled, LATER, { by: { guildId: GUILD, channelId: 'c', userId: 'sasha' }, seed: 'round-seed' }))!;
+    const round = saved.state.rounds[0]!;
+    expect(round.rollId).toMatch(ROLL_ID_PATTERN);
+    expect(await store.contests.find(GUILD, contest.id)).toEqual(saved);
+    const roll = (await store.rolls.find(GUILD, round.rollId!))!;
+    expect(roll).toMatchObject({ kind: 'contest', userId: 'sasha', channelId: 'c', seed: 'round-seed', inputs: { contestId: contest.id, round: 1, bothFail: 'nobody', names: { challenger: 'Kat', opponent: 'Troy' } } });
+    const inputs = roll.inputs as Parameters<typeof resolveContestRoll>[0];
+    expect(resolveContestRoll(inputs, seededRng('round-seed'))).toEqual({ challenger: round.challenger, opponent: round.opponent, winner: round.winner });
+    // A move that rolls nothing is saved as any other change, with no roll.
+    const other = (await store.contests.post(await create(), 'm2'))!;
+    expect(await store.contests.saveMove(other, declined(other.state), LATER, { by: { guildId: GUILD, channelId: 'c', userId: 'mike' }, seed: 'unused' })).toMatchObject({ version: 2, state: { phase: 'ended' } });
+    expect((await store.rolls.page(GUILD, { limit: 10 })).rolls.map((each) => each.id)).toEqual([round.rollId]);
   });
 
   it('a save that lost the race records no roll either', async () => {

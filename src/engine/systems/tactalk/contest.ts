@@ -818,6 +818,18 @@ export function contestRollInput(state: ContestState): ContestRollInput {
   return { challenger: side('challenger'), opponent: side('opponent'), bothFail: BOTH_FAIL_READING };
 }
 
+/**
+ * The inputs a round just rolled was rolled from, as the roll log keeps them: rolled again with its seed, they give
+ * the round. Only what the roll needs: a linked side as its parts, a side with one skill in the shape rounds always had.
+ */
+export function roundRollInput(round: ContestRollResult): ContestRollInput {
+  const side = (roll: ContestSideRoll): ContestRollSideInput =>
+    isLinkedRoll(roll)
+      ? { role: roll.role, challengeLevel: roll.challengeLevel, linked: roll.linked.map(({ skill, terms }) => ({ skill, terms })) }
+      : { skill: roll.skill, role: roll.role, terms: roll.terms, challengeLevel: roll.challengeLevel };
+  return { challenger: side(round.challenger), opponent: side(round.opponent), bothFail: BOTH_FAIL_READING };
+}
+
 function rollPart(part: { skill: { name: string; level: number }; terms: Modifier[] }, challengeLevel: number, rng: Rng): ContestPartRoll {
   const d100 = rollD100(rng);
   const result = d100.value + part.terms.reduce((sum, term) => sum + term.value, 0);
