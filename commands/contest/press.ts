@@ -13,6 +13,7 @@ import { seededRng } from '../../src/engine/rng.js';
 import {
   ContestRefusal,
   OPEN_PHASES,
+  READS_SKILLS_LEFT,
   applyContestAction,
   contestRefusal,
   sideOf,
@@ -23,7 +24,7 @@ import {
 } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import { SKILL_SEARCH_VALUE, adjustModal, contestIds, contestMessage, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
+import { PLAIN_PRESSES, SKILL_SEARCH_VALUE, adjustModal, contestIds, contestMessage, isPlainPress, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
 import { announce, postLostResult } from './announce.js';
 import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice, typedBack } from './forms.js';
@@ -33,6 +34,10 @@ import { SAVE_ATTEMPTS, inTurn } from './turns.js';
 /** What a press means; null when it only opens a form (the form's submit is the action). */
 async function actionsFor(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest, control: ContestControl, actor: ContestActor): Promise<ContestAction[] | null> {
   const { state } = contest;
+  if (isPlainPress(control)) {
+    const move = PLAIN_PRESSES[control.action];
+    return [{ type: move, ...(READS_SKILLS_LEFT.includes(move) ? await skillsGone(context, state) : {}) }];
+  }
   switch (control.action) {
     case 'accept': {
       // Only the challenged player, and only now, gets the form.
@@ -44,20 +49,6 @@ async function actionsFor(interaction: ComponentInteraction, context: HandlerCon
       mayMake(state, actor, 'accept');
       return [await acceptAction(interaction, context)];
     }
-    case 'decline':
-      return [{ type: 'decline' }];
-    case 'agree':
-      return [{ type: 'agree' }];
-    case 'withdraw':
-      return [{ type: 'withdraw' }];
-    case 'cancel':
-      return [{ type: 'cancel' }];
-    case 'ready':
-      return [{ type: 'ready', ...(await skillsGone(context, state)) }];
-    case 'again':
-      return [{ type: 'anotherRound', ...(await skillsGone(context, state)) }];
-    case 'accepttie':
-      return [{ type: 'acceptTie', ...(await skillsGone(context, state)) }];
     case 'role':
       return [{ type: 'chooseRole', role: control.role }];
     case 'skill':

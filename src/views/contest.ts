@@ -36,6 +36,7 @@ import {
   type ContestLinkedPart,
   type ContestPartRoll,
   type ContestRefusalData,
+  type PlainMove,
   type ContestRound,
   type ContestSide,
   type ContestRole,
@@ -522,12 +523,33 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   return embed;
 }
 
-/** The presses on a contest's message and the submits of its forms (`-form`). */
-const CONTEST_PRESSES = ['accept', 'acceptform', 'decline', 'agree', 'withdraw', 'cancel', 'ready', 'again', 'accepttie', 'adjust', 'adjustform'] as const;
+/** The presses that are a move alone, each with the move it makes; the id's word stays as posted buttons carry it. */
+export const PLAIN_PRESSES = {
+  decline: 'decline',
+  agree: 'agree',
+  withdraw: 'withdraw',
+  cancel: 'cancel',
+  ready: 'ready',
+  again: 'anotherRound',
+  accepttie: 'acceptTie',
+} as const satisfies Record<string, PlainMove>;
+type PlainPress = keyof typeof PLAIN_PRESSES;
+
+/** The presses that open a form, and the submits of those forms (`-form`). */
+const FORM_PRESSES = ['accept', 'acceptform', 'adjust', 'adjustform'] as const;
+type ContestPress = PlainPress | (typeof FORM_PRESSES)[number];
+const CONTEST_PRESSES: readonly ContestPress[] = [...FORM_PRESSES, ...(Object.keys(PLAIN_PRESSES) as PlainPress[])];
+
 export type ContestControl =
-  | { action: (typeof CONTEST_PRESSES)[number]; contestId: number }
+  | { action: PlainPress; contestId: number }
+  | { action: (typeof FORM_PRESSES)[number]; contestId: number }
   | { action: 'role'; contestId: number; role: ContestRole }
   | { action: 'skill' | 'searchform'; contestId: number; side: ContestSideName };
+
+/** Whether a press is a move alone (PLAIN_PRESSES names it). */
+export function isPlainPress(control: ContestControl): control is { action: PlainPress; contestId: number } {
+  return Object.hasOwn(PLAIN_PRESSES, control.action);
+}
 
 /** `contest:<action>:<contest id>`, and the role or side after it for `role`, `skill` and `searchform`. */
 export const contestIds = componentIds<ContestControl>('contest', {
@@ -585,7 +607,7 @@ function skillMenu(view: ContestView, side: ContestSideName, disabled: boolean):
 /** The next step's buttons; `disabled` renders them greyed out (an expired contest). */
 export function contestComponents(view: ContestView, disabled = false) {
   const { state, id: contestId } = view;
-  const press = (action: (typeof CONTEST_PRESSES)[number]) => contestIds.encode({ action, contestId });
+  const press = (action: ContestPress) => contestIds.encode({ action, contestId });
   const cancel = button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary, disabled);
   // The challenger may withdraw at any step until the dice first roll; after a tie, ending takes both.
   const withdraw = state.rounds.length === 0 ? [button(press('withdraw'), 'Withdraw', ButtonStyle.Danger, disabled)] : [];

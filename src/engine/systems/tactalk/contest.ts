@@ -238,21 +238,22 @@ export interface ContestActor {
   name: string;
 }
 
+/** The moves made by a press alone, with no values to give: the button is the whole move. */
+export const PLAIN_MOVES = ['decline', 'agree', 'withdraw', 'cancel', 'ready', 'anotherRound', 'acceptTie'] as const;
+export type PlainMove = (typeof PLAIN_MOVES)[number];
+
+/** The plain moves that need to know whether the presser's sheet has a skill left to pick (`noSkillLeft`). */
+export const READS_SKILLS_LEFT: readonly PlainMove[] = ['ready', 'anotherRound', 'acceptTie'];
+
 export type ContestAction =
   | { type: 'accept'; stakes: string; operator: { id: number; name: string }; choice?: ContestChoice }
-  | { type: 'decline' }
-  | { type: 'agree' }
-  | { type: 'withdraw' }
+  /** `noSkillLeft`: the presser's sheet has no skill not yet rolled in this contest (read by the command at the press). */
+  | { type: PlainMove; noSkillLeft?: boolean }
   | { type: 'chooseRole'; role: ContestRole }
   | { type: 'chooseSkill'; skill: { name: string; level: number }; conditionModifiers: Modifier[]; archetypeModifiers?: Modifier[] }
-  | { type: 'ready'; noSkillLeft?: boolean }
   | { type: 'dispute'; side: ContestSideName; skill: { name: string; level: number }; conditionModifiers: Modifier[] }
   | { type: 'disputeLinked'; side: ContestSideName; parts: ContestLinkedPart[] }
   | { type: 'setModifiers'; side: ContestSideName; archetypeModifiers: Modifier[]; situationalModifier: number }
-  | { type: 'cancel' }
-  /** `noSkillLeft`: the presser's sheet has no skill not yet rolled in this contest (read by the command at the press). */
-  | { type: 'anotherRound'; noSkillLeft?: boolean }
-  | { type: 'acceptTie'; noSkillLeft?: boolean }
   | { type: 'expire' };
 
 /**
