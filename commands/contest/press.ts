@@ -115,12 +115,12 @@ export async function press(interaction: ComponentInteraction, control: ContestC
 }
 
 /**
- * A press from the contest's own message proves that message is in the channel. So a draft it comes from is posted
- * now, on that message (the bot died between posting its opening and recording that), and an open contest missing
- * its message id gets it (the expiry sweep needs it to grey the message out). Null when another change came first:
- * reload and decide again.
+ * Records the message a press came from as the contest's, when it is the contest's own: a press from it proves that
+ * message is in the channel. So a draft it comes from is posted now, on that message (the bot died between posting
+ * its opening and recording that), and an open contest missing its message id gets it (the expiry sweep needs it to
+ * grey the message out). Null when another change came first: reload and decide again.
  */
-async function shownOn(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
+async function recordPressedMessage(interaction: ComponentInteraction, context: HandlerContext, contest: StoredContest): Promise<StoredContest | null> {
   const ownControl = (customId = '') => contestIds.parse(customId)?.contestId === contest.id;
   const messageId = interaction.message && shownControls(interaction).some(({ customId }) => ownControl(customId)) ? interaction.message.id : null;
   if (contest.state.phase === 'draft') {
@@ -139,7 +139,7 @@ async function decide(interaction: ComponentInteraction, control: ContestControl
   for (let attempt = 1; ; attempt++) {
     const found = await store.contests.find(context.guildId, control.contestId);
     if (!found) throw new UserError('This contest no longer exists.');
-    const contest = await shownOn(interaction, context, found);
+    const contest = await recordPressedMessage(interaction, context, found);
     if (!contest) continue;
     if (!OPEN_PHASES.includes(contest.state.phase)) {
       await refuse(interaction, context, settings, contest, 'This contest is over; its buttons do nothing now.');

@@ -20,6 +20,7 @@ import { nameKey } from '../engine/names.js';
 import type { SkillEntry } from '../engine/sheet.js';
 import {
   CONTEST_LIMITS,
+  OPEN_PHASES,
   aptitudeOf,
   chosenSkills,
   contestOdds,
@@ -460,7 +461,7 @@ export function contestEmbed(view: ContestView): EmbedBuilder {
   const { state } = view;
   const c = shortName(state, 'challenger');
   const o = shortName(state, 'opponent');
-  const open = ['proposed', 'countered', 'roles', 'skills', 'tied'].includes(state.phase);
+  const open = OPEN_PHASES.includes(state.phase);
   const embed = new EmbedBuilder().setTitle(truncate(`⚔️ Contest #${view.id}: ${c} vs ${o}`, DISCORD_LIMITS.embedTitle));
   const lines = [`${sideLabel(state.challenger)} contests <@${state.opponent.userId}>.`, `**Intent:** ${escapeMarkdown(state.intent)}`];
   const fields: APIEmbedField[] = [
