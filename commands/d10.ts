@@ -27,6 +27,7 @@ import {
   type AdvancedInput,
   type PoolInput,
   type PoolResult,
+  type SheetEntryRef,
 } from '../src/engine/systems/d10-pool/pool.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
 import { advancedRollName, basicRollName, cumulativeMessage, d10Ids, poolReply, rollerName, type RollAgainPress, type StoredStep } from '../src/views/d10-pool.js';
@@ -36,7 +37,7 @@ import { isNoSheetChoice, nameChoices, noSheetChoice } from '../src/views/autoco
 import { escapeMarkdown } from '../src/views/format.js';
 import { nameKey } from '../src/engine/names.js';
 import type { OperatorSheet } from '../src/engine/sheet.js';
-import { numberOrName, poolEntries, sheetEntry, type SheetEntryRef } from '../src/engine/systems/d10-pool/sheet.js';
+import { numberOrName, poolEntries, sheetEntry } from '../src/engine/systems/d10-pool/sheet.js';
 import { npcNameChoices } from './npc.js';
 import { npcNamed, rollerSheet, type SheetNeed } from './shared/roll-sheets.js';
 

@@ -5,7 +5,6 @@
  * answers, so every catch that knows UserError keeps working.
  */
 import { UserError } from '../errors.js';
-import type { SystemId } from './systems/index.js';
 
 /** The entries a sheet holds a limited number of (SHEET_LIMITS). */
 export type SheetEntryKind = 'skill' | 'archetype' | 'attribute' | 'condition';
@@ -32,14 +31,15 @@ export type Refusal =
    */
   | {
       kind: 'no-active-sheet';
-      system: SystemId;
+      /** A system id: a plain string, so refusals sit below the systems whose sheet rules refuse with them. */
+      system: string;
       command: string | null;
       someoneElse: string | null;
       sheets: string[];
       others: Array<{ name: string; system: string }>;
     }
   /** The named sheet is of another system than the command reads. */
-  | { kind: 'wrong-system'; sheet: string; sheetSystem: string; system: SystemId; command: string | null; npc: boolean }
+  | { kind: 'wrong-system'; sheet: string; sheetSystem: string; system: string; command: string | null; npc: boolean }
   /** No sheet (or NPC) by the typed name; `suggestions` are the nearest names. */
   | { kind: 'no-such-sheet'; typed: string; npc: boolean; suggestions: string[] }
   /**

@@ -5,7 +5,6 @@
  */
 import { UserError } from '../../../errors.js';
 import type { Modifier } from '../tactalk/challenge.js';
-import type { PoolResult } from './pool.js';
 
 /** How long an action takes: a free action fits in any phase beside one other action. */
 export type ActionTime = 'free' | 'phase' | 'round' | 'turn' | 'minute';
@@ -59,6 +58,7 @@ export function aimingTerm(phases: number): Modifier | null {
  */
 export type FastdrawOutcome = 'drawn as a free action' | 'phase action lost';
 
-export function fastdrawOutcome(result: PoolResult): FastdrawOutcome {
+/** `result`: a pool roll's verdict (only whether it succeeded counts), so this file does not import the roll's shape back. */
+export function fastdrawOutcome(result: { success: boolean | null }): FastdrawOutcome {
   return result.success ? 'drawn as a free action' : 'phase action lost';
 }

@@ -6,7 +6,7 @@
 import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 import { resolvePoolRoll, validatePoolInput, type PoolInput, type PoolResult } from './pool.js';
-import type { SheetEntryRef } from './sheet.js';
+import type { SheetEntryRef } from './pool.js';
 
 export const CUMULATIVE_TARGET_MAX = 1000;
 export const CUMULATIVE_COUNT_MAX = 20;

@@ -6,10 +6,15 @@ import { UserError } from '../../../errors.js';
 import type { Rng } from '../../rng.js';
 import type { Modifier } from '../tactalk/challenge.js';
 import { aimingTerm, validateAimPhases } from './actions.js';
-import type { SheetEntryRef } from './sheet.js';
 
 export const POOL_DICE_MIN = -20;
 export const POOL_DICE_MAX = 30;
+
+/** Where a roll's number came from: a skill or an attribute of the rolling sheet, by its name there. */
+export interface SheetEntryRef {
+  name: string;
+  kind: 'skill' | 'attribute';
+}
 export const TARGET_NUMBER_MIN = 1;
 export const TARGET_NUMBER_MAX = 100;
 export const POOL_MODIFIER_LIMIT = 50;

@@ -6,7 +6,7 @@
 import { UserError } from '../../../errors.js';
 import { closestNames, cleanName, nameKey } from '../../names.js';
 import { rangeOf, type OperatorSheet, type SheetRules } from '../../sheet.js';
-import { POOL_DICE_MAX } from './pool.js';
+import { POOL_DICE_MAX, type SheetEntryRef } from './pool.js';
 
 export const D10_POOL_SHEET: SheetRules = {
   holds: `skills and attributes of any name (0–${POOL_DICE_MAX} dice) and conditions`,
@@ -17,12 +17,6 @@ export const D10_POOL_SHEET: SheetRules = {
   condition: { known: [], custom: true, describe: 'conditions of any name', range: rangeOf(-100, 100) },
   attribute: { known: [], custom: true, describe: `attributes of any name, 0–${POOL_DICE_MAX}`, range: rangeOf(0, POOL_DICE_MAX) },
 };
-
-/** Where a roll's number came from: a skill or an attribute of the rolling sheet, by its name there. */
-export interface SheetEntryRef {
-  name: string;
-  kind: 'skill' | 'attribute';
-}
 
 /** A number typed in a dice or level option: a whole number, signs allowed (`-2`, `+3`). */
 const WHOLE = /^[+-]?\d{1,6}$/;
