@@ -18,13 +18,9 @@ import {
   readSkillSearchForm,
   typedBackText,
   type AdjustedSkill,
-  type ContestControl,
   type FormText,
 } from '../../src/views/contest.js';
 import { choiceFrom } from './start.js';
-
-/** The buttons that answer with a form: accept (the opponent's stakes), adjust, and the skill menu's search. */
-export const mayOpenForm = (control: ContestControl): boolean => control.action === 'accept' || control.action === 'adjust' || control.action === 'skill';
 
 export async function openForm(interaction: ComponentInteraction, answer: Responder, modal: ReturnType<typeof acceptModal>): Promise<null> {
   if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');

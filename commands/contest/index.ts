@@ -8,8 +8,7 @@
 import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommand, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
-import { contestIds, type ContestControl } from '../../src/views/contest.js';
-import { mayOpenForm } from './forms.js';
+import { contestIds, opensForm, type ContestControl } from '../../src/views/contest.js';
 import { press } from './press.js';
 import { autocomplete, start } from './start.js';
 import { startSweeper } from './sweep.js';
@@ -45,4 +44,4 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   throw new UserError(`Unknown subcommand ${sub}.`);
 }
 
-export const contestCommand: BotCommand<ContestControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: contestIds, component: press, mayOpenForm, start: startSweeper };
+export const contestCommand: BotCommand<ContestControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: contestIds, component: press, mayOpenForm: opensForm, start: startSweeper };

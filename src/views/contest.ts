@@ -552,6 +552,9 @@ export function isPlainPress(control: ContestControl): control is { action: Plai
   return Object.hasOwn(PLAIN_PRESSES, control.action);
 }
 
+/** The presses that may answer with a form, each the one `origin` below names as opening it (the skill menu: the search). */
+export const opensForm = (control: ContestControl): boolean => control.action === 'accept' || control.action === 'adjust' || control.action === 'skill';
+
 /** `contest:<action>:<contest id>`, and the role or side after it for `role`, `skill` and `searchform`. */
 export const contestIds = componentIds<ContestControl>('contest', {
   write: (control) => [control.action, control.contestId, ...('role' in control ? [control.role] : 'side' in control ? [control.side] : [])],
