@@ -239,7 +239,7 @@ export interface ContestActor {
 }
 
 /** The moves made by a press alone, with no values to give: the button is the whole move. */
-export const PLAIN_MOVES = ['decline', 'agree', 'withdraw', 'cancel', 'ready', 'anotherRound', 'acceptTie'] as const;
+const PLAIN_MOVES = ['decline', 'agree', 'withdraw', 'cancel', 'ready', 'anotherRound', 'acceptTie'] as const;
 export type PlainMove = (typeof PLAIN_MOVES)[number];
 
 /** The plain moves that need to know whether the presser's sheet has a skill left to pick (`noSkillLeft`). */
