@@ -1,8 +1,9 @@
 /**
  * /help: what the bot does, its commands by who uses them (players, Dispatchers, server admins) and how to start,
  * privately. `/help command:<name>` explains one command or subcommand with an example. Names, descriptions and
- * options come from the command definitions; HELP_ENTRIES adds only who uses each, an example and its system, and a
- * test fails when a command has no entry. On a server that plays only some systems, their commands only are listed.
+ * options come from the command definitions, who uses each and an example from its subcommand's declared `help`
+ * (src/discord/command.ts), and its systems from its command's. On a server that plays only some systems, their
+ * commands only are listed.
  */
 import { ApplicationCommandOptionType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { APIApplicationCommandOption } from 'discord.js';
@@ -18,80 +19,6 @@ import { audienceText, helpOverview, helpTopic, startSteps, type CommandSummary,
 
 /** Long enough for any "command group subcommand" path. */
 const COMMAND_NAME_MAX = 60;
-
-const CONFIG_SHOW = 'Anyone may look; changing a setting needs the Manage Server permission.';
-
-/**
- * Every command and subcommand, by its path: who uses it and an example (its systems are the command's own, see
- * `BotCommand.systems`). Option names in the examples
- * are checked against the definitions (test/e2e/help.test.ts).
- */
-export const HELP_ENTRIES: Readonly<Record<string, HelpEntry>> = {
-
-  'roll challenge': { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
-  'roll linked': { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
-  'roll intent': { audience: 'player', example: '/roll intent intent:scale the wall to the balcony outcome:Troy reaches it unseen' },
-  'roll outcome': { audience: 'player', example: '/roll outcome table:Search skill:Investigation' },
-  'roll dice': { audience: 'player', example: '/roll dice expression:4d6kh3+2 label:Strength' },
-  'roll replay': { audience: 'player', example: '/roll replay id:a1b2c3d4' },
-  'contest start': { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:Kat walks home skill:Athletics role:attacker' },
-
-  'dispatch challenge': {
-    audience: 'dispatcher',
-    example: '/dispatch challenge player:@Mike skill:Climbing cl:90 intent:scale the wall outcome:reach the balcony unseen consequence:the guard hears you',
-  },
-  'dispatch linked': {
-    audience: 'dispatcher',
-    example: '/dispatch linked player:@Mike rolls:Driving vs 90; Handgun Handling vs 110 intent:shoot from the car outcome:the tyre bursts',
-  },
-  'table import': { audience: 'dispatcher', example: '/table import file:search.csv name:Search' },
-  'table export': { audience: 'player', example: '/table export name:Search format:csv' },
-  'table show': { audience: 'player', example: '/table show name:Search' },
-  'table list': { audience: 'player', example: '/table list' },
-  'table delete': { audience: 'dispatcher', example: '/table delete name:Search' },
-
-  'config show': { audience: 'admin', example: '/config show', who: CONFIG_SHOW },
-  'config dispatcher-role': { audience: 'admin', example: '/config dispatcher-role role:@Game Master' },
-  'config contest-timeout': { audience: 'admin', example: '/config contest-timeout minutes:30' },
-  'config house-rule': { audience: 'admin', example: '/config house-rule name:contest_adds_own_skill state:on' },
-  'config player-challenge-rolls': { audience: 'admin', example: '/config player-challenge-rolls state:off' },
-  'config system': { audience: 'admin', example: '/config system name:d10-pool' },
-  'config systems': { audience: 'admin', example: '/config systems play:d6 pools, d10 pools' },
-
-  log: { audience: 'player', example: '/log user:@Sasha count:50' },
-
-  'code roll': { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate' },
-  'code ability': { audience: 'player', example: '/code ability name:Blaster code:3D+2' },
-  'code track': { audience: 'player', example: '/code track name:Wounds points:2' },
-  'code status': { audience: 'player', example: '/code status' },
-  'code concede': { audience: 'player', example: '/code concede' },
-  'code scene-end': { audience: 'dispatcher', example: '/code scene-end' },
-  'code action-point': { audience: 'player', example: '/code action-point reason:dodge the falling crate' },
-
-  'd10 roll': { audience: 'player', example: '/d10 roll dice:5 tn:7' },
-  'd10 fastdraw': { audience: 'player', example: '/d10 fastdraw dice:4 tn:7' },
-  'd10 advanced': { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7' },
-  'd10 extended': { audience: 'player', example: '/d10 extended dice:4 tn:7 target:20' },
-
-  pool: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard' },
-
-  'tactics check': { audience: 'player', example: '/tactics check attribute:Tech modifier:-20' },
-  'tactics social': { audience: 'player', example: '/tactics social species_distance:50 alien:true' },
-  'tactics reaction': { audience: 'player', example: '/tactics reaction kind:dodge' },
-  'tactics attack': { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha' },
-  'tactics damage': { audience: 'player', example: '/tactics damage base:4 range:2' },
-  'tactics psi': { audience: 'player', example: '/tactics psi difficulty:-10' },
-  'tactics move': { audience: 'player', example: '/tactics move path:3s 2d 1rd' },
-
-  'initiative start': { audience: 'dispatcher', example: '/initiative start rule:d10-phase' },
-  'initiative join': { audience: 'player', example: '/initiative join value:5' },
-  'initiative leave': { audience: 'player', example: '/initiative leave' },
-  'initiative npc': { audience: 'dispatcher', example: '/initiative npc name:Thug value:4' },
-  'initiative remove': { audience: 'dispatcher', example: '/initiative remove name:Thug' },
-  'initiative set': { audience: 'dispatcher', example: '/initiative set name:Thug value:12' },
-  'initiative show': { audience: 'player', example: '/initiative show' },
-  'initiative end': { audience: 'dispatcher', example: '/initiative end' },
-};
 
 /** A command or subcommand as its definition describes it, with the path /help names it by. */
 export interface DefinedCommand {
@@ -137,8 +64,7 @@ function playedHere(command: { systems: readonly SystemId[] | undefined }, playe
 /** The runnable commands /help knows, with their entry; a command with no entry is left out (a test catches it). */
 /** Each runnable path's help, as its subcommand declares it: `sheet skill set` → its entry. */
 export function helpEntries(definitions: readonly BotCommand[]): Map<string, HelpEntry> {
-  const declared = definitions.flatMap((command) => (command.subcommands ?? []).map((sub) => [`${command.data.name} ${sub.path}`.trim(), sub.help] as const));
-  return new Map([...Object.entries(HELP_ENTRIES), ...declared]);
+  return new Map(definitions.flatMap((command) => command.subcommands.map((sub) => [`${command.data.name} ${sub.path}`.trim(), sub.help] as const)));
 }
 
 function helpTopics(definitions: readonly BotCommand[]): Array<HelpTopic & { entry: HelpEntry; systems: DefinedCommand['systems'] }> {

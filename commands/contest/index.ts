@@ -5,9 +5,7 @@
  * `start.ts` opens a contest, `press.ts` moves it, `forms.ts` reads its forms, `announce.ts` posts what a move did,
  * `sweep.ts` expires the contests nobody moved.
  */
-import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommand, HandlerContext } from '../../src/discord/command.js';
-import { UserError } from '../../src/errors.js';
+import { defineCommand } from '../../src/discord/command.js';
 import { contestIds, opensForm, type ContestControl } from '../../src/views/contest.js';
 import { press } from './press.js';
 import { autocomplete, start } from './start.js';
@@ -15,33 +13,36 @@ import { startSweeper } from './sweep.js';
 
 export { sweepContestsNow } from './sweep.js';
 
-const data = new SlashCommandBuilder()
-  .setName('contest')
-  .setDescription('Contests between two players’ Operators')
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((sub) =>
-    sub
-      .setName('start')
-      .setDescription('Challenge another player to a contest')
-      .addUserOption((o) => o.setName('opponent').setDescription('The player you act against').setRequired(true))
-      .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries to do').setRequired(true))
-      .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true))
-      .addStringOption((o) => o.setName('skill').setDescription('Your skill (its aptitude is their Challenge Level)').setRequired(true).setAutocomplete(true))
-      .addStringOption((o) =>
-        o
-          .setName('role')
-          .setDescription('Attacker or Defender: secret until the dice roll')
-          .setRequired(true)
-          .addChoices({ name: 'Attacker', value: 'attacker' }, { name: 'Defender', value: 'defender' }),
-      )
-      .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers you add, comma separated (each once)').setAutocomplete(true)),
-  );
 // The contest settings (timeout, the house rule adds_own_skill) are set with /config, by members with Manage Server.
-
-async function execute(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
-  if (sub === 'start') return start(interaction, context);
-  throw new UserError(`Unknown subcommand ${sub}.`);
-}
-
-export const contestCommand: BotCommand<ContestControl> = { data, systems: ['tactalk'], execute, autocomplete, ids: contestIds, component: press, mayOpenForm: opensForm, start: startSweeper };
+export const contestCommand = defineCommand<ContestControl>({
+  name: 'contest',
+  description: 'Contests between two players’ Operators',
+  systems: ['tactalk'],
+  subcommands: [
+    {
+      name: 'start',
+      build: (sub) =>
+        sub
+          .setDescription('Challenge another player to a contest')
+          .addUserOption((o) => o.setName('opponent').setDescription('The player you act against').setRequired(true))
+          .addStringOption((o) => o.setName('intent').setDescription('What your Operator tries to do').setRequired(true))
+          .addStringOption((o) => o.setName('stakes').setDescription('What happens to them if you win').setRequired(true))
+          .addStringOption((o) => o.setName('skill').setDescription('Your skill (its aptitude is their Challenge Level)').setRequired(true).setAutocomplete(true))
+          .addStringOption((o) =>
+            o
+              .setName('role')
+              .setDescription('Attacker or Defender: secret until the dice roll')
+              .setRequired(true)
+              .addChoices({ name: 'Attacker', value: 'attacker' }, { name: 'Defender', value: 'defender' }),
+          )
+          .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers you add, comma separated (each once)').setAutocomplete(true)),
+      run: start,
+      autocomplete,
+      help: { audience: 'player', example: '/contest start opponent:@Sasha intent:grab the keys first stakes:Kat walks home skill:Athletics role:attacker' },
+    },
+  ],
+  ids: contestIds,
+  component: press,
+  mayOpenForm: opensForm,
+  start: startSweeper,
+});

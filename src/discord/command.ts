@@ -137,14 +137,8 @@ interface CommandParts<Control> {
 /** `Control`: what the command's component custom_ids stand for, parsed (src/views/component-id.ts). */
 export interface BotCommand<Control = unknown> extends CommandParts<Control> {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
-  /** Every runnable path, in the order the definition lists them. LEGACY: optional while commands move. */
-  subcommands?: readonly RunnablePath[];
-  /** LEGACY, while commands move to defineCommand. */
-  execute?(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void>;
-  /** LEGACY */
-  heavyWork?: readonly string[];
-  /** LEGACY */
-  everywhere?: { subcommands: readonly string[]; description: string };
+  /** Every runnable path, in the order the definition lists them. */
+  subcommands: readonly RunnablePath[];
   /** The command's description where only its `everywhere` subcommands are offered. */
   everywhereDescription?: string;
 }
@@ -221,7 +215,7 @@ export function subcommandPath(interaction: ChatInputCommandInteraction | Autoco
 /** The declared subcommand an interaction runs; undefined for one the definition no longer has. */
 export function runnableOf(command: BotCommand, interaction: ChatInputCommandInteraction | AutocompleteInteraction): RunnablePath | undefined {
   const path = subcommandPath(interaction);
-  return command.subcommands?.find((candidate) => candidate.path === path);
+  return command.subcommands.find((candidate) => candidate.path === path);
 }
 
 /** Who made a roll and where, as the roll log stores it: the acting user in this channel of this server. */

@@ -4,11 +4,10 @@
  * holds one of the router's turns, not all of them. Each subcommand declares whether it is (`heavy`).
  */
 import type { Interaction } from 'discord.js';
-import { runnableOf, subcommandPath, type BotCommand } from './command.js';
+import { runnableOf, type BotCommand } from './command.js';
 
 /** Whether the interaction runs heavy work (one at a time per member): only slash commands do. */
 export function isHeavyWork(interaction: Interaction, command: BotCommand | undefined): boolean {
   if (!interaction.isChatInputCommand() || !command) return false;
-  if (command.heavyWork) return command.heavyWork.includes(subcommandPath(interaction));
   return runnableOf(command, interaction)?.heavy === true;
 }

@@ -164,15 +164,12 @@ export class Router {
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);
         await requirePlayedHere(interaction, command, this.services.store.servers);
-        if (command.execute && command.subcommands === undefined) await command.execute(interaction, context);
-        else {
-          const runnable = runnableOf(command, interaction);
-          if (!runnable) throw new UserError(`The command /${[command.data.name, subcommandPath(interaction)].join(' ').trim()} is not known to this bot version.`);
-          await meetRequirement(runnable.requires, interaction, context);
-          await runnable.run(interaction, context);
-        }
+        const runnable = runnableOf(command, interaction);
+        if (!runnable) throw new UserError(`The command /${[command.data.name, subcommandPath(interaction)].join(' ').trim()} is not known to this bot version.`);
+        await meetRequirement(runnable.requires, interaction, context);
+        await runnable.run(interaction, context);
       } else if (interaction.isAutocomplete()) {
-        const suggest = (command?.subcommands && runnableOf(command, interaction)?.autocomplete) || command?.autocomplete;
+        const suggest = (command && runnableOf(command, interaction)?.autocomplete) ?? command?.autocomplete;
         if (suggest) await suggest(interaction, context);
         else await interaction.respond([]);
       } else if ((interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.component) {

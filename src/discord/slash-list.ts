@@ -22,8 +22,7 @@ function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean
 
 /** The subcommands of a command every server has, whatever it plays (`dice`, `replay` of /roll). */
 function everywherePaths(command: BotCommand): string[] {
-  if (command.everywhere) return [...command.everywhere.subcommands];
-  return (command.subcommands ?? []).filter((subcommand) => subcommand.everywhere).map((subcommand) => subcommand.path);
+  return command.subcommands.filter((subcommand) => subcommand.everywhere).map((subcommand) => subcommand.path);
 }
 
 /** The command as a server that plays `played` has it: whole, cut down to its everywhere part, or not at all. */
@@ -31,7 +30,7 @@ export function definitionFor(command: BotCommand, played: readonly SystemId[]):
   const whole = command.data.toJSON();
   if (playsCommand(command, played)) return whole;
   const everywhere = everywherePaths(command);
-  const description = command.everywhere?.description ?? command.everywhereDescription;
+  const description = command.everywhereDescription;
   if (everywhere.length === 0 || description === undefined) return null;
   // A group is kept when one of its subcommands is offered everywhere.
   const kept = new Set(everywhere.map((path) => path.split(' ')[0]));
