@@ -7,7 +7,7 @@
  * and leaves with their own active sheet (of the tracker's system); Next and Previous are the Dispatcher's and the
  * player's whose turn it is. Every refusal is private.
  */
-import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
 import { UserError } from '../src/errors.js';
@@ -61,6 +61,13 @@ const START_CHOICES = [
 const ORDER_VALUE_LIMIT = 999;
 
 const VALUE_HELP = 'melee: die code or value · chase: position · debate: die code · d10: pool dice · manual: a number';
+
+/** The initiative value and the d10 pools' modifier, as a player joining and a Dispatcher adding an NPC give them. */
+function valueOptions(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return sub
+    .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
+    .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50));
+}
 
 // ---- the rule's numbers -------------------------------------------------------------------------------------------
 
@@ -473,11 +480,7 @@ export const initiativeCommand = defineCommand<InitiativeControl>({
     },
     {
       name: 'join',
-      build: (sub) =>
-        sub
-          .setDescription('Join with your active sheet')
-          .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+      build: (sub) => valueOptions(sub.setDescription('Join with your active sheet')),
       run: join,
       help: { audience: 'player', example: '/initiative join value:5' },
     },
@@ -490,11 +493,9 @@ export const initiativeCommand = defineCommand<InitiativeControl>({
     {
       name: 'npc',
       build: (sub) =>
-        sub
-          .setDescription('Dispatcher: add an NPC')
-          .addStringOption((o) => o.setName('name').setDescription('The NPC’s name').setRequired(true).setMaxLength(NAME_LENGTH_MAX * 2))
-          .addStringOption((o) => o.setName('value').setDescription(VALUE_HELP).setMaxLength(20))
-          .addIntegerOption((o) => o.setName('modifier').setDescription('d10 pools: added to the initiative pool').setMinValue(-50).setMaxValue(50)),
+        valueOptions(
+          sub.setDescription('Dispatcher: add an NPC').addStringOption((o) => o.setName('name').setDescription('The NPC’s name').setRequired(true).setMaxLength(NAME_LENGTH_MAX * 2)),
+        ),
       run: npc,
       requires: { dispatcher: 'add NPCs to the initiative' },
       help: { audience: 'dispatcher', example: '/initiative npc name:Thug value:4' },
