@@ -4,10 +4,10 @@ import type { HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
 import { archetypeModifiers, conditionModifiers, findSkill, splitNameList, type OperatorSheet } from '../../src/engine/sheet.js';
 import { CONTEST_LIMITS, postContest, proposeContest, type ContestChoice, type ContestRole } from '../../src/engine/systems/tactalk/contest.js';
-import { listChoices, nameChoices } from '../../src/views/autocomplete.js';
 import { contestOpening, messageLink } from '../../src/views/contest.js';
 import { expiryFrom, memberName, viewOf } from './message.js';
 import { inTurn } from './turns.js';
+import { skillOrArchetypeChoices } from '../shared/roll-sheets.js';
 
 /** A user option's member as the server names them (their nickname, else their display name). */
 function optionMemberName(interaction: ChatInputCommandInteraction, option: string): string {
@@ -82,11 +82,5 @@ export async function autocomplete(interaction: AutocompleteInteraction, context
   const focused = interaction.options.getFocused(true);
   const sheet = await context.store.operators.active({ guildId: context.guildId, ownerId: context.userId }, 'tactalk');
   if (!sheet) return interaction.respond([]);
-  const typed = String(focused.value);
-  if (focused.name === 'skill') {
-    const levels = new Map(sheet.skills.map((skill) => [skill.name, skill.level]));
-    return interaction.respond(nameChoices([...levels.keys()], typed, (name) => `${name} (${levels.get(name)})`));
-  }
-  if (focused.name === 'archetypes') return interaction.respond(listChoices(sheet.archetypes.map((archetype) => archetype.name), typed));
-  return interaction.respond([]);
+  return interaction.respond(skillOrArchetypeChoices(sheet, focused.name, String(focused.value)));
 }
