@@ -21,6 +21,9 @@ export interface TurnClaim {
   heavy?: boolean;
 }
 
+/** The most one handler's gap may count, as a multiple of the drain rate learnt so far (plus 1 ms). */
+const DRAIN_STEP_MOST = 4;
+
 const pauseForTheEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class HandlerTurns {
@@ -87,8 +90,11 @@ export class HandlerTurns {
       if (done) return;
       done = true;
       const now = this.now();
-      // Only a busy stretch tells the drain rate: time while nobody waited is idle time.
-      if (this.waiting.size > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * (now - Math.max(this.lastDoneAt, this.busySince));
+      // Only a busy stretch tells the drain rate: time while nobody waited is idle time. One stall (a GC pause, a
+      // slow first query) is one sample: it may raise the estimate a step, not tenfold, or every newcomer of a burst
+      // would be acknowledged first and cost a second call each, while the queue drains as fast as ever. A real
+      // slowdown is learnt over a few handlers; until then the responder's own deferral covers a late answer.
+      if (this.waiting.size > 0) this.drainMs = 0.9 * this.drainMs + 0.1 * Math.min(now - Math.max(this.lastDoneAt, this.busySince), DRAIN_STEP_MOST * this.drainMs + 1);
       this.lastDoneAt = now;
       if (heavy) {
         this.heavyMs = 0.8 * this.heavyMs + 0.2 * (now - joined);

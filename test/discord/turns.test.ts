@@ -104,6 +104,21 @@ describe('interactions taking turns', () => {
     busy();
   });
 
+  it('one stall in a burst does not make every newcomer expect a long wait', async () => {
+    let clock = 0;
+    const turns = new HandlerTurns(1, () => clock);
+    const hold = await turns.take(anna);
+    const queued = Array.from({ length: 20 }, () => turns.take(anna));
+    const before = turns.expectedWaitMs(anna);
+    clock += 200; // one stall: a GC pause, a slow first query
+    hold();
+    const next = await queued[0]!;
+    // The queue is as long as before, less the one done: a newcomer expects about the same wait, not ten times it.
+    expect(turns.expectedWaitMs(anna)).toBeLessThan(before * 2);
+    next();
+    for (const rest of queued.slice(1)) (await rest)();
+  });
+
   it('does not count the idle time before a busy stretch as slowness', async () => {
     let clock = 0;
     const turns = new HandlerTurns(1, () => clock);
