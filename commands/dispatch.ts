@@ -52,7 +52,7 @@ import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
 import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
-import { messageLink } from '../src/views/contest.js';
+import { messageLink } from '../src/views/contest/view.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { privateNote, userErrorText } from '../src/views/messages.js';

@@ -8,7 +8,9 @@ import { fromMessage } from '../../src/discord/interaction-kinds.js';
 import type { ContestAction, ContestSideName, ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import { contestEndNotice, contestHappened, contestMessage, contestPrompt, contestResultMessage } from '../../src/views/contest.js';
+import { contestMessage } from '../../src/views/contest/message.js';
+import { contestEndNotice, contestPrompt, contestResultMessage } from '../../src/views/contest/prompts.js';
+import { contestHappened } from '../../src/views/contest/words.js';
 import { drawn, viewOf } from './message.js';
 import { SAVE_ATTEMPTS } from './turns.js';
 

@@ -1,7 +1,7 @@
 /**
  * The contest's forms: the Accept form (the challenged player's terms, role and skill), the skill search, and the
- * Dispatcher's form. Each form's fields and how its text reads are the view's (src/views/contest.ts); here a form is
- * opened, and what it holds is checked against the sheets and made the actions it asks for.
+ * Dispatcher's form. Each form's fields and how its text reads are the view's (src/views/contest/forms.ts); here a form
+ * is opened, and what it holds is checked against the sheets and made the actions it asks for.
  */
 import type { Responder } from '../../src/discord/responder.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
@@ -19,7 +19,7 @@ import {
   typedBackText,
   type AdjustedSkill,
   type FormText,
-} from '../../src/views/contest.js';
+} from '../../src/views/contest/forms.js';
 import { choiceFrom } from './start.js';
 
 export async function openForm(interaction: ComponentInteraction, answer: Responder, modal: ReturnType<typeof acceptModal>): Promise<null> {

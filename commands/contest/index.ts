@@ -6,7 +6,7 @@
  * `sweep.ts` expires the contests nobody moved.
  */
 import { defineCommand } from '../../src/discord/command.js';
-import { contestIds, opensForm, type ContestControl } from '../../src/views/contest.js';
+import { contestIds, opensForm, type ContestControl } from '../../src/views/contest/ids.js';
 import { press } from './press.js';
 import { autocomplete, start } from './start.js';
 import { startSweeper } from './sweep.js';

@@ -4,7 +4,7 @@ import type { BotServices } from '../../src/discord/command.js';
 import type { ContestSideName, ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import type { ContestView } from '../../src/views/contest.js';
+import type { ContestView } from '../../src/views/contest/view.js';
 
 /** When the step a move leads to runs out, by the server's contest timeout. */
 export function expiryFrom(now: Date, settings: ServerSettings): Date {

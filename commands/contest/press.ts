@@ -24,7 +24,9 @@ import {
 } from '../../src/engine/systems/tactalk/contest.js';
 import type { StoredContest } from '../../src/store/contests.js';
 import type { ServerSettings } from '../../src/store/servers.js';
-import { PLAIN_PRESSES, SKILL_SEARCH_VALUE, adjustModal, contestIds, contestMessage, isPlainPress, skillSearchModal, type ContestControl } from '../../src/views/contest.js';
+import { adjustModal, skillSearchModal } from '../../src/views/contest/forms.js';
+import { PLAIN_PRESSES, SKILL_SEARCH_VALUE, contestIds, isPlainPress, type ContestControl } from '../../src/views/contest/ids.js';
+import { contestMessage } from '../../src/views/contest/message.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
 import { announce, postLostResult } from './announce.js';
 import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice, typedBack } from './forms.js';

@@ -3,7 +3,7 @@ import type { Client } from 'discord.js';
 import type { BotServices } from '../../src/discord/command.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { applyContestAction } from '../../src/engine/systems/tactalk/contest.js';
-import { contestMessage } from '../../src/views/contest.js';
+import { contestMessage } from '../../src/views/contest/message.js';
 import { drawn } from './message.js';
 import { inTurn } from './turns.js';
 

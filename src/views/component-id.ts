@@ -2,7 +2,7 @@
  * The custom_ids of the bot's buttons, menus and forms. Each command that draws components owns one family of ids,
  * `<command>:<part>:<part>…`: the router finds the command by the family (the part before the first `:`) and hands
  * its handler the value the id stands for, parsed by the family's own `parse`. Each family is defined next to the
- * view that draws its components (`contestIds` in src/views/contest.ts…); ids already posted on Discord keep
+ * view that draws its components (`contestIds` in src/views/contest/ids.ts…); ids already posted on Discord keep
  * working only while a family reads the ids it wrote before, so change a family's parts with care.
  */
 import { DISCORD_LIMITS } from './limits.js';

@@ -3,7 +3,7 @@ import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageAct
 import type { UserError } from '../errors.js';
 import { isRefused } from '../engine/refusals.js';
 import { ContestRefusal } from '../engine/systems/tactalk/contest.js';
-import { contestRefusalText } from './contest.js';
+import { contestRefusalText } from './contest/words.js';
 import { NO_PINGS, truncate, DISCORD_LIMITS } from './limits.js';
 import { refusalText } from './refusals.js';
 import type { UnwritableReason } from '../store/unavailable.js';
@@ -29,8 +29,8 @@ export function publicNote(text: string): ReplyPayload {
 }
 
 /**
- * What a user reads for their error: a refusal's words (views/refusals.ts, and a contest's in views/contest.ts), any
- * other UserError's message as it is.
+ * What a user reads for their error: a refusal's words (views/refusals.ts, and a contest's in views/contest/words.ts),
+ * any other UserError's message as it is.
  */
 export function userErrorText(error: UserError): string {
   if (isRefused(error)) return refusalText(error.refusal);

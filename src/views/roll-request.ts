@@ -12,7 +12,7 @@ import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, ty
 import type { TableDieRoll } from '../engine/tables.js';
 import { challengeLines, hiddenChallengeLines, rollFooter, termsOf } from './challenge.js';
 import { actionIds } from './component-id.js';
-import { percentOf } from './contest.js';
+import { percentOf } from './contest/rounds.js';
 import { authorMarkdown, authorMarkdownWithin, escapeMarkdown, percent, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';

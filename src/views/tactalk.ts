@@ -3,7 +3,7 @@ import type { RederivedBy } from '../engine/replay-kind.js';
 import type { ChallengeResult } from '../engine/systems/tactalk/challenge.js';
 import { tactalk } from '../engine/systems/tactalk/index.js';
 import { challengeLines } from './challenge.js';
-import { contestSideRollText } from './contest.js';
+import { contestSideRollText } from './contest/rounds.js';
 import { defineSystemView, type Fields } from './system-view.js';
 
 type TactalkRederived = RederivedBy<typeof tactalk.replays>;

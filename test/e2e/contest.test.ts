@@ -938,10 +938,10 @@ describe('expiry', () => {
     expect(shown(contest).allowedMentions).toEqual(NO_PINGS);
   });
 
-  // BOT BUG (src/views/contest.ts, lastOpenPhase): an expired contest shows the buttons of the phase lastOpenPhase()
-  // guesses from the state, and the guess is wrong at the roles step with no role chosen yet (it says 'countered',
-  // so the disabled buttons become Agree / Withdraw) and while tied (a rolled side keeps its skill, so it says
-  // 'skills': Ready / adjust instead of Another round / Accept the tie). The phase before expiry is not kept.
+  // BOT BUG (src/views/contest/message.ts, lastOpenPhase): an expired contest shows the buttons of the phase
+  // lastOpenPhase() guesses from the state, and the guess is wrong at the roles step with no role chosen yet (it says
+  // 'countered', so the disabled buttons become Agree / Withdraw) and while tied (a rolled side keeps its skill, so it
+  // says 'skills': Ready / adjust instead of Another round / Accept the tie). The phase before expiry is not kept.
   it('a contest that expires at the roles step shows its Attacker and Defender buttons, disabled', async () => {
     const contest = await toRoles();
     advanceMinutes(16);

@@ -253,7 +253,7 @@ const REQUEST_ENDINGS: Record<string, RegExp> = {
   withdrawn: /withdrew/i,
 };
 
-/** Which presses a contest's stored phase allows (src/views/contest.ts contestComponents). */
+/** Which presses a contest's stored phase allows (src/views/contest/message.ts contestComponents). */
 function contestAllows(state: Json): { allowed: Set<string>; required: string[] } {
   const rounds = ((state.rounds as unknown[]) ?? []).length;
   const withdraw = rounds === 0 ? ['withdraw'] : [];

@@ -1,10 +1,10 @@
 /**
  * The contest engine says what it refuses and what it stores (why it ended, why both must confirm again, the
- * Dispatcher's changes) as data; the words are the view's (src/views/contest.ts). Tests of the engine read them as
- * the players do.
+ * Dispatcher's changes) as data; the words are the view's (src/views/contest/words.ts). Tests of the engine read them
+ * as the players do.
  */
 import { ContestRefusal, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
-import { contestChangeText, contestEndText, contestNoticeText, contestRefusalText } from '../../src/views/contest.js';
+import { contestChangeText, contestEndText, contestNoticeText, contestRefusalText } from '../../src/views/contest/words.js';
 
 /** Runs a step of the engine; a refusal leaves it with the words the presser reads as its message. */
 export function inWords<T>(step: () => T): T {

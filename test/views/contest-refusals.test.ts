@@ -2,7 +2,7 @@
 // UserError reads those words through userErrorText.
 import { describe, expect, it } from 'vitest';
 import { ContestRefusal, type ContestRefusalData, type ContestRefusalKind } from '../../src/engine/systems/tactalk/contest.js';
-import { contestRefusalText } from '../../src/views/contest.js';
+import { contestRefusalText } from '../../src/views/contest/words.js';
 import { userErrorText } from '../../src/views/messages.js';
 
 /** One refusal of every kind: the Record makes the type checker refuse a kind left out. */

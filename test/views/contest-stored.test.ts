@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyContestAction, contestStateSchema, postContest, proposeContest, type ContestActor, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
 import { readStored } from '../../src/store/stored-json.js';
-import { contestEmbed, contestEndNotice, contestPrompt, contestHappened } from '../../src/views/contest.js';
+import { contestEmbed } from '../../src/views/contest/message.js';
+import { contestEndNotice, contestPrompt } from '../../src/views/contest/prompts.js';
+import { contestHappened } from '../../src/views/contest/words.js';
 import { scriptedD100 } from '../helpers/dice.js';
 
 const troy: ContestActor = { userId: 'mike', isDispatcher: false, name: 'Troy' };

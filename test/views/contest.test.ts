@@ -2,7 +2,8 @@
 // is shown as it was decided then, on the contest message and its result.
 import { describe, expect, it } from 'vitest';
 import { applyContestAction, postContest, proposeContest, type ContestActor, type ContestState } from '../../src/engine/systems/tactalk/contest.js';
-import { contestEmbed, contestResultMessage } from '../../src/views/contest.js';
+import { contestEmbed } from '../../src/views/contest/message.js';
+import { contestResultMessage } from '../../src/views/contest/prompts.js';
 import { textOf } from '../helpers/sandbox.js';
 import { scriptedD100 } from '../helpers/dice.js';
 

@@ -148,8 +148,8 @@ export type BothFailReading = 'nobody' | 'defender';
 export const BOTH_FAIL_READING: BothFailReading = 'nobody';
 
 /**
- * Why a contest ended without a winner, as data: its message words it (src/views/contest.ts). `by`: the name of the
- * one who acted, as it was then. The names of the sides, and the choices made after a tie, are read from the state.
+ * Why a contest ended without a winner, as data: its message words it (src/views/contest/words.ts). `by`: the name of
+ * the one who acted, as it was then. The names of the sides, and the choices made after a tie, are read from the state.
  */
 const contestEndSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('declined'), by: z.string() }),
@@ -257,8 +257,8 @@ export type ContestAction =
   | { type: 'expire' };
 
 /**
- * What a contest refuses, as data: src/views/contest.ts words it (`contestRefusalText`). Names are as the words need
- * them, taken when refused.
+ * What a contest refuses, as data: src/views/contest/words.ts words it (`contestRefusalText`). Names are as the words
+ * need them, taken when refused.
  */
 export type ContestRefusalData =
   /** The presser plays neither side. */

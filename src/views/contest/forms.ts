@@ -1,0 +1,207 @@
+/**
+ * The contest's forms (modals): the Accept form, the skill search and the Dispatcher's form, each with its field ids,
+ * its builder and its reader (`readAcceptForm`, `readSkillSearchForm`, `readAdjustForm`), written side by side so a
+ * field's id is named once; and `typedBackText`, a refused form's text shown back to its sender.
+ */
+import { ActionRowBuilder, LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { UserError } from '../../errors.js';
+import type { SkillEntry } from '../../engine/sheet.js';
+import { CONTEST_LIMITS, type ContestLinkedPart, type ContestRole, type ContestSide, type ContestSideName, type ContestState } from '../../engine/systems/tactalk/contest.js';
+import { parseLinkedRoll, type LinkedRollPart } from '../../engine/systems/tactalk/linked-notation.js';
+import { signedCompact } from '../format.js';
+import { DISCORD_LIMITS, truncate } from '../limits.js';
+import { contestIds } from './ids.js';
+import { shortName } from './view.js';
+
+/**
+ * A submitted form's text by field id: a text input's value, or a menu's picks joined by commas; empty when the form
+ * has no such field (an older client's form). The command reads it off the interaction.
+ */
+export type FormText = (fieldId: string) => string;
+
+/** The fields of the Accept form, by id: `acceptModal` writes them, `readAcceptForm` reads them. */
+const ACCEPT_FIELDS = { stakes: 'stakes', role: 'role', skill: 'skill', archetypes: 'archetypes' } as const;
+
+/** The Accept form as sent: the skill and archetypes as typed or picked, for the sheet to check. */
+export interface AcceptForm {
+  stakes: string;
+  role: ContestRole;
+  skill: string;
+  archetypes: string;
+}
+
+export function readAcceptForm(text: FormText): AcceptForm {
+  const role = text(ACCEPT_FIELDS.role).trim().toLowerCase();
+  if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
+  return { stakes: text(ACCEPT_FIELDS.stakes), role, skill: text(ACCEPT_FIELDS.skill), archetypes: text(ACCEPT_FIELDS.archetypes) };
+}
+
+/** The sheet the challenged player accepts with: its skills (those not rolled yet in this contest) and archetypes. */
+export interface AcceptSheet {
+  name: string;
+  skills: SkillEntry[];
+  archetypes: { name: string }[];
+}
+
+/**
+ * The Accept form: everything the challenged player chooses at once, their stakes, their role (secret until the
+ * roll) and their skill. Role and skill are menus; a sheet with more skills than a menu holds gets a text field,
+ * checked against the sheet (the nearest names are suggested). The archetypes they add are a comma list.
+ */
+export function acceptModal(id: number, sheet: AcceptSheet) {
+  const label = (text: string, description?: string) => {
+    const built = new LabelBuilder().setLabel(truncate(text, 45));
+    return description ? built.setDescription(truncate(description, 100)) : built;
+  };
+  const stakes = label('If you win, what happens to the challenger?').setTextInputComponent(
+    new TextInputBuilder().setCustomId(ACCEPT_FIELDS.stakes).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
+  );
+  const role = label('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
+    new StringSelectMenuBuilder()
+      .setCustomId(ACCEPT_FIELDS.role)
+      .setPlaceholder('Attacker or Defender')
+      .setRequired(true)
+      .addOptions(
+        { label: 'Attacker', value: 'attacker', description: 'You act: if both succeed, the defender wins' },
+        { label: 'Defender', value: 'defender', description: 'You resist: if both succeed, you win; both fail: nothing changes' },
+      ),
+  );
+  const skillLabel = label(`Your skill (${sheet.name})`, 'Its aptitude is the challenger’s Challenge Level.');
+  const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, 100), value: truncate(skill.name, 100) }));
+  const skill =
+    options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions
+      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId(ACCEPT_FIELDS.skill).setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
+      : skillLabel.setTextInputComponent(
+          new TextInputBuilder().setCustomId(ACCEPT_FIELDS.skill).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(`As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}`, 100)),
+        );
+  const archetypes = label('Archetypes you add (comma list, optional)', 'Each once; a Dispatcher may still adjust.').setTextInputComponent(
+    new TextInputBuilder()
+      .setCustomId(ACCEPT_FIELDS.archetypes)
+      .setStyle(TextInputStyle.Short)
+      .setRequired(false)
+      .setMaxLength(200)
+      .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', 100)),
+  );
+  return new ModalBuilder()
+    .setCustomId(contestIds.encode({ action: 'acceptform', contestId: id }))
+    .setTitle(truncate(`Accept contest #${id} as ${sheet.name}`, 45))
+    .addLabelComponents(stakes, role, skill, archetypes);
+}
+
+/** The skill search form's one field: a skill's name as typed, for the side's sheet to find. */
+const SEARCH_FIELDS = { skill: 'skill' } as const;
+
+export function readSkillSearchForm(text: FormText): { skill: string } {
+  return { skill: text(SEARCH_FIELDS.skill) };
+}
+
+export function skillSearchModal(id: number, side: ContestSideName) {
+  return new ModalBuilder()
+    .setCustomId(contestIds.encode({ action: 'searchform', contestId: id, side }))
+    .setTitle('Pick a skill by name')
+    .addComponents(
+      new ActionRowBuilder<TextInputBuilder>().addComponents(
+        new TextInputBuilder().setCustomId(SEARCH_FIELDS.skill).setLabel('Skill name (as on your sheet)').setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64),
+      ),
+    );
+}
+
+/** A linked side as the Dispatcher's form writes it: `Handgun Handling +Acuity; Driving -10`. */
+export function linkedNotation(parts: ContestLinkedPart[]): string {
+  return parts
+    .map((part) => [part.skill.name, ...part.archetypeModifiers.map((modifier) => `+${modifier.name}`), ...(part.situationalModifier ? [signedCompact(part.situationalModifier).replace('−', '-')] : [])].join(' '))
+    .join('; ');
+}
+
+/**
+ * The Dispatcher's form: both skills (or linked rolls), both sides' archetypes, both situational modifiers, prefilled.
+ * Each field's label says plainly whose it is ("Kat's skill"); how to fill it is the label's description.
+ */
+export function adjustModal(id: number, state: ContestState) {
+  const input = (customId: string, label: string, description: string, value: string, options: { required?: boolean; placeholder?: string; maxLength?: number } = {}) => {
+    const text = new TextInputBuilder()
+      .setCustomId(customId)
+      .setStyle(TextInputStyle.Short)
+      .setRequired(options.required ?? false)
+      .setMaxLength(options.maxLength ?? 200);
+    if (options.placeholder) text.setPlaceholder(truncate(options.placeholder, 100));
+    if (value) text.setValue(value);
+    return new LabelBuilder().setLabel(truncate(label, 45)).setDescription(truncate(description, 100)).setTextInputComponent(text);
+  };
+  const c = shortName(state, 'challenger');
+  const o = shortName(state, 'opponent');
+  const names = (side: ContestSideName) => state[side].archetypeModifiers.map((modifier) => modifier.name).join(', ');
+  const skills = (side: ContestSideName) => {
+    const own: ContestSide = state[side];
+    return own.linked ? linkedNotation(own.linked) : (own.skill?.name ?? '');
+  };
+  // One skill, or a linked roll: its skills separated by `;`, each with its own +Archetype and ±N terms.
+  const skillHelp = 'One skill, or several joined with ; for a linked roll (each may add +Archetype and ±N).';
+  const skillExample = 'e.g. Handgun Handling +Acuity; Driving -10';
+  const skillLength = 600;
+  const archetypeHelp = 'A comma list, e.g. Acuity, Grit. Added to every part of a linked roll.';
+  return new ModalBuilder()
+    .setCustomId(contestIds.encode({ action: 'adjustform', contestId: id }))
+    .setTitle(`Dispatcher: contest #${id}`)
+    .addLabelComponents(
+      input(ADJUST_FIELDS.skill.challenger, `${c}'s skill`, skillHelp, skills('challenger'), { placeholder: skillExample, maxLength: skillLength }),
+      input(ADJUST_FIELDS.skill.opponent, `${o}'s skill`, skillHelp, skills('opponent'), { placeholder: skillExample, maxLength: skillLength }),
+      input(ADJUST_FIELDS.archetypes.challenger, `${c}'s archetypes`, archetypeHelp, names('challenger')),
+      input(ADJUST_FIELDS.archetypes.opponent, `${o}'s archetypes`, archetypeHelp, names('opponent')),
+      input(
+        ADJUST_FIELDS.modifiers,
+        'Situational modifiers',
+        `${c}'s, then ${o}'s, as two whole numbers, e.g. 0, -10`,
+        `${signedCompact(state.challenger.situationalModifier).replace('−', '-')}, ${signedCompact(state.opponent.situationalModifier).replace('−', '-')}`,
+        { required: true },
+      ),
+    );
+}
+
+/** The fields of the Dispatcher's form, by id: `adjustModal` writes them, `readAdjustForm` reads them. */
+const ADJUST_FIELDS = {
+  skill: { challenger: 'challenger_skill', opponent: 'opponent_skill' },
+  archetypes: { challenger: 'challenger_archetypes', opponent: 'opponent_archetypes' },
+  modifiers: 'modifiers',
+} as const;
+
+/** What the Dispatcher typed as a side's skill: nothing, one skill's name, or a linked roll's parts (RULES 1.3). */
+export type AdjustedSkill = { kind: 'none' } | { kind: 'one'; name: string } | { kind: 'linked'; parts: LinkedRollPart[] };
+
+/** The Dispatcher's form as sent: each side's skill, archetype names and situational modifier, for the sheets to check. */
+export type AdjustForm = Record<ContestSideName, { skill: AdjustedSkill; archetypes: string; situational: number }>;
+
+/**
+ * A side's skill field: one skill, or a linked roll, its skills separated by `;`, each with its own `+Archetype` and
+ * `±N` terms. The CL of every part is the other side's aptitude (RULES 1.6), never one the Dispatcher names.
+ */
+function adjustedSkill(typed: string): AdjustedSkill {
+  if (/[;\n]/.test(typed)) {
+    if (/\bvs\b/i.test(typed)) throw new UserError('In a contest each part’s Challenge Level is the other side’s aptitude: leave out `vs`.');
+    if (typed.split(/[;\n]/).filter((part) => part.trim()).length < 2) {
+      throw new UserError('A linked roll needs at least two skills separated by `;`, e.g. `Handgun Handling +Acuity; Driving`.');
+    }
+    return { kind: 'linked', parts: parseLinkedRoll(typed, 0) };
+  }
+  if (!typed) return { kind: 'none' };
+  return { kind: 'one', name: typed };
+}
+
+export function readAdjustForm(text: FormText): AdjustForm {
+  const modifiers = text(ADJUST_FIELDS.modifiers).trim().split(',').map((part) => part.trim().replace('−', '-'));
+  if (modifiers.length !== 2 || modifiers.some((part) => !/^[+-]?\d{1,3}$/.test(part))) {
+    throw new UserError('Situational modifiers: write two whole numbers, the challenger’s then the opponent’s, e.g. `0, -10`.');
+  }
+  const side = (name: ContestSideName, index: number) => ({
+    skill: adjustedSkill(text(ADJUST_FIELDS.skill[name]).trim()),
+    archetypes: text(ADJUST_FIELDS.archetypes[name]),
+    situational: Number(modifiers[index]),
+  });
+  return { challenger: side('challenger', 0), opponent: side('opponent', 1) };
+}
+
+/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
+export function typedBackText(fields: ReadonlyArray<readonly [id: string, text: string]>): string {
+  const lines = fields.map(([id, text]) => `- ${id}: ${text ? `\`${text.replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
+  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
+}
