@@ -5,7 +5,8 @@
  * and the player whose turn it has become is pinged (NPCs never are).
  * Who may do what: a Dispatcher starts, ends, begins, adds / removes / sets NPCs and anyone's entry; a player joins
  * and leaves with their own active sheet (of the tracker's system); Next and Previous are the Dispatcher's and the
- * player's whose turn it is. Every refusal is private.
+ * player's whose turn it is. Ending asks first, privately, from `/initiative end` and the tracker's End alike
+ * (askToEnd). Every refusal is private.
  */
 import type { AutocompleteInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
@@ -359,15 +360,22 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
   }
 }
 
-/** `/initiative end` asks first, privately (endPrompt); its End button ends the tracker (answerEndPrompt). */
-async function end(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const tracker = await trackerHere(context);
+/**
+ * Ending asks first, privately: the one prompt (endPrompt) of `/initiative end` and of the tracker's own End button,
+ * so a mis-tap loses nothing. Its End the initiative ends the tracker (answerEndPrompt); Keep it changes nothing.
+ */
+async function askToEnd(context: HandlerContext, tracker: StoredTracker): Promise<void> {
   await context.answer.reply(endPrompt(viewOf(tracker), context.userId));
+}
+
+async function end(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  await askToEnd(context, await trackerHere(context));
 }
 
 /**
  * The prompt's End: the tracker as it stands now is ended (a turn moved since the prompt is no reason to keep it),
  * its message shows the last order with no buttons, and the prompt says so. Keep it: the prompt goes, nothing else.
+ * The prompt's buttons are pressed on the prompt itself (a button on its message, as every control: its origin).
  */
 async function answerEndPrompt(interaction: ComponentInteraction, press: EndPromptPress, context: HandlerContext): Promise<void> {
   if (press.action === 'keep') {
@@ -375,7 +383,7 @@ async function answerEndPrompt(interaction: ComponentInteraction, press: EndProm
     return;
   }
   if (press.askerId !== context.userId) {
-    await context.answer.reply(privateNote('Only the Dispatcher who ran this `/initiative end` can confirm it. Nothing was changed.'));
+    await context.answer.reply(privateNote('Only the Dispatcher who asked to end it can confirm it. Nothing was changed.'));
     return;
   }
   await context.requireDispatcher('end the initiative');
@@ -404,7 +412,7 @@ async function answerEndPrompt(interaction: ComponentInteraction, press: EndProm
 
 // ---- the buttons ----------------------------------------------------------------------------------------------------
 
-/** Next and Previous: the Dispatcher's, and the player's whose turn it is. Begin and End: the Dispatcher's. */
+/** Next and Previous: the Dispatcher's, and the player's whose turn it is. Begin and End (asking to end): the Dispatcher's. */
 async function checkMayPress(context: HandlerContext, state: TrackerState, verb: TrackerPress['action']): Promise<void> {
   if (await context.isDispatcher()) return;
   const current = currentCombatant(state);
@@ -427,15 +435,16 @@ async function component(interaction: ComponentInteraction, control: InitiativeC
       throw new UserError(`This is an old copy of the initiative; use the one here: ${messageLink(tracker.guildId, tracker.channelId, tracker.messageId)}`);
     }
     await checkMayPress(context, tracker.state, verb);
+    if (verb === 'end') {
+      // Asks first, privately, whatever was drawn (the prompt says where the tracker stands now); nothing changes yet.
+      // A tracker not yet tied to its message is tied to this one, so that ending it updates it.
+      await askToEnd(context, tracker.messageId ? tracker : await context.store.initiatives.setMessage(tracker, interaction.message.id));
+      return;
+    }
     if (version !== tracker.version) {
       // Drawn before the last change (a double click, a join, an answer that was lost): shown as it stands, nothing moved.
       const note = 'The initiative had changed since this was drawn, so nothing moved: press again if you still mean it.';
       return void (await answerFromStore(interaction, context, trackerMessage(viewOf(tracker)), note));
-    }
-    if (verb === 'end') {
-      if (!(await context.store.initiatives.end(tracker))) throw new UserError('Another press got there first; nothing changed.');
-      await context.answer.update(endedMessage(viewOf(tracker)));
-      return;
     }
     let decided: { state: TrackerState; roll?: RollEntry };
     if (verb === 'previous') decided = { state: previousTurn(tracker.state) };

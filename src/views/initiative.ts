@@ -141,7 +141,10 @@ function trackerEmbed(view: TrackerView, ended: boolean): EmbedBuilder {
     .setFooter({ text: truncate(footer, DISCORD_LIMITS.footer) });
 }
 
-/** A press on the tracker's message: it carries the version it was drawn for. */
+/**
+ * A press on the tracker's message: it carries the version it was drawn for. End does not end: it asks, privately,
+ * with the prompt of `/initiative end` (endPrompt), whatever version it was drawn for.
+ */
 export interface TrackerPress {
   action: 'previous' | 'next' | 'end';
   trackerId: number;
@@ -150,8 +153,9 @@ export interface TrackerPress {
 }
 
 /**
- * A press on `/initiative end`'s private prompt: end the tracker (only the Dispatcher who asked may), or keep it. They
- * carry no version: the Dispatcher means to end this tracker however its turns have moved since.
+ * A press on the private prompt to end (from `/initiative end` or the tracker's End): end the tracker (only the
+ * Dispatcher who asked may), or keep it. They carry no version: the Dispatcher means to end this tracker however its
+ * turns have moved since. Their origin is the default, a button on the message that carries them: the prompt.
  */
 export type EndPromptPress = { action: 'confirm-end'; trackerId: number; askerId: string } | { action: 'keep'; trackerId: number };
 
@@ -194,7 +198,10 @@ export function trackerMessage(view: TrackerView): MessageBody {
   return { embeds: [trackerEmbed(view, false).toJSON()], components: trackerButtons(view), allowedMentions: NO_PINGS };
 }
 
-/** `/initiative end`'s private question: which tracker, where it stands, and what ending it does; End or Keep. */
+/**
+ * The private question before ending, from `/initiative end` and the tracker's End alike: which tracker, where it
+ * stands, and what ending it does; End the initiative or Keep it.
+ */
 export function endPrompt(view: TrackerView, askerId: string): ReplyPayload {
   const { state } = view;
   const where = state.cycle > 0 ? `at ${cycleText(state).toLowerCase()}` : 'not begun';

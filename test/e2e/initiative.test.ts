@@ -306,7 +306,9 @@ describe('/initiative: who may do what', () => {
     expect(turnLine(message)).toContain('**Ogre**');
     expect(order(message)).toEqual(['Ogre']);
 
-    await press(DISPATCHER, message, 'end');
+    // The tracker's End asks first (as /initiative end does); its prompt's End the initiative ends it.
+    const endPress = await press(DISPATCHER, message, 'end');
+    await pressOnPrompt(answer(endPress.responses), 0);
     expect(tracker(message).buttons).toEqual([]);
     expect(tracker(message).text).toContain('**Ended** in round 1');
     const next = await start('debate');
@@ -346,7 +348,7 @@ describe('/initiative: who may do what', () => {
     // Only the Dispatcher who asked confirms it.
     const otherDispatcher = await box.one({ user: 'otto', roles: ['dispatcher'], button: buttonsOf(again)[0]!, message: again.messageId! });
     expect(otherDispatcher).toMatchObject({ kind: 'reply', ephemeral: true });
-    expect(otherDispatcher.content).toContain('Only the Dispatcher who ran this `/initiative end` can confirm it. Nothing was changed.');
+    expect(otherDispatcher.content).toContain('Only the Dispatcher who asked to end it can confirm it. Nothing was changed.');
     expect(tracker(message).buttons).toHaveLength(3);
 
     const ended = await pressOnPrompt(again, 0);
@@ -357,6 +359,65 @@ describe('/initiative: who may do what', () => {
     // Another prompt's End, pressed late, ends nothing more.
     const late = await pressOnPrompt(spare, 0);
     expect(late.content).toMatch(/^Initiative #\d+ has already ended\. Nothing was changed\.$/);
+  });
+
+  it('the tracker’s own End asks first, privately, as /initiative end does: Keep it changes nothing, End the initiative ends it, once', async () => {
+    const box = sandbox();
+    await sheet('mike', 'Troy', 'result-points');
+    const message = await start('melee');
+    await ack({ user: 'mike', command: 'initiative join', options: { value: '10' } });
+    await ack({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Orc', value: '15' } });
+    await press(DISPATCHER, message, 'next');
+    const before = tracker(message);
+    expect(before.text).toContain('Round 1** — 🎯 **Orc** acts');
+
+    // A player's press is refused as before, privately, with no prompt.
+    const byPlayer = await press({ user: 'mike' }, message, 'end');
+    expect(answer(byPlayer.responses).content).toContain('Only a Dispatcher can end the initiative');
+    expect(answer(byPlayer.responses).components).toEqual([]);
+
+    // The Dispatcher's press asks privately (the same prompt as /initiative end) and changes nothing.
+    const asked = await press(DISPATCHER, message, 'end');
+    expect(asked.responses.filter((response) => !response.ephemeral)).toEqual([]);
+    const prompt = answer(asked.responses);
+    expect(prompt).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(prompt.content).toMatch(/^End initiative #\d+ \(Melee \(die codes\), at round 1, 2 in it\)\? Its message keeps the last order with no buttons/);
+    const byCommand = await ack({ ...DISPATCHER, command: 'initiative end' });
+    expect(prompt.content).toBe(byCommand.content);
+    expect(buttonsOf(prompt)).toEqual(buttonsOf(byCommand));
+    expect(buttonsOf(prompt)).toEqual([expect.stringMatching(/^initiative:confirm-end:\d+:\d+$/), expect.stringMatching(/^initiative:keep:\d+$/)]);
+    expect(tracker(message)).toEqual(before);
+
+    // Keep it: the prompt goes, the tracker goes on, its buttons still work.
+    const kept = await pressOnPrompt(prompt, 1);
+    expect(kept).toMatchObject({ kind: 'update', components: [] });
+    expect(kept.content).toMatch(/^Kept: initiative #\d+ goes on\. Nothing was changed\.$/);
+    expect(tracker(message)).toEqual(before);
+    await press(DISPATCHER, message, 'next');
+    expect(turnLine(message)).toContain('**Troy**');
+
+    // Asked again: the prompt's End, pressed from the tracker's message (which does not carry it), is refused.
+    const again = answer((await press(DISPATCHER, message, 'end')).responses);
+    const forged = await box.one({ ...DISPATCHER, button: buttonsOf(again)[0]!, message, forged: true });
+    expect(forged).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(tracker(message).buttons).toHaveLength(3);
+    const otherDispatcher = await box.one({ user: 'otto', roles: ['dispatcher'], button: buttonsOf(again)[0]!, message: again.messageId! });
+    expect(otherDispatcher.content).toContain('Only the Dispatcher who asked to end it can confirm it. Nothing was changed.');
+    expect(tracker(message).buttons).toHaveLength(3);
+
+    // End the initiative: ended, and the tracker's message shows it; pressed twice at once, it ends once.
+    const confirm = { ...DISPATCHER, button: buttonsOf(again)[0]!, message: again.messageId! };
+    const [first, second] = await Promise.all([box.act(confirm), box.act(confirm)]);
+    const told = [first!, second!].flatMap((pressed) => pressed.responses.map((response) => response.content ?? '')).filter((content) => /ended|Nothing was changed|not on the message/.test(content));
+    expect(told, JSON.stringify([first, second])).toHaveLength(2);
+    expect(told.filter((content) => /^Initiative #\d+ ended\.$/.test(content))).toHaveLength(1);
+    expect(tracker(message).buttons).toEqual([]);
+    expect(tracker(message).text).toContain('**Ended** in round 1');
+    // The other prompt, confirmed late, ends nothing more; the channel may start a new one.
+    const late = await pressOnPrompt(byCommand, 0);
+    expect(late.content).toMatch(/^Initiative #\d+ has already ended\. Nothing was changed\.$/);
+    const fresh = await start('debate');
+    expect(fresh).not.toBe(message);
   });
 
   it('a manual order for a system whose seed has no initiative rule; /initiative show posts it again lower down', async () => {
