@@ -313,7 +313,7 @@ export function replayFieldsOfPool(
 }
 
 export const d10PoolView = defineSystemView(d10Pool, {
-  start: { sheet: [], roll: '/d10 roll dice:5 tn:7' },
+  start: { sheet: [{ what: 'Add a skill (its number of dice)', command: '/sheet skill set name:Firearms level:4' }], roll: '/d10 roll dice:Firearms tn:7' },
   replay: {
     d10: replayFieldsOfPool,
     'd10-advanced': replayFieldsOfPool,

@@ -15,17 +15,18 @@ import {
 } from '../engine/systems/result-points/check.js';
 import { formatDieCode, type CodeRoll, type DieCode } from '../engine/systems/result-points/die-code.js';
 import { resultPoints } from '../engine/systems/result-points/index.js';
-import type { Ability } from '../engine/systems/result-points/abilities.js';
+import { RANK_VALUE_MAX, RANK_VALUE_MIN, rankOfValue, type Ability } from '../engine/systems/result-points/abilities.js';
 import { sceneNumber, type SceneRecord } from '../engine/systems/result-points/scene.js';
 import { OUT_OF_ACTION_AT, trackState, type TrackState } from '../engine/systems/result-points/tracks.js';
 import { percentOf } from '../engine/odds.js';
+import type { EntryKind } from '../engine/sheet.js';
 import { rollFooter } from './challenge.js';
 import { rollActionIds } from './component-id.js';
 import { escapeMarkdown, signed } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody, ReplyPayload } from './messages.js';
 import { replayFieldsOfInitiative } from './initiative.js';
-import { defineSystemView } from './system-view.js';
+import { defineSystemView, entryNumberAsStored } from './system-view.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, neutral: 0x7f8c8d } as const;
 
@@ -266,8 +267,18 @@ export function replayFieldsOfCheck(result: CodeCheckResult): Array<[string, str
   return [[codeCheckTitle(result), codeCheckLines(result).join('\n')]];
 }
 
+/** An ability on /sheet show: its rank as the player typed it, its fixed value beside it (**3D+2** (11)); others as stored. */
+export function entryNumberOfCode(kind: EntryKind, value: number): string {
+  if (kind === 'skill' && Number.isInteger(value) && value >= RANK_VALUE_MIN && value <= RANK_VALUE_MAX) return `**${formatDieCode(rankOfValue(value))}** (${value})`;
+  return entryNumberAsStored(kind, value);
+}
+
 export const resultPointsView = defineSystemView(resultPoints, {
-  start: { sheet: [], roll: '/code roll code:3D+2 difficulty:moderate' },
+  start: {
+    sheet: [{ what: 'Give it an ability (its rank as a die code)', command: '/code ability name:Blaster code:3D+2' }],
+    roll: '/code roll code:Blaster difficulty:moderate',
+  },
+  entryNumber: entryNumberOfCode,
   replay: {
     code: ({ result }) => replayFieldsOfCheck(result),
     'code-scene': ({ result }) => replayFieldsOfScene(result),

@@ -6,6 +6,8 @@ import { actionIds } from './component-id.js';
 import { authorMarkdownWithin, escapeMarkdown, plural, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
+import { entryNumberAsStored } from './system-view.js';
+import { SYSTEM_VIEWS } from './systems.js';
 
 /** Leaves room for the fields so the whole embed stays under Discord's 6000 characters. */
 const SKILLS_TEXT_MAX = 3000;
@@ -39,14 +41,17 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
   const rules = sheetRulesOf(sheet.system);
   const wrong = misfits(sheet, rules, systemName(sheet.system));
   const mark = (kind: EntryKind, name: string) => (wrong.has(misfitKey(kind, name)) ? MISFIT : '');
-  const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} **${skill.level}**${mark('skill', skill.name)}`);
-  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} **${signedCompact(archetype.modifier)}**${mark('archetype', archetype.name)}`);
+  // A misfit is kept as it was stored and shown so: its system does not read it, so its view does not either.
+  const number = (kind: EntryKind, name: string, value: number) =>
+    wrong.has(misfitKey(kind, name)) ? entryNumberAsStored(kind, value) : SYSTEM_VIEWS.entryNumber(sheet.system, kind, value);
+  const skills = sheet.skills.map((skill) => `${escapeMarkdown(skill.name)} ${number('skill', skill.name, skill.level)}${mark('skill', skill.name)}`);
+  const archetypes = sheet.archetypes.map((archetype) => `${escapeMarkdown(archetype.name)} ${number('archetype', archetype.name, archetype.modifier)}${mark('archetype', archetype.name)}`);
   const conditions = sheet.conditions
     .filter((condition) => isConditionActive(condition, now))
     .map((condition) => {
       const scope = condition.skills === null ? 'all skills' : condition.skills.map(escapeMarkdown).join(', ');
       const expiry = condition.expiresAt ? `, ${minutesLeft(condition.expiresAt, now)}` : '';
-      return `${escapeMarkdown(condition.name)} **${signedCompact(condition.modifier)}** (${scope}${expiry})${mark('condition', condition.name)}`;
+      return `${escapeMarkdown(condition.name)} ${number('condition', condition.name, condition.modifier)} (${scope}${expiry})${mark('condition', condition.name)}`;
     });
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
@@ -62,7 +67,7 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
       { name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' },
     );
   if (sheet.attributes.length) {
-    const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} **${attribute.value}**${mark('attribute', attribute.name)}`);
+    const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} ${number('attribute', attribute.name, attribute.value)}${mark('attribute', attribute.name)}`);
     embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });
   }
   if (sheet.notes) embed.addFields({ name: 'Notes', value: authorMarkdownWithin(sheet.notes, 900) });

@@ -5,7 +5,9 @@
  * (src/views/systems.ts builds the bot's own), so a new system's view is one object and one entry in that list.
  */
 import type { KindsOfSystems, RederivedBy } from '../engine/replay-kind.js';
+import type { EntryKind } from '../engine/sheet.js';
 import type { RuleSystem } from '../engine/systems/system.js';
+import { signedCompact } from './format.js';
 
 /** A replay's embed fields: name, value, and whether the field sits inline. */
 export type Fields = Array<[name: string, value: string, inline?: boolean]>;
@@ -31,6 +33,16 @@ export interface SystemView<S extends RuleSystem> {
   start: StartSteps;
   /** How each kind its rolls re-derive as shows in /roll replay (points spent show as their check, and so on). */
   replay: ReplayFields<RederivedBy<S['replays']>>;
+  /**
+   * How a sheet entry's number shows after its name on /sheet show (markdown), when the system reads it otherwise
+   * than as a number (a die-code ability's 11 is its rank, 3D+2); without it, `entryNumberAsStored`.
+   */
+  entryNumber?: (kind: EntryKind, value: number) => string;
+}
+
+/** A sheet entry's number as stored, in bold: a skill's level or an attribute's value, an archetype's or condition's modifier signed. */
+export function entryNumberAsStored(kind: EntryKind, value: number): string {
+  return `**${kind === 'archetype' || kind === 'condition' ? signedCompact(value) : value}**`;
 }
 
 /** A system's view, typed by the system it shows: every kind its rolls re-derive as needs its fields. */
@@ -45,6 +57,8 @@ export interface SystemViews<S extends readonly RuleSystem[]> {
   start(system: S[number]['id']): StartSteps;
   /** How every kind the systems' rolls re-derive as shows in /roll replay. */
   replay: ReplayFields<RederivedBy<KindsOfSystems<S>>>;
+  /** How an entry's number shows on a sheet of the system (markdown): its view's `entryNumber`, else as stored. */
+  entryNumber(system: string, kind: EntryKind, value: number): string;
 }
 
 /**
@@ -55,10 +69,12 @@ export function systemViews<const S extends readonly RuleSystem[]>(systems: S, v
   // The views' fields differ in the rolls they take; gathered by kind, each is only ever given its own kind's roll.
   const replay: Record<string, unknown> = {};
   const starts = new Map<string, StartSteps>();
+  const numbers = new Map<string, NonNullable<SystemView<RuleSystem>['entryNumber']>>();
   systems.forEach((system, index) => {
-    const view = (views as ReadonlyArray<{ system: string; start: StartSteps; replay: object }>)[index];
+    const view = (views as ReadonlyArray<{ system: string; start: StartSteps; replay: object; entryNumber?: SystemView<RuleSystem>['entryNumber'] }>)[index];
     if (view?.system !== system.id) throw new Error(`The view of ${system.id} is not in its place: the views are listed in the systems' order.`);
     starts.set(system.id, view.start);
+    if (view.entryNumber) numbers.set(system.id, view.entryNumber);
     for (const [kind, fields] of Object.entries(view.replay)) {
       if (Object.hasOwn(replay, kind)) throw new Error(`The replay of rolls of kind "${kind}" is shown by two views.`);
       replay[kind] = fields;
@@ -71,5 +87,8 @@ export function systemViews<const S extends readonly RuleSystem[]>(systems: S, v
       return start;
     },
     replay: replay as SystemViews<S>['replay'],
+    entryNumber(system, kind, value) {
+      return (numbers.get(system) ?? entryNumberAsStored)(kind, value);
+    },
   };
 }

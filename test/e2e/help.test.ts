@@ -180,7 +180,8 @@ describe('/help', () => {
     expect(players).toContain('**/roll** dice · replay');
     for (const gone of ['/tactics', '/code', '/pool', '/contest', '/table', 'challenge']) expect(players).not.toContain(gone);
     expect(section(embed, 'Dispatchers (game masters)')).not.toContain('/dispatch');
-    expect(embed.description).toContain('Roll: `/d10 roll dice:5 tn:7`');
+    expect(embed.description).toContain('Add a skill (its number of dice): `/sheet skill set name:Firearms level:4`');
+    expect(embed.description).toContain('Roll: `/d10 roll dice:Firearms tn:7`');
 
     const choices = await sandbox().one({ user: 'mike', command: 'help', options: { command: 'ta' }, focused: 'command' });
     expect((choices.choices as Array<{ value: string }>).map((choice) => choice.value)).not.toContain('tactics');
