@@ -3,6 +3,7 @@
  * Dispatcher's form. Each form's fields and how its text reads are the view's (src/views/contest/forms.ts); here a form
  * is opened, and what it holds is checked against the sheets and made the actions it asks for.
  */
+import { formText } from '../../src/discord/form-text.js';
 import type { Responder } from '../../src/discord/responder.js';
 import type { ComponentInteraction, HandlerContext } from '../../src/discord/command.js';
 import { UserError } from '../../src/errors.js';
@@ -16,9 +17,7 @@ import {
   readAcceptForm,
   readAdjustForm,
   readSkillSearchForm,
-  typedBackText,
   type AdjustedSkill,
-  type FormText,
 } from '../../src/views/contest/forms.js';
 import { choiceFrom } from './start.js';
 
@@ -26,25 +25,6 @@ export async function openForm(interaction: ComponentInteraction, answer: Respon
   if (interaction.isModalSubmit()) throw new UserError('A form cannot open another form.');
   await answer.showModal(modal);
   return null;
-}
-
-/** A submitted form's fields as text (empty for a press that is not a form's submit). */
-function formText(interaction: ComponentInteraction): FormText {
-  return (id) => {
-    if (!interaction.isModalSubmit()) return '';
-    const data = interaction.fields.fields.get(id);
-    if (!data) return '';
-    if ('value' in data && typeof data.value === 'string') return data.value;
-    if ('values' in data && Array.isArray(data.values)) return data.values.join(', ');
-    return '';
-  };
-}
-
-/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
-export function typedBack(interaction: ComponentInteraction): string {
-  if (!interaction.isModalSubmit()) return '';
-  const text = formText(interaction);
-  return typedBackText([...interaction.fields.fields.keys()].map((id) => [id, text(id)] as const));
 }
 
 /** The Accept form, for the challenged player's active Tac Talk sheet: its skills not rolled yet, its archetypes. */

@@ -4,6 +4,7 @@
  * role) still counts, the same move twice is then refused by the engine as already handled.
  */
 import { fromMessage } from '../../src/discord/interaction-kinds.js';
+import { typedBack } from '../../src/discord/form-text.js';
 import { rolledBy, type ComponentInteraction, type HandlerContext } from '../../src/discord/command.js';
 import { answerFromStore, shownControls } from '../../src/discord/stored-message.js';
 import type { Responder } from '../../src/discord/responder.js';
@@ -29,7 +30,7 @@ import { PLAIN_PRESSES, SKILL_SEARCH_VALUE, contestIds, isPlainPress, type Conte
 import { contestMessage } from '../../src/views/contest/message.js';
 import { privateNote, userErrorText } from '../../src/views/messages.js';
 import { announce, postLostResult } from './announce.js';
-import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice, typedBack } from './forms.js';
+import { acceptAction, adjustActions, openAcceptForm, openForm, searchedSkill, skillChoice } from './forms.js';
 import { drawn, expiryFrom, memberName } from './message.js';
 import { SAVE_ATTEMPTS, inTurn } from './turns.js';
 

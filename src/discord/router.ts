@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { runnableOf, subcommandPath, type BotCommand, type BotServices, type HandlerContext, type Requirement } from './command.js';
 import { controlRefusal } from './control-origin.js';
 import { answerFailure } from './errors.js';
+import { typedBack } from './form-text.js';
 import { isHeavyWork } from './heavy-work.js';
 import { dispatcherRule, isDispatcher, managesServer } from './permissions.js';
 import { Responder } from './responder.js';
@@ -98,7 +99,8 @@ export class Router {
     if (control === null) throw new UserError(outdatedControlText(command.data.name));
     // Only from its own message: a press of a component the message carries, a form opened by one (control-origin.ts).
     const refusal = controlRefusal(interaction, command.ids, control);
-    if (refusal !== null) throw new UserError(refusal);
+    // A refused form is not lost: what was typed comes back with the refusal, to copy into the form as it is now.
+    if (refusal !== null) throw new UserError(refusal + typedBack(interaction));
     return control;
   }
 

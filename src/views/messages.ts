@@ -20,6 +20,19 @@ export interface ReplyPayload {
 /** A message that is posted or edited in the channel: it cannot be private. */
 export type MessageBody = Omit<ReplyPayload, 'flags' | 'files'>;
 
+/**
+ * A submitted form's text by field id: a text input's value, or a menu's picks joined by commas; empty when the form
+ * has no such field (an older client's form). Read off the interaction by src/discord/form-text.ts.
+ */
+export type FormText = (fieldId: string) => string;
+
+/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
+export function typedBackText(fields: ReadonlyArray<readonly [id: string, text: string]>): string {
+  const lines = fields.map(([id, text]) => `- ${id}: ${text ? `\`${text.replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
+  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
+}
+
+
 export function privateNote(text: string): ReplyPayload {
   return { content: truncate(text, DISCORD_LIMITS.content), flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS };
 }

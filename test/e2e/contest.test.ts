@@ -719,8 +719,9 @@ describe('the Dispatcher', () => {
     await expectRefused(
       contest,
       { user: DISPATCHER, roles: ['dispatcher'], modal: `contest:adjustform:${contest.id}`, fields: { challenger_skill: 'Stealth', opponent_skill: 'CQC', challenger_archetypes: '', opponent_archetypes: '', modifiers: '0, -90' }, message: contest.message },
-      // The message no longer offers the Adjust button that opened the form: the router refuses it before the contest is read.
-      FORM_NOT_FROM_ITS_MESSAGE,
+      // The message no longer offers the Adjust button that opened the form: the router refuses it before the contest
+      // is read, and gives back what was typed (a sent form cannot be reopened as it was).
+      new RegExp(`${FORM_NOT_FROM_ITS_MESSAGE}[\\s\\S]*What you typed:\\n[\\s\\S]*- challenger_skill: \`Stealth\`[\\s\\S]*- modifiers: \`0, -90\``),
     );
     expect(shownText(contest)).toContain('🏆 **Troy wins.**');
     expect(await contestRolls()).toBe(1);

@@ -2,7 +2,8 @@
 // its reader reads, and the reader turns the text into typed values or refuses it.
 import { describe, expect, it } from 'vitest';
 import { postContest, proposeContest } from '../../src/engine/systems/tactalk/contest.js';
-import { acceptModal, adjustModal, readAcceptForm, readAdjustForm, readSkillSearchForm, skillSearchModal, typedBackText, type FormText } from '../../src/views/contest/forms.js';
+import { acceptModal, adjustModal, readAcceptForm, readAdjustForm, readSkillSearchForm, skillSearchModal } from '../../src/views/contest/forms.js';
+import { typedBackText, type FormText } from '../../src/views/messages.js';
 
 /** The custom_ids of a modal's inputs and menus, wherever they sit in it. */
 function fieldIds(modal: { toJSON(): unknown }): string[] {

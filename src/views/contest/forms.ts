@@ -1,7 +1,7 @@
 /**
  * The contest's forms (modals): the Accept form, the skill search and the Dispatcher's form, each with its field ids,
  * its builder and its reader (`readAcceptForm`, `readSkillSearchForm`, `readAdjustForm`), written side by side so a
- * field's id is named once; and `typedBackText`, a refused form's text shown back to its sender.
+ * field's id is named once.
  */
 import { ActionRowBuilder, LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { UserError } from '../../errors.js';
@@ -9,15 +9,11 @@ import type { SkillEntry } from '../../engine/sheet.js';
 import { CONTEST_LIMITS, type ContestLinkedPart, type ContestRole, type ContestSide, type ContestSideName, type ContestState } from '../../engine/systems/tactalk/contest.js';
 import { parseLinkedRoll, type LinkedRollPart } from '../../engine/systems/tactalk/linked-notation.js';
 import { signedCompact } from '../format.js';
+import type { FormText } from '../messages.js';
 import { DISCORD_LIMITS, truncate } from '../limits.js';
 import { contestIds } from './ids.js';
 import { shortName } from './view.js';
 
-/**
- * A submitted form's text by field id: a text input's value, or a menu's picks joined by commas; empty when the form
- * has no such field (an older client's form). The command reads it off the interaction.
- */
-export type FormText = (fieldId: string) => string;
 
 /** The fields of the Accept form, by id: `acceptModal` writes them, `readAcceptForm` reads them. */
 const ACCEPT_FIELDS = { stakes: 'stakes', role: 'role', skill: 'skill', archetypes: 'archetypes' } as const;
@@ -198,10 +194,4 @@ export function readAdjustForm(text: FormText): AdjustForm {
     situational: Number(modifiers[index]),
   });
   return { challenger: side('challenger', 0), opponent: side('opponent', 1) };
-}
-
-/** Everything a refused form held, shown back to its sender (a sent form cannot be reopened as it was). */
-export function typedBackText(fields: ReadonlyArray<readonly [id: string, text: string]>): string {
-  const lines = fields.map(([id, text]) => `- ${id}: ${text ? `\`${text.replace(/`/g, "'").slice(0, 500)}\`` : '(empty)'}`);
-  return lines.length ? `\nWhat you typed:\n${lines.join('\n')}` : '';
 }
