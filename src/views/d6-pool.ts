@@ -360,7 +360,7 @@ export function replayFieldsOfD6(
 }
 
 export const d6PoolView = defineSystemView(d6Pool, {
-  start: { sheet: [], roll: '/pool skill:Stealth' },
+  start: { sheet: [{ what: 'Set its attributes and a skill', command: '/sheet set attributes:STR 3, AGI 4, WIT 3, EMP 2 skills:Stealth 2' }], roll: '/pool skill:Stealth' },
   replay: {
     pool: replayFieldsOfD6,
     'pool-opposed': replayFieldsOfD6,
