@@ -61,11 +61,12 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
         `${isNpc(sheet) ? 'NPC' : 'Operator'} of ${escapeMarkdown(ownerLabel)} · System: ${escapeMarkdown(systemName(sheet.system))}\n\n**Skills** (${sheet.skills.length})\n${skills.length ? joinWithin(skills, SKILLS_TEXT_MAX, ' · ') : `*none yet: \`${commandOf(sheet)} skill set\`, or several at once with \`${commandOf(sheet)} set\`*`}`,
         DISCORD_LIMITS.embedDescription,
       ),
-    )
-    .addFields(
-      { name: `Archetype modifiers (${archetypes.length})`, value: archetypes.length ? joinWithin(archetypes, 900, ' · ') : '*none*' },
-      { name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' },
     );
+  // Only Tac Talk's sheets hold archetypes: another system's shows the field only for ones kept from before (marked).
+  if (rules.archetype !== null || archetypes.length > 0) {
+    embed.addFields({ name: `Archetype modifiers (${archetypes.length})`, value: archetypes.length ? joinWithin(archetypes, 900, ' · ') : '*none*' });
+  }
+  embed.addFields({ name: `Conditions (${conditions.length})`, value: conditions.length ? joinWithin(conditions, 900, '\n') : '*none*' });
   if (sheet.attributes.length) {
     const attributes = sheet.attributes.map((attribute) => `${escapeMarkdown(attribute.name)} ${number('attribute', attribute.name, attribute.value)}${mark('attribute', attribute.name)}`);
     embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });

@@ -121,6 +121,8 @@ describe('/sheet show of a die-code sheet', () => {
     expect(shown).toContain('Dodge **4D** (12)');
     expect(shown).not.toContain('Blaster **11**');
     expect(shown).toContain('Wounds track **3**');
+    // A die-code sheet holds no archetypes: it shows no field for them.
+    expect(shown).not.toContain('Archetype modifiers');
     // The same ranks as /code status shows them.
     const status = textOf(await s.one({ user: 'mike', command: 'code status' }));
     expect(status).toContain('3D+2');
@@ -132,5 +134,11 @@ describe('/sheet show of a die-code sheet', () => {
     await s.one({ user: 'mike', command: 'sheet create', options: { name: 'Vex', system: 'd10-pool' } });
     await s.one({ user: 'mike', command: 'sheet skill set', options: { name: 'Firearms', level: 4 } });
     expect(textOf(await s.one({ user: 'mike', command: 'sheet show' }))).toContain('Firearms **4**');
+  });
+
+  it("a Tac Talk sheet shows its archetype modifiers' field, empty or not", async () => {
+    const s = sandbox();
+    await s.one({ user: 'mike', command: 'sheet create', options: { name: 'Troy', system: 'tactalk' } });
+    expect(textOf(await s.one({ user: 'mike', command: 'sheet show' }))).toContain('Archetype modifiers (0)');
   });
 });
