@@ -1,18 +1,30 @@
 // /roll replay's id autocompletes the server's recent rolls the member may replay, as /log shows them to that member.
 import { describe, expect, it } from 'vitest';
+import { agoText } from '../../src/views/log.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
-const TWO_MINUTES = 2 * 60_000;
-// The bot's clock runs two minutes ahead of the rolls' timestamps: each choice says how long ago its roll was made.
-const sandbox = useTestSandbox({ now: () => new Date(Date.now() + TWO_MINUTES) });
+const TWO_AND_A_HALF_MINUTES = 150_000;
+/**
+ * The bot's clock, set before each question to a time after a roll's stored timestamp (`choices`' `after`), so how
+ * long ago a roll was made never depends on how long the test itself took.
+ */
+let clock = new Date();
+const sandbox = useTestSandbox({ now: () => clock });
 
 interface Choice {
   name: string;
   value: string;
 }
 
-async function choices(who: { user: string; roles?: string[] }, typed: string): Promise<Choice[]> {
+/** When the store says the roll was made. */
+async function madeAt(rollId: string): Promise<Date> {
+  return (await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollId))!.createdAt;
+}
+
+/** The choices offered, the bot's clock two and a half minutes after roll `after` (else left as it is). */
+async function choices(who: { user: string; roles?: string[] }, typed: string, after?: string): Promise<Choice[]> {
+  if (after) clock = new Date((await madeAt(after)).getTime() + TWO_AND_A_HALF_MINUTES);
   const answer = await sandbox().one({ ...who, command: 'roll replay', options: { id: typed }, focused: 'id' });
   expect(answer.kind).toBe('autocomplete');
   const list = answer.choices as Choice[];
@@ -35,10 +47,11 @@ describe('/roll replay id: autocomplete', () => {
     const climbing = await climb();
     const driving = rollIdOf(textOf(await sandbox().one({ user: 'sasha', command: 'roll challenge', options: { skill: 'Driving', cl: 120, level: 30 } })));
 
-    const offered = await choices({ user: 'mike' }, '');
+    const offered = await choices({ user: 'mike' }, '', climbing);
     expect(offered.map((choice) => choice.value)).toEqual([driving, climbing]);
     expect(offered[1]!.name).toMatch(new RegExp(`^${climbing} · 2 min ago · Climbing 60 vs CL 90 → \\d+, (success|failure)$`));
-    expect(offered[0]!.name).toMatch(new RegExp(`^${driving} · 2 min ago · Driving 30 vs CL 120 → \\d+, (success|failure)$`));
+    // Made a moment after the climb: as long ago as the store's timestamps say, whatever the test took meanwhile.
+    expect(offered[0]!.name).toMatch(new RegExp(`^${driving} · ${agoText(await madeAt(driving), clock)} · Driving 30 vs CL 120 → \\d+, (success|failure)$`));
 
     // What was typed filters: a word of the roll, or the start of its id.
     expect((await choices({ user: 'mike' }, 'climb')).map((choice) => choice.value)).toEqual([climbing]);
@@ -61,7 +74,7 @@ describe('/roll replay id: autocomplete', () => {
     const taken = await sandbox().act({ user: 'mike', button: `dispatch:roll:${requestId}`, message: post.messageId! });
     const hidden = rollIdOf(textOf(taken.responses.find((response) => response.kind === 'update')!));
 
-    const forPlayer = await choices({ user: 'mike' }, '');
+    const forPlayer = await choices({ user: 'mike' }, '', hidden);
     expect(forPlayer.map((choice) => choice.value)).toEqual([hidden, open]);
     expect(forPlayer[0]!.name).toMatch(new RegExp(`^${hidden} · 2 min ago · Lock Picking vs a hidden CL → \\d+, (success|failure)$`));
     expect(JSON.stringify(forPlayer)).not.toContain('173');
@@ -69,7 +82,7 @@ describe('/roll replay id: autocomplete', () => {
     // Typed in full, a secret roll's id is still not offered to a player (replaying it would be refused).
     expect(await choices({ user: 'mike' }, secret)).toEqual([]);
 
-    const forDispatcher = await choices(DISPATCHER, '');
+    const forDispatcher = await choices(DISPATCHER, '', secret);
     expect(forDispatcher.map((choice) => choice.value)).toEqual([hidden, secret, open]);
     expect(forDispatcher[1]!.name).toMatch(new RegExp(`^${secret} · 2 min ago · 🤫 Mole: Lying 40 vs CL 120 → \\d+, (success|failure)$`));
     expect(forDispatcher[0]!.name).toContain('Lock Picking 60 vs CL 173');
