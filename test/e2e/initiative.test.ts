@@ -58,6 +58,16 @@ async function start(rule: string): Promise<string> {
   return post.messageId!;
 }
 
+/** A melee begun: Troy (10) and the NPC Orc (15), Orc's turn first; its tracker message's id. */
+async function meleeBegun(): Promise<string> {
+  await sheet('mike', 'Troy', 'result-points');
+  const message = await start('melee');
+  await ack({ user: 'mike', command: 'initiative join', options: { value: '10' } });
+  await ack({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Orc', value: '15' } });
+  await press(DISPATCHER, message, 'next');
+  return message;
+}
+
 /** The line with ▶: whose turn the message shows. */
 function turnLine(messageId: string): string {
   return tracker(messageId).text.split('\n').find((line) => line.startsWith('▶')) ?? '';
@@ -363,11 +373,7 @@ describe('/initiative: who may do what', () => {
 
   it('the tracker’s own End asks first, privately, as /initiative end does: Keep it changes nothing, End the initiative ends it, once', async () => {
     const box = sandbox();
-    await sheet('mike', 'Troy', 'result-points');
-    const message = await start('melee');
-    await ack({ user: 'mike', command: 'initiative join', options: { value: '10' } });
-    await ack({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Orc', value: '15' } });
-    await press(DISPATCHER, message, 'next');
+    const message = await meleeBegun();
     const before = tracker(message);
     expect(before.text).toContain('Round 1** — 🎯 **Orc** acts');
 
@@ -441,11 +447,7 @@ describe('/initiative: who may do what', () => {
 
 it('survives a restart: the same message’s buttons carry on where it stood', async () => {
   const box = sandbox();
-  await sheet('mike', 'Troy', 'result-points');
-  const message = await start('melee');
-  await ack({ user: 'mike', command: 'initiative join', options: { value: '10' } });
-  await ack({ ...DISPATCHER, command: 'initiative npc', options: { name: 'Orc', value: '15' } });
-  await press(DISPATCHER, message, 'next');
+  const message = await meleeBegun();
   expect(turnLine(message)).toContain('**Orc**');
 
   await box.restartBot();
