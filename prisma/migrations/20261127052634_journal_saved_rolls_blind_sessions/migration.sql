@@ -61,6 +61,7 @@ ALTER TABLE "Roll" ADD COLUMN "odds" REAL;
 ALTER TABLE "Roll" ADD COLUMN "d100" INTEGER;
 ALTER TABLE "Roll" ADD COLUMN "sessionId" INTEGER;
 ALTER TABLE "Roll" ADD COLUMN "seedIndex" INTEGER;
+ALTER TABLE "Roll" ADD COLUMN "invocation" TEXT;
 
 -- CreateIndex
 CREATE INDEX "Roll_sessionId_seedIndex_idx" ON "Roll"("sessionId", "seedIndex");

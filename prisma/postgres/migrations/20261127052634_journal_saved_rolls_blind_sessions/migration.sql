@@ -7,6 +7,7 @@ ADD COLUMN     "d100" INTEGER,
 ADD COLUMN     "odds" DOUBLE PRECISION,
 ADD COLUMN     "revealedAt" TIMESTAMP(3),
 ADD COLUMN     "seedIndex" INTEGER,
+ADD COLUMN     "invocation" TEXT,
 ADD COLUMN     "sessionId" INTEGER;
 
 -- CreateTable
