@@ -10,6 +10,7 @@ import { openDatabase, type Dialect } from './database.js';
 import type { Database } from './database-client.js';
 import type { Logger } from '../log.js';
 import { InitiativeStore } from './initiatives.js';
+import { JournalStore } from './journal.js';
 import { postgresTurns, processLocalTurns } from './locks.js';
 import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
@@ -24,6 +25,7 @@ export interface Store {
   operators: OperatorStore;
   contests: ContestStore;
   initiatives: InitiativeStore;
+  journal: JournalStore;
   rolls: RollLog;
   rollRequests: RollRequestStore;
   servers: ServerStore;
@@ -51,6 +53,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     operators: new OperatorStore(db, caches),
     contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
+    journal: new JournalStore(db),
     rolls,
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db, caches),
