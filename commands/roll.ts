@@ -146,7 +146,12 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
 }
 
 async function replay(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
-  const stored = await context.store.rolls.require(context.guildId, interaction.options.getString('id', true));
+  await replayById(interaction.options.getString('id', true), context);
+}
+
+/** `/roll replay id:…`'s answer, also the "Replay this roll" context menu's: one path, one set of privacy rules. */
+export async function replayById(id: string, context: HandlerContext): Promise<void> {
+  const stored = await context.store.rolls.require(context.guildId, id);
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
   const privately = stored.secret || stored.hiddenChallengeLevel;
   if (stored.kind === 'dice') await readyDiceNotation(context.answer, privately);
