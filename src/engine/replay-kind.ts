@@ -25,11 +25,31 @@ export interface ReplayKind<I = unknown, Out extends Replayed = Replayed> {
   rederiveOffThread?(inputs: I, seed: string): Promise<Out>;
   /** Whether the dice rolled again are the stored ones; without it, the two compare as JSON. */
   diceMatch?(rederived: Out, storedDice: unknown): boolean;
+  /**
+   * What `/stats` weighs a roll by: the exact chance of the verdict the roll log stores as its success (the chance
+   * the bot shows before or with the roll), and its one D100 face. Without it, neither: a kind with no verdict.
+   */
+  calibration?(rolled: Out): Partial<Calibration>;
 }
 
+/** A roll's exact chance of success (0–1, null: no verdict) and its D100 face (null: none, or more than one). */
+export interface Calibration {
+  odds: number | null;
+  d100: number | null;
+}
+
+export const NO_CALIBRATION: Calibration = { odds: null, d100: null };
+
+/** A count of equally likely outcomes as a chance from 0 to 1 (exact to a double's precision). */
+export const fractionOf = (count: bigint, outcomes: bigint): number => Number(count) / Number(outcomes);
+
 /** Most kinds roll on the seeded generator: only the roll itself differs from kind to kind. */
-export function seeded<I, Out extends Replayed>(parse: (inputs: unknown) => I, roll: (inputs: I, rng: Rng) => Out): ReplayKind<I, Out> {
-  return { parse, rederive: (inputs, seed) => roll(inputs, seededRng(seed)) };
+export function seeded<I, Out extends Replayed>(
+  parse: (inputs: unknown) => I,
+  roll: (inputs: I, rng: Rng) => Out,
+  calibration?: (rolled: Out) => Partial<Calibration>,
+): ReplayKind<I, Out> {
+  return { parse, rederive: (inputs, seed) => roll(inputs, seededRng(seed)), ...(calibration ? { calibration } : {}) };
 }
 
 /** Stored inputs that do not fit their kind: a roll log row written by hand, or by a version that stored another shape. */
@@ -101,6 +121,8 @@ export interface ReplayRegistry<K extends ReplayKinds> {
   replayRoll(kind: string, inputs: unknown, seed: string): Promise<RederivedBy<K>>;
   /** Rolls a stored roll again on this thread from its inputs and seed. */
   rederive(kind: string, inputs: unknown, seed: string): RederivedBy<K>;
+  /** A roll's odds and D100 as its kind reads them from the roll made again; none for a kind without a verdict. */
+  calibration(kind: string, inputs: unknown, seed: string): Calibration;
 }
 
 /** Dice that compare as JSON: how a kind's dice match unless it says otherwise. */
@@ -143,6 +165,19 @@ export function replayRegistry<G extends ReplayKinds, const S extends ReadonlyAr
     rederive(kind, inputs, seed) {
       const replay = replayKindOf(kind);
       return replay.rederive(replay.parse(inputs), seed);
+    },
+    calibration(kind, inputs, seed) {
+      // Rolled again rather than read from the stored result: the odds come from the engine's own typed result,
+      // whichever command stored it and in whatever shape it kept the result.
+      const replay = byKind.get(kind);
+      if (!replay?.calibration) return NO_CALIBRATION;
+      try {
+        return { ...NO_CALIBRATION, ...replay.calibration(replay.rederive(replay.parse(inputs), seed)) };
+      } catch {
+        // A roll is never refused for the sake of its statistics: inputs that do not roll again (a row shaped by
+        // hand, an older shape) are kept with no odds, and /stats leaves them out.
+        return NO_CALIBRATION;
+      }
     },
   };
 }

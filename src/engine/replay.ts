@@ -6,6 +6,7 @@
  * belong to no system.
  */
 import { z } from 'zod';
+import { d100FromDice } from './dice.js';
 import { rollDiceNotationOffThread } from './dice-notation-thread.js';
 import { notationDice, notationEngine, rollDiceNotation, type DiceNotationInput, type DiceNotationResult } from './dice-notation.js';
 import { inputsOf, replayRegistry, sameJson, seeded, type KindsOfSystems, type RederivedBy, type ReplayKind } from './replay-kind.js';
@@ -64,6 +65,11 @@ const OUTSIDE_SYSTEMS = {
     // Investigations stored before their dice took the outcome shape hold the table's die rolls as the engine
     // returns them (`{ value, d100 }`): the same dice, in a longer shape.
     diceMatch: (rederived, storedDice) => sameJson(rederived, storedDice) || JSON.stringify(rederived.result.roll.dice) === JSON.stringify(storedDice),
+    // No verdict; a table rolled on one D100 gives its face to the histogram.
+    calibration: ({ dice }) => {
+      const d100s = dice.filter((die) => 'tens' in die);
+      return dice.length === 1 && d100s.length === 1 ? { d100: d100FromDice(d100s[0]!.tens, d100s[0]!.ones).value } : {};
+    },
   } satisfies typeof outcome,
 };
 
@@ -88,3 +94,6 @@ export const replayRoll = REPLAYS.replayRoll;
 
 /** Rolls a stored roll again from its inputs and seed; generic notation needs `loadDiceNotation()` on this thread. */
 export const rederive = REPLAYS.rederive;
+
+/** A roll's exact odds and D100 face as the roll log keeps them for `/stats`: none for a kind without them. */
+export const calibrationOf = REPLAYS.calibration;

@@ -1,6 +1,7 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
 import { Refused } from '../engine/refusals.js';
+import { calibrationOf } from '../engine/replay.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isIdClash, transaction } from './database.js';
 import type { Database } from './database-client.js';
@@ -106,10 +107,13 @@ export interface RollEntry {
   challengeLevel: number | null;
   success: boolean | null;
   createdAt: Date;
+  /** The exact chance of success the roll had, and its D100 face (`/stats`): from its kind, never typed by a caller. */
+  odds: number | null;
+  d100: number | null;
 }
 
 /** The roll log's columns: the one list every INSERT and page of the log uses. */
-const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt'] as const;
+const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt', 'odds', 'd100'] as const;
 const ROLL_COLUMN_LIST = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
 
 /**
@@ -139,6 +143,8 @@ export class RollLog {
    * store's change that writes it in its transaction (a contest's or roll request's `save`, `changeAttribute`).
    */
   entry(id: string, roll: RollRecordInput): RollEntry {
+    // Every roll's row is made here: its odds come from its kind once, not from each of the commands that roll.
+    const { odds, d100 } = calibrationOf(roll.kind, roll.inputs, roll.seed);
     return {
       id,
       guildId: roll.guildId,
@@ -154,6 +160,9 @@ export class RollLog {
       challengeLevel: roll.challengeLevel,
       success: roll.success,
       createdAt: this.nextCreatedAt(),
+      // A verdict's odds only: a row whose success is not stored has nothing to weigh them against.
+      odds: roll.success === null ? null : odds,
+      d100,
     };
   }
 

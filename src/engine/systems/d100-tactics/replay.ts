@@ -1,6 +1,6 @@
 /** d100 tactics rolls rolled again from their seeds: checks, attacks (applied or not), damage, psi, social, reactions. */
 import { z } from 'zod';
-import { inputsOf, seeded } from '../../replay-kind.js';
+import { inputsOf, seeded, type Calibration } from '../../replay-kind.js';
 import { storedModifier } from '../tactalk/replay.js';
 import {
   attackDice,
@@ -13,8 +13,12 @@ import {
   resolveSocial,
   rollDamage,
   type AttackInput,
+  type CheckResult,
   type Cover,
 } from './tactics.js';
+
+/** A check's chance as it shows it ("chance 75%"): one face of the D100 is one percent. */
+const checkCalibration = (check: CheckResult): Calibration => ({ odds: check.chance / 100, d100: check.d100.value });
 
 // Attacks stored before issue 12 have no Crit or Dodge bonus and no Dash, those before issue 23 no flanking reading:
 // only what every attack stored is required.
@@ -52,7 +56,7 @@ export const d100TacticsReplays = {
   check: seeded(inputsOf('check', z.looseObject({ attribute: storedModifier, modifiers: z.array(storedModifier) })), (inputs, rng) => {
     const result = resolveCheck(inputs, rng);
     return { kind: 'check' as const, result, dice: checkDice(result) };
-  }),
+  }, ({ result }) => checkCalibration(result)),
   attack: attackRoll('attack'),
   'attack-applied': attackRoll('attack-applied'),
   damage: seeded(inputsOf('damage', z.looseObject({ base: z.number(), range: z.number() })), (inputs, rng) => {
@@ -65,6 +69,7 @@ export const d100TacticsReplays = {
       const result = resolvePsi(inputs, rng);
       return { kind: 'psi' as const, result, dice: checkDice(result.check) };
     },
+    ({ result }) => checkCalibration(result.check),
   ),
   social: seeded(
     inputsOf(
@@ -75,9 +80,10 @@ export const d100TacticsReplays = {
       const result = resolveSocial(inputs, rng);
       return { kind: 'social' as const, result, dice: checkDice(result.check) };
     },
+    ({ result }) => checkCalibration(result.check),
   ),
   reaction: seeded(inputsOf('reaction', z.looseObject({ kind: z.enum(['defense', 'dodge']), value: z.number(), modifier: z.number() })), (inputs, rng) => {
     const result = resolveReaction(inputs, rng);
     return { kind: 'reaction' as const, result, dice: checkDice(result.check) };
-  }),
+  }, ({ result }) => checkCalibration(result.check)),
 };

@@ -1,8 +1,8 @@
 /** d6 pool rolls rolled again from their seeds: a roll, its opposition, a push, the condition it cost, a tie-break. */
 import { z } from 'zod';
-import { inputsOf, seeded, type ReplayKind } from '../../replay-kind.js';
+import { fractionOf, inputsOf, seeded, type ReplayKind } from '../../replay-kind.js';
 import { storedModifier } from '../tactalk/replay.js';
-import { d6Faces, resolveD6Pool, resolvePush, resolveTieBreak, tieBreakFaces, type PoolConditionRecord } from './pool.js';
+import { d6Faces, resolveD6Pool, resolvePush, resolveTieBreak, successChance, tieBreakFaces, type PoolConditionRecord } from './pool.js';
 
 const attribute = z.enum(['STR', 'AGI', 'WIT', 'EMP']);
 const sheet = z.looseObject({ id: z.number(), name: z.string() });
@@ -17,10 +17,19 @@ const pool = z.looseObject({
 });
 
 function poolRoll<K extends 'pool' | 'pool-opposed'>(kind: K) {
-  return seeded(inputsOf(kind, pool), (inputs, rng) => {
-    const result = resolveD6Pool(inputs, rng);
-    return { kind, result, dice: d6Faces(result.dice) };
-  });
+  return seeded(
+    inputsOf(kind, pool),
+    (inputs, rng) => {
+      const result = resolveD6Pool(inputs, rng);
+      return { kind, result, dice: d6Faces(result.dice) };
+    },
+    // The odds the roll shows: at least one net success with the dice thrown (a push's odds hang on the dice kept,
+    // so a push carries none).
+    ({ result }) => {
+      const chance = successChance(result.dice.length);
+      return { odds: fractionOf(chance.favourable, chance.total) };
+    },
+  );
 }
 
 /** The condition a push cost: no dice, stored so the pick is made once; it replays as what was picked. */

@@ -1,7 +1,7 @@
 /** Die-code rolls rolled again from their seeds: checks, points spent on a track, scene records, debate initiative. */
 import { z } from 'zod';
-import { inputsOf, seeded, type ReplayKind } from '../../replay-kind.js';
-import { codeCheckDice, resolveCodeCheck } from './check.js';
+import { fractionOf, inputsOf, seeded, type ReplayKind } from '../../replay-kind.js';
+import { codeCheckDice, outcomesAbove, resolveCodeCheck, resultPointsDistribution } from './check.js';
 import { debateInitiativeDice, rollDebateInitiative } from './initiative.js';
 import type { SceneRecord } from './scene.js';
 
@@ -34,7 +34,16 @@ const scene: ReplayKind<SceneRecord, { kind: 'code-scene'; result: SceneRecord; 
 };
 
 export const resultPointsReplays = {
-  code: codeCheck('code'),
+  code: {
+    ...codeCheck('code'),
+    // Against an opposition: the chance of result points above 0, as the check shows it; a standing check has no
+    // verdict. Points spent on a track (code-spend) replay as their check but are no new trial.
+    calibration: ({ result }) => {
+      if (result.success === null) return {};
+      const distribution = resultPointsDistribution(result.input);
+      return { odds: fractionOf(outcomesAbove(distribution, 0), distribution.outcomes) };
+    },
+  } satisfies ReturnType<typeof codeCheck>,
   'code-spend': codeCheck('code-spend'),
   'code-scene': scene,
   'code-initiative': seeded(inputsOf('code-initiative', z.looseObject({ entries: z.array(z.looseObject({ name: z.string(), code })) })), (inputs, rng) => {

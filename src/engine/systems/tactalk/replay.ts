@@ -43,10 +43,16 @@ const contestSide = z.union(
 );
 
 export const tactalkReplays = {
-  challenge: seeded(inputsOf('challenge', challenge), (inputs, rng) => {
-    const result = resolveChallenge(inputs, rng);
-    return { kind: 'challenge' as const, result, dice: challengeDice(result) };
-  }),
+  challenge: seeded(
+    inputsOf('challenge', challenge),
+    (inputs, rng) => {
+      const result = resolveChallenge(inputs, rng);
+      return { kind: 'challenge' as const, result, dice: challengeDice(result) };
+    },
+    // The faces that succeed, as the challenge shows them ("Chance of success"); linked rolls and contest rounds
+    // store no single verdict (success is null), so they carry no odds.
+    ({ result }) => ({ odds: result.successFaces / 100, d100: result.outcome === 'rolled' ? result.d100.value : null }),
+  ),
   linked: seeded(inputsOf('linked', z.array(challenge)), (inputs, rng) => {
     const result = resolveLinkedChallenge(inputs, rng);
     return { kind: 'linked' as const, result, dice: linkedDice(result) };
