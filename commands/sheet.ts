@@ -77,9 +77,18 @@ async function create(interaction: ChatInputCommandInteraction, context: Handler
 async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const user = interaction.options.getUser('user') ?? interaction.user;
   const label = displayName(interaction, user);
-  const someoneElse = user.id === interaction.user.id ? undefined : label;
-  const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: user.id }, interaction.options.getString('name'), null, someoneElse === undefined ? {} : { someoneElse });
-  await context.answer.reply(sheetReply(sheet, label, context.now(), !interaction.options.getBoolean('share')));
+  await showSheet(context, { id: user.id, label }, interaction.options.getString('name'), !interaction.options.getBoolean('share'));
+}
+
+/**
+ * `/sheet show`'s answer, also the "Show sheet" context menu's: a member's sheet (the named one, else their current)
+ * as any member may see it; `more` is added below it.
+ */
+export async function showSheet(context: HandlerContext, member: { id: string; label: string }, name: string | null, privately: boolean, more?: string): Promise<void> {
+  const someoneElse = member.id === context.userId ? undefined : member.label;
+  const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: member.id }, name, null, someoneElse === undefined ? {} : { someoneElse });
+  const reply = sheetReply(sheet, member.label, context.now(), privately);
+  await context.answer.reply(more ? { ...reply, content: more } : reply);
 }
 
 async function list(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
