@@ -2,6 +2,7 @@
 import { disableValidators, Events, type Client } from 'discord.js';
 import { commands } from '../commands/index.js';
 import type { BotCommand, BotServices } from './discord/command.js';
+import { CommittedSeeds } from './discord/committed-seeds.js';
 import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
 import { Router } from './discord/router.js';
 import { SlashList } from './discord/slash-list.js';
@@ -18,7 +19,10 @@ export interface BotOptions {
   restApi?: string;
   /** Apply pending migrations first (default true). Tests that copy a migrated file skip it. */
   migrate?: boolean;
-  /** Fixes seeds or the clock in tests; real use takes the defaults. */
+  /**
+   * Fixes seeds or the clock in tests; real use takes the defaults: seeds derived from each server's open session
+   * (commit and reveal, src/discord/committed-seeds.ts).
+   */
   newSeed?: () => string;
   now?: () => Date;
   /** How long a handler may run before the router defers its interaction (default 2 s); tests shorten it. */
@@ -56,6 +60,8 @@ export interface RunningBot {
 interface OpenedStore {
   store: Store;
   services: BotServices;
+  /** Null where the seeds are fixed (tests): then no session is loaded around an interaction. */
+  seeds: CommittedSeeds | null;
   router: Router;
   slashList: SlashList;
   unwatchFile: () => void;
@@ -74,11 +80,13 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
   // A SQLite file can be deleted under the running bot (sqlite.ts); a PostgreSQL server reports its own failures.
   const unwatchFile =
     dialectOf(options.databaseUrl) === 'sqlite' ? watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem)) : () => undefined;
+  const now = options.now ?? (() => new Date());
+  const seeds = options.newSeed ? null : new CommittedSeeds(store.sessions, now, log);
   const services: BotServices = {
     store,
     log,
-    now: options.now ?? (() => new Date()),
-    newSeed: options.newSeed ?? newSeed,
+    now,
+    newSeed: options.newSeed ?? seeds?.newSeed ?? newSeed,
     // One process with every server, or a shard process with its shards' servers only.
     shards: options.shards ?? null,
   };
@@ -92,7 +100,7 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',
   });
   services.slashList = slashList;
-  return { store, services, router, slashList, unwatchFile };
+  return { store, services, seeds, router, slashList, unwatchFile };
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
@@ -114,7 +122,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const opening = openBotStore(options, client, served);
   const handled = options.onInteractionHandled;
   client.on(Events.InteractionCreate, (interaction) => {
-    const handling = opening.then(({ router }) => router.handle(interaction), () => undefined);
+    const handling = opening.then(({ router, seeds }) => (seeds ? seeds.around(interaction, () => router.handle(interaction)) : router.handle(interaction)), () => undefined);
     void (handled ? handling.finally(() => handled(interaction.id)) : handling);
   });
   // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.

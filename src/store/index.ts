@@ -17,6 +17,7 @@ import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
 import { ServerStore } from './servers.js';
+import { SessionStore } from './sessions.js';
 import { TableStore } from './tables.js';
 
 export interface Store {
@@ -29,6 +30,8 @@ export interface Store {
   rolls: RollLog;
   rollRequests: RollRequestStore;
   servers: ServerStore;
+  /** Play sessions: each server's committed secret its roll seeds derive from (commit and reveal). */
+  sessions: SessionStore;
   tables: TableStore;
   /**
    * How the read caches hear of other processes' writes (PostgreSQL: LISTEN/NOTIFY; SQLite: one process, nothing to
@@ -57,6 +60,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     rolls,
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db, caches),
+    sessions: new SessionStore(db),
     tables: new TableStore(db),
     caches,
     close: async () => {
