@@ -69,6 +69,8 @@ export interface OperatorSheet {
   archetypes: ArchetypeEntry[];
   conditions: ConditionEntry[];
   attributes: AttributeEntry[];
+  /** An NPC's picture when it speaks through a channel webhook (`/npc avatar`); absent: Discord's default. */
+  avatarUrl?: string;
 }
 
 export function isNpc(sheet: Pick<OperatorSheet, 'ownerId'>): boolean {

@@ -5,6 +5,7 @@
  * an id never used. Names (sheets, NPCs, tables) are looked up within a server too.
  */
 import { postgresCacheBus, processLocalBus, type CacheBus } from './cache-bus.js';
+import { ChannelWebhookStore } from './channel-webhooks.js';
 import { ContestStore } from './contests.js';
 import { openDatabase, type Dialect } from './database.js';
 import type { Database } from './database-client.js';
@@ -24,6 +25,8 @@ export interface Store {
   db: Database;
   dialect: Dialect;
   operators: OperatorStore;
+  /** The webhook each channel's NPCs speak through. */
+  channelWebhooks: ChannelWebhookStore;
   contests: ContestStore;
   initiatives: InitiativeStore;
   journal: JournalStore;
@@ -54,6 +57,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     db,
     dialect: opened.dialect,
     operators: new OperatorStore(db, caches),
+    channelWebhooks: new ChannelWebhookStore(db),
     contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
     journal: new JournalStore(db),

@@ -65,6 +65,7 @@ function toSheet(row: OperatorRow): OperatorSheet {
         expiresAt: condition.expiresAt,
       }),
     ),
+    ...(row.avatarUrl ? { avatarUrl: row.avatarUrl } : {}),
   };
 }
 
@@ -435,6 +436,14 @@ export class OperatorStore {
         await tx.operator.delete({ where: { id: row.id } });
         return toSheet(row);
       });
+    });
+  }
+
+  /** An NPC's picture (`/npc avatar`); null clears it. */
+  async setAvatar(sheet: SheetRef, avatarUrl: string | null): Promise<void> {
+    return this.writingSheet(sheet.id, async () => {
+      const { count } = await this.db.operator.updateMany({ where: { id: sheet.id, guildId: sheet.guildId }, data: { avatarUrl } });
+      if (count === 0) throw new Refused({ kind: 'sheet-gone' });
     });
   }
 
