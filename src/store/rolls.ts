@@ -1,10 +1,13 @@
 /** The roll log (RULES 6.3): every roll with who, where, what, the seed, the dice and the result, under a short id. */
 import { createHash, randomBytes } from 'node:crypto';
+import { invocationJson, readInvocation, type RollInvocation } from '../engine/invocation.js';
 import { Refused } from '../engine/refusals.js';
+import { seedOrigin } from '../engine/commitment.js';
 import { calibrationOf } from '../engine/replay.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isIdClash, transaction } from './database.js';
 import type { Database } from './database-client.js';
+import { noteRollSeed } from './seed-notes.js';
 import { readStoredJson } from './stored-json.js';
 
 export interface RollRecordInput {
@@ -24,10 +27,17 @@ export interface RollRecordInput {
   secret?: boolean;
   /** The NPC a Dispatcher rolled for. Kept in the inputs JSON (no column). */
   npc?: string;
+  /**
+   * A roll a member typed (or repeated with Roll again, or rolled by a saved roll's name): what was typed, kept for
+   * Roll again, and the id `record` stores it under (known before, for the answer's button).
+   */
+  typed?: { typed: RollInvocation; rollId: string };
 }
 
-export interface StoredRoll extends Omit<RollRecordInput, 'system' | 'secret' | 'npc'> {
+export interface StoredRoll extends Omit<RollRecordInput, 'system' | 'secret' | 'npc' | 'typed'> {
   id: string;
+  /** What the member typed for it; null for a roll made by a press, or before rolls kept it. */
+  invocation: RollInvocation | null;
   system: string;
   createdAt: Date;
   secret: boolean;
@@ -110,10 +120,15 @@ export interface RollEntry {
   /** The exact chance of success the roll had, and its D100 face (`/stats`): from its kind, never typed by a caller. */
   odds: number | null;
   d100: number | null;
+  /** JSON: what the member typed (RollInvocation), for Roll again; null for a roll made by a press. */
+  invocation: string | null;
+  /** The session whose committed secret the seed derives from, and its index there (commit and reveal): read from the seed. */
+  sessionId: number | null;
+  seedIndex: number | null;
 }
 
 /** The roll log's columns: the one list every INSERT and page of the log uses. */
-const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt', 'odds', 'd100'] as const;
+const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt', 'odds', 'd100', 'invocation', 'sessionId', 'seedIndex'] as const;
 const ROLL_COLUMN_LIST = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
 
 /**
@@ -145,6 +160,9 @@ export class RollLog {
   entry(id: string, roll: RollRecordInput): RollEntry {
     // Every roll's row is made here: its odds come from its kind once, not from each of the commands that roll.
     const { odds, d100 } = calibrationOf(roll.kind, roll.inputs, roll.seed);
+    // Read from the seed here, for every roll at once: a seed derived from a session names its session and index.
+    const origin = seedOrigin(roll.seed);
+    noteRollSeed(id, roll.seed);
     return {
       id,
       guildId: roll.guildId,
@@ -163,6 +181,9 @@ export class RollLog {
       // A verdict's odds only: a row whose success is not stored has nothing to weigh them against.
       odds: roll.success === null ? null : odds,
       d100,
+      invocation: roll.typed ? invocationJson(roll.typed.typed) : null,
+      sessionId: origin?.sessionId ?? null,
+      seedIndex: origin?.seedIndex ?? null,
     };
   }
 
@@ -175,6 +196,11 @@ export class RollLog {
    * be made at most once goes through `entry` in that state's transaction, or `recordOnce`.
    */
   async record(roll: RollRecordInput): Promise<string> {
+    if (roll.typed) {
+      // Its id is the one its answer's Roll again names, or a Roll again's own (one roll per press): never another.
+      if (await this.recordOnce(roll.typed.rollId, roll)) return roll.typed.rollId;
+      throw new Refused({ kind: 'already-rolled-again' });
+    }
     for (let attempt = 0; ; attempt++) {
       const id = newRollId();
       try {
@@ -299,6 +325,7 @@ function fromRow(row: RollEntry): StoredRoll {
     inputs,
     dice: readStoredJson(row.dice, { table: 'Roll', id: row.id, column: 'dice' }),
     result: readStoredJson(row.result, { table: 'Roll', id: row.id, column: 'result' }),
+    invocation: row.invocation === null || row.invocation === undefined ? null : readInvocation(row.invocation),
     secret: facts.secret === true,
     npc: typeof facts.npc === 'string' ? facts.npc : null,
     hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),

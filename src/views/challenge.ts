@@ -4,6 +4,8 @@ import type { ChallengeResult, LinkedChallengeResult } from '../engine/systems/t
 import { escapeMarkdown, formatD100, formatTerms, percent, signedCompact } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { ReplyPayload } from './messages.js';
+import { seedNoteOfRoll } from '../store/seed-notes.js';
+import { seedNoteText } from './sessions.js';
 
 const COLOR = { success: 0x2e9e5b, failure: 0xc0392b, neutral: 0x7f8c8d } as const;
 
@@ -62,8 +64,9 @@ function colorOf(result: ChallengeResult): number {
   return result.success ? COLOR.success : COLOR.failure;
 }
 
+/** A roll's footer: its id to replay it by, and, when its seed came from a session, the seed's number in it. */
 export function rollFooter(rollId: string | null): string {
-  return rollId ? `Roll ${rollId} · check it with /roll replay id:${rollId}` : 'No dice were rolled, so nothing was stored.';
+  return rollId ? `Roll ${rollId} · check it with /roll replay id:${rollId}${seedNoteText(seedNoteOfRoll(rollId))}` : 'No dice were rolled, so nothing was stored.';
 }
 
 /**
