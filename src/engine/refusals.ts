@@ -78,6 +78,8 @@ export type Refusal =
   | { kind: 'table-limit'; count: number; most: number }
   /** No roll of this server with the typed id. */
   | { kind: 'no-such-roll'; typed: string }
+  /** Roll again was pressed on a roll already rolled again: each press makes one roll. */
+  | { kind: 'already-rolled-again' }
   /** The server already has the most open initiative trackers. */
   | { kind: 'tracker-limit'; most: number }
   /** The player (or the NPC's name) is already in the initiative. */

@@ -32,18 +32,23 @@ export interface RollRecordInput {
    * Roll again, and the id `record` stores it under (known before, for the answer's button).
    */
   typed?: { typed: RollInvocation; rollId: string };
+  /** A blind roll: its result is for Dispatchers until one reveals it (src/engine/blind.ts). */
+  blind?: boolean;
 }
 
-export interface StoredRoll extends Omit<RollRecordInput, 'system' | 'secret' | 'npc' | 'typed'> {
+export interface StoredRoll extends Omit<RollRecordInput, 'system' | 'secret' | 'npc' | 'typed' | 'blind'> {
   id: string;
-  /** What the member typed for it; null for a roll made by a press, or before rolls kept it. */
-  invocation: RollInvocation | null;
+  /** What the member typed for it; null (or absent) for a roll made by a press, or before rolls kept it. */
+  invocation?: RollInvocation | null;
   system: string;
   createdAt: Date;
   secret: boolean;
   /** Rolled against a CL hidden from the player (RULES 1.5): only Dispatchers see its numbers. */
   hiddenChallengeLevel: boolean;
   npc: string | null;
+  blind: boolean;
+  /** When a Dispatcher revealed a blind roll to the channel; null while it is hidden (and for every other roll). */
+  revealedAt: Date | null;
 }
 
 /** Where a page of the roll log starts or ends: rolls are ordered by (createdAt, id). */
@@ -125,10 +130,13 @@ export interface RollEntry {
   /** The session whose committed secret the seed derives from, and its index there (commit and reveal): read from the seed. */
   sessionId: number | null;
   seedIndex: number | null;
+  /** A blind roll, and when a Dispatcher revealed it (src/engine/blind.ts). */
+  blind: boolean;
+  revealedAt: Date | null;
 }
 
 /** The roll log's columns: the one list every INSERT and page of the log uses. */
-const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt', 'odds', 'd100', 'invocation', 'sessionId', 'seedIndex'] as const;
+const ROLL_COLUMNS = ['id', 'guildId', 'channelId', 'userId', 'kind', 'system', 'inputs', 'seed', 'dice', 'result', 'total', 'challengeLevel', 'success', 'createdAt', 'odds', 'd100', 'invocation', 'sessionId', 'seedIndex', 'blind', 'revealedAt'] as const;
 const ROLL_COLUMN_LIST = Prisma.raw(ROLL_COLUMNS.map((column) => `"${column}"`).join(', '));
 
 /**
@@ -184,6 +192,8 @@ export class RollLog {
       invocation: roll.typed ? invocationJson(roll.typed.typed) : null,
       sessionId: origin?.sessionId ?? null,
       seedIndex: origin?.seedIndex ?? null,
+      blind: roll.blind === true,
+      revealedAt: null,
     };
   }
 
@@ -279,6 +289,20 @@ export class RollLog {
     return count === 1;
   }
 
+  /**
+   * Reveals a blind roll to everyone: true for the one press that did it, false when it was revealed already (or is
+   * not blind), so two Dispatchers' presses at once post its result once.
+   */
+  async reveal(guildId: string, id: string, at: Date): Promise<boolean> {
+    const { count } = await this.db.roll.updateMany({ where: { id, guildId, blind: true, revealedAt: null }, data: { revealedAt: at } });
+    return count === 1;
+  }
+
+  /** Takes back a reveal whose post never reached the channel, so the next press reveals it again. */
+  async unreveal(guildId: string, id: string, at: Date): Promise<void> {
+    await this.db.roll.updateMany({ where: { id, guildId, blind: true, revealedAt: at }, data: { revealedAt: null } });
+  }
+
   /** A roll of this server by the id a user typed; a clear error when there is none. */
   async require(guildId: string, typedId: string): Promise<StoredRoll> {
     const id = typedId.trim().toLowerCase();
@@ -328,6 +352,9 @@ function fromRow(row: RollEntry): StoredRoll {
     invocation: row.invocation === null || row.invocation === undefined ? null : readInvocation(row.invocation),
     secret: facts.secret === true,
     npc: typeof facts.npc === 'string' ? facts.npc : null,
+    // A raw page may read SQLite's boolean as 0 / 1 and its time as a number or text.
+    blind: Boolean(row.blind),
+    revealedAt: row.revealedAt === null || row.revealedAt === undefined ? null : new Date(row.revealedAt),
     hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),
   };
 }

@@ -119,6 +119,8 @@ export function refusalText(refusal: Refusal): string {
       return `There is no outcome table named **${refusal.typed}** on this server.` + (refusal.suggestions.length > 0 ? didYouMean(refusal.suggestions) : ' See `/table list`.');
     case 'table-limit':
       return `This server has ${refusal.count} outcome tables, the most allowed. Delete one first. Nothing was changed.`;
+    case 'already-rolled-again':
+      return 'This roll was already rolled again. Press **Roll again** on the newer roll to roll once more. Nothing was rolled.';
     case 'no-such-roll':
       return `There is no roll with the id \`${refusal.typed}\`. Roll ids are the 8 characters in an embed's footer.`;
     case 'tracker-limit':

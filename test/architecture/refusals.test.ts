@@ -97,6 +97,7 @@ const EXAMPLES: Record<RefusalKind, Refusal> = {
   'no-such-skill': { kind: 'no-such-skill', sheet: 'Troy', npc: false, typed: 'Jumping', nearest: [], first: [{ name: 'Climbing', level: 60 }], more: false, otherwise: null },
   'no-such-entry': { kind: 'no-such-entry', sheet: 'Troy', entry: 'archetype', typed: 'Strength', suggestions: [], hasAny: false },
   'no-such-table': { kind: 'no-such-table', typed: 'Reload', suggestions: [] },
+  'already-rolled-again': { kind: 'already-rolled-again' },
   'table-limit': { kind: 'table-limit', count: 50, most: 50 },
   'no-such-roll': { kind: 'no-such-roll', typed: 'nope' },
   'tracker-limit': { kind: 'tracker-limit', most: 50 },
