@@ -3,11 +3,13 @@
  * nothing and says so, so two presses at the same moment move the state exactly once.
  */
 import { contestStateSchema, OPEN_PHASES, postContest, roundRollInput, sideName, type ContestPhase, type ContestRound, type ContestState } from '../engine/systems/tactalk/contest.js';
+import { contestJournal } from '../engine/journal.js';
 import { contestDice } from '../engine/systems/tactalk/replay.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isIdClash, isRowId, transaction, type Dialect } from './database.js';
 import type { Database } from './database-client.js';
 import type { Turns } from './locks.js';
+import { journalWork } from './journal.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
 import { newRollId, type RollEntry, type RollLog, type RollRecordInput } from './rolls.js';
 import { readStored } from './stored-json.js';
@@ -161,7 +163,8 @@ export class ContestStore {
    * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
-    const won = await saveIfUnchanged(this.db, 'Contest', contest, state, { phase: state.phase, expiresAt }, { roll });
+    const also = journalWork(contest, contestJournal(contest.id, contest.state, state));
+    const won = await saveIfUnchanged(this.db, 'Contest', contest, state, { phase: state.phase, expiresAt }, { roll, also });
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }
 

@@ -2,7 +2,7 @@
  * The session journal's entries (JournalEntry). The rolls are the roll log's; these are the story around them, written
  * right where it happens. Reading a span back for `/journal export` is here too, the only place that queries them.
  */
-import { JOURNAL_DETAILS, isJournalKind, type JournalDetails, type JournalEntry, type JournalKind } from '../engine/journal.js';
+import { JOURNAL_DETAILS, isJournalKind, type JournalDetails, type JournalEntry, type JournalKind, type JournalWrite } from '../engine/journal.js';
 import type { Database } from './database-client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { readStored } from './stored-json.js';
@@ -36,6 +36,17 @@ export async function writeJournalEntry<K extends JournalKind>(writer: JournalWr
     },
   });
   return row.id;
+}
+
+/**
+ * The entries a change decided (`requestJournal`, `contestJournal`) as the work its transaction runs once it won;
+ * undefined when there are none, so a change with nothing to tell opens no transaction for it.
+ */
+export function journalWork(where: { guildId: string; channelId: string }, writes: readonly JournalWrite[]): ((tx: Prisma.TransactionClient) => Promise<void>) | undefined {
+  if (writes.length === 0) return undefined;
+  return async (tx) => {
+    for (const write of writes) await writeJournalEntry(tx, { ...where, ...write } as NewJournalEntry<JournalKind>);
+  };
 }
 
 type JournalRow = Awaited<ReturnType<Database['journalEntry']['findFirstOrThrow']>>;

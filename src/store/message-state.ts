@@ -42,6 +42,8 @@ export interface SaveOptions {
   roll?: RollEntry;
   /** Only while the row is still in this phase (a contest's draft posted once). */
   phase?: string;
+  /** What else the change writes in its transaction, only if it won (the journal's entries for it). */
+  also?: (tx: Prisma.TransactionClient) => Promise<unknown>;
 }
 
 /** The new state, only on the version it was decided from: true when this change won. */
@@ -53,11 +55,12 @@ export async function saveIfUnchanged(db: Database, table: MessageStateTable, ro
   const inPhase = options.phase === undefined ? Prisma.empty : Prisma.sql` AND "phase" = ${options.phase}`;
   const change = (writer: Pick<Database, '$executeRaw'>) =>
     writer.$executeRaw`UPDATE ${Prisma.raw(`"${table}"`)} SET "state" = ${JSON.stringify(state)}, "version" = "version" + 1, "updatedAt" = ${new Date()}${others} WHERE "id" = ${row.id} AND "guildId" = ${row.guildId} AND "version" = ${row.version}${inPhase}`;
-  const { roll } = options;
-  if (!roll) return (await change(db)) === 1;
+  const { roll, also } = options;
+  if (!roll && !also) return (await change(db)) === 1;
   return transaction(db, async (tx) => {
     if ((await change(tx)) !== 1) return false;
-    await insertRoll(tx, roll);
+    if (roll) await insertRoll(tx, roll);
+    if (also) await also(tx);
     return true;
   });
 }

@@ -1,7 +1,9 @@
 /** Roll requests in the database, each change a compare-and-set on `version` (as contests). */
 import { rollRequestStateSchema, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
+import { requestJournal } from '../engine/journal.js';
 import { isRowId, transaction } from './database.js';
 import type { Database } from './database-client.js';
+import { journalWork } from './journal.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
 import type { RollEntry } from './rolls.js';
 import { readStored } from './stored-json.js';
@@ -31,10 +33,13 @@ export class RollRequestStore {
 
   /** A Dispatcher's request for a roll; its message is posted next (`setMessage`), or it is forgotten (`forgetUnshown`). */
   async create(guildId: string, channelId: string, state: RollRequestState): Promise<StoredRollRequest> {
-    const row = await this.db.rollRequest.create({
-      data: { guildId, channelId, dispatcherId: state.dispatcherId, playerId: state.playerId, phase: state.phase, state: JSON.stringify(state) },
+    return transaction(this.db, async (tx) => {
+      const row = await tx.rollRequest.create({
+        data: { guildId, channelId, dispatcherId: state.dispatcherId, playerId: state.playerId, phase: state.phase, state: JSON.stringify(state) },
+      });
+      await journalWork({ guildId, channelId }, requestJournal(row.id, null, state))?.(tx);
+      return { id: row.id, guildId, channelId, messageId: null, version: row.version, state };
     });
-    return { id: row.id, guildId, channelId, messageId: null, version: row.version, state };
   }
 
   /**
@@ -49,6 +54,7 @@ export class RollRequestStore {
       const row = await tx.rollRequest.create({
         data: { guildId, channelId, dispatcherId: state.dispatcherId, playerId: state.playerId, phase: state.phase, state: JSON.stringify(state), createdAt: now },
       });
+      await journalWork({ guildId, channelId }, requestJournal(row.id, null, state))?.(tx);
       return { id: row.id, guildId, channelId, messageId: null, version: row.version, state };
     });
   }
@@ -94,7 +100,8 @@ export class RollRequestStore {
    */
   async save(request: StoredRollRequest, state: RollRequestState, roll?: RollEntry): Promise<StoredRollRequest | null> {
     // The Dispatcher who answered a stated intent is known only from then on.
-    const won = await saveIfUnchanged(this.db, 'RollRequest', request, state, { phase: state.phase, dispatcherId: state.dispatcherId }, { roll });
+    const also = journalWork(request, requestJournal(request.id, request.state, state));
+    const won = await saveIfUnchanged(this.db, 'RollRequest', request, state, { phase: state.phase, dispatcherId: state.dispatcherId }, { roll, also });
     return won ? { ...request, state, version: request.version + 1 } : null;
   }
 }
