@@ -23,6 +23,8 @@ function stored(overrides: Partial<StoredRoll>): StoredRoll {
     secret: false,
     npc: null,
     hiddenChallengeLevel: false,
+    blind: false,
+    revealedAt: null,
     ...overrides,
   };
 }

@@ -1,0 +1,21 @@
+/**
+ * Blind rolls (issue 25 §2): a roll whose dice, verdict, CL and odds only Dispatchers see until one reveals it. The
+ * one rule every reader of the roll log applies (/log, /roll replay, the journal, /stats, any export), so a blind
+ * result cannot leak through one of them while the others keep it.
+ */
+
+/** What the rule reads of a stored roll. */
+export interface BlindFacts {
+  blind: boolean;
+  revealedAt: Date | null;
+}
+
+/** Whether this viewer must not see the roll's result: blind, not yet revealed, and the viewer is no Dispatcher. */
+export function isHiddenFrom(roll: BlindFacts, viewerIsDispatcher: boolean): boolean {
+  return roll.blind && roll.revealedAt === null && !viewerIsDispatcher;
+}
+
+/** Whether the roll is blind and still waits for a Dispatcher's reveal (what its message offers). */
+export function awaitsReveal(roll: BlindFacts): boolean {
+  return roll.blind && roll.revealedAt === null;
+}
