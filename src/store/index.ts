@@ -19,6 +19,7 @@ import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
 import { ServerStore } from './servers.js';
 import { SessionStore } from './sessions.js';
+import { StatsStore } from './stats.js';
 import { TableStore } from './tables.js';
 
 export interface Store {
@@ -35,6 +36,8 @@ export interface Store {
   servers: ServerStore;
   /** Play sessions: each server's committed secret its roll seeds derive from (commit and reveal). */
   sessions: SessionStore;
+  /** What /stats reads of the roll log. */
+  stats: StatsStore;
   tables: TableStore;
   /**
    * How the read caches hear of other processes' writes (PostgreSQL: LISTEN/NOTIFY; SQLite: one process, nothing to
@@ -65,6 +68,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     rollRequests: new RollRequestStore(db),
     servers: new ServerStore(db, caches),
     sessions: new SessionStore(db),
+    stats: new StatsStore(db),
     tables: new TableStore(db),
     caches,
     close: async () => {
