@@ -80,6 +80,12 @@ export type Refusal =
   | { kind: 'no-such-roll'; typed: string }
   /** Roll again was pressed on a roll already rolled again: each press makes one roll. */
   | { kind: 'already-rolled-again' }
+  /** No saved roll of that name on the member's sheet or the server. */
+  | { kind: 'no-such-saved-roll'; typed: string; suggestions: string[] }
+  /** The sheet (or the server, `shared`) already holds the most saved rolls. */
+  | { kind: 'saved-roll-limit'; shared: boolean; most: number }
+  /** What was typed is longer than a saved roll keeps (INVOCATION_MAX_CHARS). */
+  | { kind: 'saved-roll-too-long' }
   /** The server already has the most open initiative trackers. */
   | { kind: 'tracker-limit'; most: number }
   /** The player (or the NPC's name) is already in the initiative. */

@@ -17,6 +17,7 @@ import { rekeyNames } from './name-keys.js';
 import { OperatorStore } from './operators.js';
 import { RollRequestStore } from './roll-requests.js';
 import { RollLog } from './rolls.js';
+import { SavedRollStore } from './saved-rolls.js';
 import { ServerStore } from './servers.js';
 import { SessionStore } from './sessions.js';
 import { StatsStore } from './stats.js';
@@ -33,6 +34,8 @@ export interface Store {
   journal: JournalStore;
   rolls: RollLog;
   rollRequests: RollRequestStore;
+  /** Saved rolls: on a sheet, or shared with the server. */
+  savedRolls: SavedRollStore;
   servers: ServerStore;
   /** Play sessions: each server's committed secret its roll seeds derive from (commit and reveal). */
   sessions: SessionStore;
@@ -66,6 +69,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     journal: new JournalStore(db),
     rolls,
     rollRequests: new RollRequestStore(db),
+    savedRolls: new SavedRollStore(db),
     servers: new ServerStore(db, caches),
     sessions: new SessionStore(db),
     stats: new StatsStore(db),

@@ -2,6 +2,7 @@
  * The words of every refusal (src/engine/refusals.ts), as users read them: what was refused and what to do
  * instead, naming the commands that help. One case per kind: a new kind without words fails the type check.
  */
+import { INVOCATION_MAX_CHARS } from '../engine/invocation.js';
 import { lookAlikeDifference } from '../engine/names.js';
 import type { NameList, Refusal, SkillShown } from '../engine/refusals.js';
 import { systemCommand, systemName } from '../engine/systems/index.js';
@@ -119,6 +120,16 @@ export function refusalText(refusal: Refusal): string {
       return `There is no outcome table named **${refusal.typed}** on this server.` + (refusal.suggestions.length > 0 ? didYouMean(refusal.suggestions) : ' See `/table list`.');
     case 'table-limit':
       return `This server has ${refusal.count} outcome tables, the most allowed. Delete one first. Nothing was changed.`;
+    case 'no-such-saved-roll': {
+      const hint = refusal.suggestions.length > 0 ? didYouMean(refusal.suggestions) : ' See yours and the server’s with `/roll saved-list`.';
+      return `There is no saved roll named "${refusal.typed.replace(/[*_`~|\\]/g, '')}".${hint}`;
+    }
+    case 'saved-roll-limit':
+      return refusal.shared
+        ? `This server already shares ${refusal.most} saved rolls, the most it may. Delete one with \`/roll saved-delete name:… shared:True\` first. Nothing was saved.`
+        : `This sheet already holds ${refusal.most} saved rolls, the most a sheet may. Delete one with \`/roll saved-delete name:…\`, or save it under the name of one to replace it. Nothing was saved.`;
+    case 'saved-roll-too-long':
+      return `This roll's options are longer than a saved roll keeps (${INVOCATION_MAX_CHARS} characters). Nothing was saved.`;
     case 'already-rolled-again':
       return 'This roll was already rolled again. Press **Roll again** on the newer roll to roll once more. Nothing was rolled.';
     case 'no-such-roll':

@@ -1,0 +1,106 @@
+/**
+ * Roll again and saved rolls, as a member sees them: the row a typed roll's answer carries (Roll again, Save…), the
+ * form that names a saved roll, the lists and the words. The custom_ids are the `roll` command's family.
+ */
+import { ButtonStyle, LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord.js';
+import { invocationText, type RollInvocation } from '../engine/invocation.js';
+import { SAVED_ROLL_LIMITS, type SavedRollScope } from '../engine/saved-rolls.js';
+import { BUTTON, componentIds } from './component-id.js';
+import { escapeMarkdown } from './format.js';
+import { DISCORD_LIMITS, truncate } from './limits.js';
+import type { FormText } from './messages.js';
+
+/** What a `roll:` custom_id stands for: a press on a typed roll's answer, or the save form's submit. */
+export type RollControl = { action: 'again' | 'save' | 'saveform'; rollId: string };
+
+const ROLL_ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
+
+export const rollIds = componentIds<RollControl>('roll', {
+  write: (control) => [control.action, control.rollId],
+  read: ([action, rollId, extra]) =>
+    (action === 'again' || action === 'save' || action === 'saveform') && rollId !== undefined && ROLL_ID.test(rollId) && extra === undefined ? { action, rollId } : null,
+  origin: (control) => (control.action === 'saveform' ? { formOpenedBy: [{ action: 'save', rollId: control.rollId }] } : BUTTON),
+});
+
+type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+/** The row a typed roll's answer carries: Roll again (greyed once pressed) and Save…. */
+export function rollAgainRow(rollId: string, rolledAgain = false): Row {
+  return {
+    type: 1,
+    components: [
+      { type: 2, style: ButtonStyle.Primary, label: rolledAgain ? 'Rolled again' : 'Roll again', emoji: { name: '🎲' }, custom_id: rollIds.encode({ action: 'again', rollId }), disabled: rolledAgain },
+      { type: 2, style: ButtonStyle.Secondary, label: 'Save…', custom_id: rollIds.encode({ action: 'save', rollId }) },
+    ],
+  };
+}
+
+/** Whether a drawn row is the Roll again row of a roll (from any message's components, as JSON). */
+export function isRollAgainRow(row: { components?: ReadonlyArray<{ custom_id?: string }> }): boolean {
+  return (row.components ?? []).some((component) => component.custom_id !== undefined && rollIds.parse(component.custom_id)?.action === 'again');
+}
+
+const SAVE_FIELDS = { name: 'name', share: 'share' } as const;
+
+/** The save form: the name; for a Dispatcher, whether the whole server may roll it. */
+export function saveRollModal(rollId: string, sheetName: string | null, canShare: boolean): ModalBuilder {
+  const where = sheetName ? `on ${sheetName}` : 'for you';
+  const name = new LabelBuilder()
+    .setLabel('Name')
+    .setDescription(truncate(`Roll it later with /roll saved name:…; saved ${where}.`, 100))
+    .setTextInputComponent(
+      new TextInputBuilder().setCustomId(SAVE_FIELDS.name).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(SAVED_ROLL_LIMITS.nameLength).setPlaceholder('e.g. Breach'),
+    );
+  const modal = new ModalBuilder().setCustomId(rollIds.encode({ action: 'saveform', rollId })).setTitle('Save this roll').addLabelComponents(name);
+  if (!canShare) return modal;
+  const share = new LabelBuilder()
+    .setLabel('Who can roll it')
+    .setDescription('Shared rolls are rolled with each member’s own sheet.')
+    .setStringSelectMenuComponent(
+      new StringSelectMenuBuilder()
+        .setCustomId(SAVE_FIELDS.share)
+        .setRequired(false)
+        .setPlaceholder(truncate(`Only you (${where})`, 100))
+        .addOptions({ label: truncate(`Only you (${where})`, 100), value: 'mine' }, { label: 'Everyone on this server', value: 'server' }),
+    );
+  return modal.addLabelComponents(share);
+}
+
+/** What the save form holds: the name as typed, and whether it is shared with the server. */
+export function readSaveForm(text: FormText): { name: string; shared: boolean } {
+  return { name: text(SAVE_FIELDS.name), shared: text(SAVE_FIELDS.share).trim() === 'server' };
+}
+
+/** A saved roll as it is listed: its name and what it rolls. */
+export interface SavedRollShown {
+  name: string;
+  scope: SavedRollScope;
+  invocation: RollInvocation;
+}
+
+/** An autocomplete choice's label: the name, then what it rolls (a shared one marked). */
+export function savedRollChoiceLabel(saved: SavedRollShown): string {
+  return truncate(`${saved.name}${saved.scope === 'server' ? ' (server)' : ''}: ${invocationText(saved.invocation)}`, DISCORD_LIMITS.choiceName);
+}
+
+/** `/roll saved-list`: the member's sheet's saved rolls, then the server's. */
+export function savedRollListText(sheetName: string | null, mine: readonly SavedRollShown[], server: readonly SavedRollShown[]): string {
+  const line = (saved: SavedRollShown) => `- **${escapeMarkdown(saved.name)}**: \`${invocationText(saved.invocation).replace(/`/g, "'")}\``;
+  const parts: string[] = [];
+  if (sheetName === null) parts.push('You have no active sheet here, so no saved rolls of your own.');
+  else parts.push(mine.length ? `**On ${escapeMarkdown(sheetName)}** (${mine.length}/${SAVED_ROLL_LIMITS.perSheet}):\n${mine.map(line).join('\n')}` : `${escapeMarkdown(sheetName)} has no saved rolls yet.`);
+  parts.push(server.length ? `**Shared on this server** (${server.length}/${SAVED_ROLL_LIMITS.perServer}):\n${server.map(line).join('\n')}` : 'This server shares no saved rolls.');
+  parts.push('Save one with **Save…** under a roll you made, or `/roll save name:… from:last`; roll it with `/roll saved name:…`.');
+  return truncate(parts.join('\n\n'), DISCORD_LIMITS.content);
+}
+
+export function savedRollText(saved: SavedRollShown, where: string): string {
+  return `Saved **${escapeMarkdown(saved.name)}** ${where}: \`${invocationText(saved.invocation).replace(/`/g, "'")}\`. Roll it with \`/roll saved name:${saved.name.replace(/`/g, "'")}\`.`;
+}
+
+/** Someone else's roll: only the member who made it may press its Roll again or Save…. */
+export function notYourRollText(rollerId: string, action: 'again' | 'save'): string {
+  return `Only <@${rollerId}>, who made this roll, can ${action === 'again' ? 'roll it again' : 'save it'}. Make your own roll, and its **Roll again** is yours. Nothing was ${action === 'again' ? 'rolled' : 'saved'}.`;
+}
+
+export const NOT_TYPED_TEXT = 'This roll keeps nothing to roll again: it was made by a press, or before rolls kept what was typed. Type the command anew. Nothing was rolled.';
