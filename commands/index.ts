@@ -1,5 +1,6 @@
 /** The one list of commands: the router serves them and `npm run deploy` registers them. */
 import type { BotCommand, BotContextMenu } from '../src/discord/command.js';
+import { blindCommand } from './blind.js';
 import { codeCommand } from './code.js';
 import { configCommand } from './config.js';
 import { contestCommand } from './contest/index.js';
@@ -20,7 +21,7 @@ import { sheetCommand } from './sheet.js';
 import { tableCommand } from './table.js';
 import { tacticsCommand } from './tactics.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, helpCommand];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, blindCommand, helpCommand];
 
 /** The context-menu commands (right-click a message or a member → Apps), registered in the same lists as the commands. */
 export const contextMenus: readonly BotContextMenu[] = [replayThisRoll, addToJournal, showSheetMenu, challengeMenu];

@@ -1,0 +1,107 @@
+/**
+ * Blind rolls (issue 25 §2): the channel sees that a roll was made and by whom, never its dice, total, verdict, CL or
+ * odds; a Dispatcher reads it with **Show me** (privately) and puts it in the channel with **Reveal**. Everything a
+ * blind roll's message holds (text, custom_ids) is drawn here from what may be shown, so nothing of the result can
+ * slip into it.
+ */
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type APIEmbed } from 'discord.js';
+import type { DiceNotationResult } from '../engine/dice-notation.js';
+import type { ChallengeResult, LinkedChallengeResult } from '../engine/systems/tactalk/challenge.js';
+import type { StoredRoll } from '../store/rolls.js';
+import { challengeEmbed, linkedEmbed } from './challenge.js';
+import { rollActionIds } from './component-id.js';
+import { diceEmbed } from './dice.js';
+import { escapeMarkdown } from './format.js';
+import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
+import { privateNote, type MessageBody, type ReplyPayload } from './messages.js';
+
+/** The kinds a member can roll blind: a challenge, a linked roll, dice notation. */
+export const BLIND_KINDS = ['challenge', 'linked', 'dice'] as const;
+
+/** `blind:show:<roll id>` (a Dispatcher reads it privately), `blind:reveal:<roll id>` (to the channel, once). */
+export const blindIds = rollActionIds('blind', ['show', 'reveal'] as const);
+export type BlindPress = NonNullable<ReturnType<typeof blindIds.parse>>;
+
+/** A value inside stored JSON, by path; undefined where the path does not lead. */
+function at(value: unknown, ...path: Array<string | number>): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+const plain = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?');
+
+/**
+ * What a blind roll was, as anyone may read it: the skills tested, or the dice expression and label. Never a level,
+ * modifier or CL: those would give the odds away.
+ */
+export function blindWhat(roll: Pick<StoredRoll, 'kind' | 'inputs'>): string {
+  if (roll.kind === 'challenge') return `${plain(at(roll.inputs, 'skill', 'name'))} roll`;
+  if (roll.kind === 'linked') {
+    const parts = Array.isArray(roll.inputs) ? (roll.inputs as unknown[]) : [];
+    return `linked roll (${parts.map((part) => plain(at(part, 'skill', 'name'))).join('; ')})`;
+  }
+  if (roll.kind === 'dice') {
+    const label = at(roll.inputs, 'label');
+    return `roll of \`${String(at(roll.inputs, 'expression')).replace(/`/g, "'")}\`${typeof label === 'string' ? ` (${plain(label)})` : ''}`;
+  }
+  return `${escapeMarkdown(roll.kind)} roll`;
+}
+
+/** The line that stands for a blind roll wherever its result would be: its message, the request it answered. */
+export function blindLine(roll: Pick<StoredRoll, 'id' | 'kind' | 'inputs'>, who: string): string {
+  return truncate(`🙈 **${escapeMarkdown(who)}** made a blind ${blindWhat(roll)} · roll \`${roll.id}\` — its result is for the Dispatchers.`, 1000);
+}
+
+/** Show me and Reveal, for Dispatchers; pressed by anyone else they are refused privately. */
+export function blindButtons(rollId: string) {
+  return new ActionRowBuilder<ButtonBuilder>()
+    .addComponents(
+      new ButtonBuilder().setCustomId(blindIds.encode({ action: 'show', rollId })).setLabel('Show me (Dispatcher)').setStyle(ButtonStyle.Secondary),
+      new ButtonBuilder().setCustomId(blindIds.encode({ action: 'reveal', rollId })).setLabel('Reveal (Dispatcher)').setStyle(ButtonStyle.Primary),
+    )
+    .toJSON();
+}
+
+/** The message a blind roll makes in the channel: who rolled what, and the Dispatchers' two buttons. */
+export function blindMessage(roll: Pick<StoredRoll, 'id' | 'kind' | 'inputs'>, who: string): MessageBody {
+  return { content: blindLine(roll, who), components: [blindButtons(roll.id)], allowedMentions: NO_PINGS };
+}
+
+/** The result's embed as the roll would have shown it unblind: every die, term, CL and chance. */
+export function blindResultEmbed(roll: StoredRoll, who: string): APIEmbed {
+  if (roll.kind === 'challenge') return challengeEmbed(roll.result as ChallengeResult, who, roll.id);
+  if (roll.kind === 'linked') return linkedEmbed(roll.result as LinkedChallengeResult, who, roll.id).toJSON();
+  if (roll.kind === 'dice') return diceEmbed(roll.result as DiceNotationResult, roll.id).toJSON();
+  throw new Error(`a ${roll.kind} roll cannot be blind`);
+}
+
+/** Show me: the result for the Dispatcher who asked, alone. */
+export function blindShownPrivately(roll: StoredRoll, who: string): ReplyPayload {
+  const state = roll.revealedAt ? `revealed <t:${Math.floor(roll.revealedAt.getTime() / 1000)}:R>` : 'not revealed: only Dispatchers see this';
+  const note = { ...privateNote(`🙈 Blind roll \`${roll.id}\` by <@${roll.userId}> (${state}).`) };
+  return { ...note, embeds: [blindResultEmbed(roll, who)] };
+}
+
+/** Reveal: the result in the channel, saying whose blind roll it was and who revealed it. */
+export function blindRevealed(roll: StoredRoll, who: string, dispatcherId: string): MessageBody {
+  return {
+    content: truncate(`🙈 → 👁️ <@${dispatcherId}> revealed the blind roll \`${roll.id}\` by <@${roll.userId}>:`, DISCORD_LIMITS.content),
+    embeds: [blindResultEmbed(roll, who)],
+    allowedMentions: NO_PINGS,
+  };
+}
+
+/** A second Reveal: nothing more is posted. */
+export function alreadyRevealedNote(roll: Pick<StoredRoll, 'id' | 'revealedAt'>): ReplyPayload {
+  const when = roll.revealedAt ? ` <t:${Math.floor(roll.revealedAt.getTime() / 1000)}:R>` : '';
+  return privateNote(`Roll \`${roll.id}\` was already revealed to the channel${when}; nothing more was posted. \`/roll replay id:${roll.id}\` shows it to anyone.`);
+}
+
+/** A roll pressed or named for a reveal that was never blind. */
+export function notBlindText(rollId: string): string {
+  return `Roll \`${rollId}\` is not a blind roll: its result was shown when it was made. \`/roll replay id:${rollId}\` shows it again.`;
+}
