@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Paths } from 'discord-api-spec';
 import { pathsList } from 'discord-api-spec';
+import * as z from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
 import type { $ZodIssue as ZodIssue } from 'zod/v4/core';
 import * as spec from 'discord-api-spec/zod';
@@ -74,6 +75,13 @@ const GUILD_COMMAND = '/applications/{application_id}/guilds/{guild_id}/commands
  * The body of every operation the fake serves that takes one, by `METHOD /spec/path`. `null`: the spec gives the
  * operation no body.
  */
+/**
+ * create_webhook's body is written inline in the spec, so discord-api-spec/zod has no schema for it: this one is the
+ * spec's `{ name: string; avatar?: string | null }` (the type check below holds it to that), strict like the package's,
+ * with the 1 to 80 characters Discord documents for a webhook's name.
+ */
+const CreateWebhookRequestSchema = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(80)), avatar: z.optional(z.nullable(z.string())) });
+
 const BODIES: Record<string, BodyRule | null> = {
   [`post ${CALLBACK}`]: body(CALLBACK, 'post', {
     ApplicationCommandAutocompleteCallbackRequestSchema: spec.ApplicationCommandAutocompleteCallbackRequestSchema,
@@ -95,6 +103,7 @@ const BODIES: Record<string, BodyRule | null> = {
   ['patch /channels/{channel_id}/messages/{message_id}']: body('/channels/{channel_id}/messages/{message_id}', 'patch', {
     MessageEditRequestPartialSchema: spec.MessageEditRequestPartialSchema,
   }),
+  ['post /channels/{channel_id}/webhooks']: body('/channels/{channel_id}/webhooks', 'post', { CreateWebhookRequestSchema }),
   ['post /channels/{channel_id}/typing']: noBody('/channels/{channel_id}/typing', 'post'),
   [`put ${COMMANDS}`]: arrayBody(COMMANDS, 'put', { ApplicationCommandUpdateRequestSchema: spec.ApplicationCommandUpdateRequestSchema }),
   [`post ${COMMANDS}`]: body(COMMANDS, 'post', { ApplicationCommandCreateRequestSchema: spec.ApplicationCommandCreateRequestSchema }),

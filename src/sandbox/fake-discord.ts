@@ -19,7 +19,7 @@ import http from 'node:http';
 import { ApplicationIntegrationType, GatewayDispatchEvents, InteractionContextType, Locale } from 'discord-api-types/v10';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { FakeState } from './fake-state.js';
+import { FakeState, permissionBits } from './fake-state.js';
 import type { Json, MessageChange, MessageRecord } from './fake-state.js';
 import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
 import type { GatewayCounts } from './fake-gateway.js';
@@ -354,6 +354,33 @@ export class FakeDiscord {
   /** How many times the bot wrote a guild's commands (PUT, POST, PATCH, DELETE); `'global'` for the global ones. */
   commandWrites(guild?: string): number {
     return this.state.commandWrites.get(guild === 'global' ? 'global' : this.state.guild(guild).id) ?? 0;
+  }
+
+  /** The channel webhooks that exist now (a channel's, or every one), with their tokens: a test deletes or looks for them. */
+  webhooks(channelId?: string): Array<{ id: string; token: string; channelId: string; name: string; applicationId: string }> {
+    return [...this.state.webhooks.values()].filter((webhook) => channelId === undefined || webhook.channelId === channelId).map((webhook) => ({ ...webhook }));
+  }
+
+  /** How many webhooks the bot created in all: one per channel, however often its NPCs speak. */
+  get webhooksCreated(): number {
+    return this.state.webhooksCreated;
+  }
+
+  /** Deletes a webhook as a server's admin would (Server Settings → Integrations): its next execute answers 404. */
+  deleteWebhook(id: string): void {
+    if (!this.state.webhooks.delete(id)) throw new SandboxRequestError(`there is no webhook ${id}`);
+  }
+
+  /**
+   * Grants or takes a permission from the bot's own role in a guild (default the default guild), as an admin editing
+   * it would: later interactions carry the new app_permissions, and REST checks read it.
+   */
+  setBotPermission(name: string, granted: boolean, guild?: string): void {
+    const bits = permissionBits([name]);
+    if (bits === undefined) throw new SandboxRequestError(`unknown permission "${name}"`);
+    const role = this.state.guild(guild).role(this.state.botUser.username);
+    const now = BigInt(role.permissions);
+    role.permissions = (granted ? now | BigInt(bits) : now & ~BigInt(bits)).toString();
   }
 
   knownUsers(): FakeUser[] {

@@ -6,7 +6,8 @@
 // A request a fault rule picks (fake-faults.ts) is answered 5xx or 429 instead, and not carried out.
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApplicationCommandType, ApplicationIntegrationType, InteractionResponseType, InteractionType, MessageFlags, MessageType, RESTJSONErrorCodes } from 'discord-api-types/v10';
-import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile } from './fake-state.js';
+import { randomBytes } from 'node:crypto';
+import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile, WebhookRecord } from './fake-state.js';
 import { guessContentType, isEphemeral } from './fake-state.js';
 import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
 import type { SandboxResponse } from './types.js';
@@ -137,6 +138,9 @@ const ALLOWED_CALLBACKS: Record<number, InteractionResponseType[]> = {
   [InteractionType.ModalSubmit]: [Callback.ChannelMessageWithSource, Callback.DeferredChannelMessageWithSource, Callback.DeferredMessageUpdate, Callback.UpdateMessage],
 };
 /** Flags a bot may set on a new message; others are Discord's to set. */
+/** Discord's limit of webhooks in one channel. */
+const MAX_WEBHOOKS_PER_CHANNEL = 15;
+const MANAGE_WEBHOOKS = 1n << 29n;
 const SETTABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
 
 /** A slash command's answers are "chat input command" messages, every other one a default message. */
@@ -379,12 +383,13 @@ export class FakeRest {
   private createMessage(
     ctx: Context,
     body: Json,
-    init: { channelId: string; type: number; flags: number; interaction?: InteractionRecord; originalId?: string },
+    init: { channelId: string; type: number; flags: number; interaction?: InteractionRecord; originalId?: string; webhook?: { id: string; author: NonNullable<MessageRecord['webhookAuthor']> } },
   ): MessageRecord {
     const message: MessageRecord = {
       id: this.state.ids.next(),
       channelId: init.channelId,
-      authorId: this.state.botUser.id,
+      authorId: init.webhook?.id ?? this.state.botUser.id,
+      ...(init.webhook ? { webhookId: init.webhook.id, webhookAuthor: init.webhook.author } : {}),
       content: typeof body.content === 'string' ? body.content : '',
       embeds: Array.isArray(body.embeds) ? structuredClone(body.embeds) : [],
       components: Array.isArray(body.components) ? structuredClone(body.components) : [],
@@ -491,7 +496,8 @@ export class FakeRest {
 
     this.route('POST', '/interactions/:interaction/:token/callback', 'none', (ctx) => this.callback(ctx));
 
-    this.route('POST', '/webhooks/:app/:token', 'none', (ctx) => this.followUp(ctx));
+    // One route for both: an interaction's follow-up names the application, a channel webhook's execute names the webhook.
+    this.route('POST', '/webhooks/:app/:token', 'none', (ctx) => (ctx.params.app === this.state.applicationId ? this.followUp(ctx) : this.executeWebhook(ctx)));
     for (const method of ['GET', 'PATCH', 'DELETE']) {
       this.route(method, '/webhooks/:app/:token/messages/:message', 'none', (ctx) => this.webhookMessage(ctx));
     }
@@ -501,6 +507,8 @@ export class FakeRest {
       this.channel(ctx);
       return { status: 204 };
     });
+    this.route('GET', '/channels/:channel/webhooks', 'bot', (ctx) => this.listWebhooks(ctx));
+    this.route('POST', '/channels/:channel/webhooks', 'bot', (ctx) => this.createWebhook(ctx));
     this.route('GET', '/channels/:channel/messages', 'bot', (ctx) => this.listMessages(ctx));
     this.route('POST', '/channels/:channel/messages', 'bot', (ctx) => this.postChannelMessage(ctx));
     this.route('GET', '/channels/:channel/messages/:message', 'bot', (ctx) => ({
@@ -861,6 +869,87 @@ export class FakeRest {
     this.checkEdit(ctx, body);
     this.editMessage(ctx, message, body);
     this.respond(ctx, this.messageResponse('edit', message, body));
+    return { status: 200, body: this.state.apiMessage(message) };
+  }
+
+  // ---- channel webhooks (NPCs' voices) --------------------------------------------------------------------
+
+  /** Managing a channel's webhooks needs Manage Webhooks: without it Discord answers 403 Missing Permissions. */
+  private requireManageWebhooks(ctx: Context): FakeGuild {
+    const guild = this.channel(ctx);
+    if ((BigInt(guild.permissionsOf(this.state.botUser.id)) & MANAGE_WEBHOOKS) === 0n) {
+      throw this.fail(ctx, 403, RESTJSONErrorCodes.MissingPermissions, 'Missing Permissions (Manage Webhooks)', false);
+    }
+    return guild;
+  }
+
+  private apiWebhook(webhook: WebhookRecord): Json {
+    return {
+      type: 1,
+      id: webhook.id,
+      name: webhook.name,
+      avatar: null,
+      channel_id: webhook.channelId,
+      guild_id: webhook.guildId,
+      application_id: webhook.applicationId,
+      user: this.state.apiUser(this.state.user(webhook.creatorId)) as unknown as Json,
+      token: webhook.token,
+      url: `${this.state.baseUrl}/api/webhooks/${webhook.id}/${webhook.token}`,
+    };
+  }
+
+  private listWebhooks(ctx: Context): RestResult {
+    this.requireManageWebhooks(ctx);
+    const list = [...this.state.webhooks.values()].filter((webhook) => webhook.channelId === ctx.params.channel);
+    return { status: 200, body: list.map((webhook) => this.apiWebhook(webhook)) };
+  }
+
+  private createWebhook(ctx: Context): RestResult {
+    const guild = this.requireManageWebhooks(ctx);
+    const body = this.object(ctx);
+    const name = String(body.name);
+    // Discord refuses these words in a webhook's name.
+    if (/clyde|discord/i.test(name)) {
+      throw this.invalid(ctx, [{ path: ['name'], code: 'WEBHOOK_NAME_INVALID', message: 'Webhook names cannot contain "clyde" or "discord".' }]);
+    }
+    const inChannel = [...this.state.webhooks.values()].filter((webhook) => webhook.channelId === ctx.params.channel).length;
+    if (inChannel >= MAX_WEBHOOKS_PER_CHANNEL) {
+      throw this.fail(ctx, 400, RESTJSONErrorCodes.MaximumNumberOfWebhooksReached, `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`);
+    }
+    const webhook: WebhookRecord = {
+      id: this.state.ids.next(),
+      token: randomBytes(51).toString('base64url'),
+      channelId: ctx.params.channel!,
+      guildId: guild.id,
+      name,
+      applicationId: this.state.applicationId,
+      creatorId: this.state.botUser.id,
+    };
+    this.state.webhooks.set(webhook.id, webhook);
+    this.state.webhooksCreated++;
+    return { status: 200, body: this.apiWebhook(webhook) };
+  }
+
+  /**
+   * A channel webhook's message: posted in its channel (or, with `thread_id`, in a thread of it) under the username and
+   * avatar the request gives. A deleted webhook, or a wrong token, answers 404 Unknown Webhook as Discord does.
+   */
+  private executeWebhook(ctx: Context): RestResult {
+    const webhook = this.state.webhooks.get(ctx.params.app!);
+    if (!webhook || webhook.token !== ctx.params.token) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownWebhook, 'Unknown Webhook', false);
+    const thread = ctx.request.query.get('thread_id');
+    // The fake's channels have no threads: a thread_id names none of them.
+    if (thread !== null) throw this.fail(ctx, 400, RESTJSONErrorCodes.UnknownChannel, `Unknown Channel (thread ${thread} is not a thread of this webhook's channel)`);
+    const body = this.object(ctx);
+    this.checkNewMessage(ctx, body);
+    const username = typeof body.username === 'string' && body.username ? body.username : webhook.name;
+    if (/clyde|discord/i.test(username)) {
+      throw this.invalid(ctx, [{ path: ['username'], code: 'USERNAME_INVALID', message: 'A webhook message\'s username cannot contain "clyde" or "discord".' }]);
+    }
+    const flags = ((body.flags as number | undefined) ?? 0) & SETTABLE_FLAGS;
+    const author = { username, ...(typeof body.avatar_url === 'string' ? { avatarUrl: body.avatar_url } : {}) };
+    const message = this.createMessage(ctx, body, { channelId: webhook.channelId, type: 0, flags, webhook: { id: webhook.id, author } });
+    if (ctx.request.query.get('wait') !== 'true') return { status: 204 };
     return { status: 200, body: this.state.apiMessage(message) };
   }
 

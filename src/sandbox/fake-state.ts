@@ -51,6 +51,7 @@ const P = {
   ChangeNickname: 1n << 26n,
   ManageNicknames: 1n << 27n,
   ManageRoles: 1n << 28n,
+  ManageWebhooks: 1n << 29n,
   UseApplicationCommands: 1n << 31n,
   CreatePublicThreads: 1n << 35n,
   SendMessagesInThreads: 1n << 38n,
@@ -77,8 +78,8 @@ export const EVERYONE_PERMISSIONS = (
   P.ReadMessageHistory | P.UseExternalEmojis | P.Connect | P.Speak | P.UseVAD | P.ChangeNickname |
   P.UseApplicationCommands | P.CreatePublicThreads | P.SendMessagesInThreads
 ).toString();
-/** The bot's managed role adds message management on top. */
-const BOT_ROLE_PERMISSIONS = (BigInt(EVERYONE_PERMISSIONS) | P.ManageMessages).toString();
+/** The bot's managed role adds what the README's invite asks for on top: message management, and webhooks for NPCs' voices. */
+const BOT_ROLE_PERMISSIONS = (BigInt(EVERYONE_PERMISSIONS) | P.ManageMessages | P.ManageWebhooks).toString();
 
 export interface RoleRecord extends FakeRole {
   permissions: string;
@@ -118,12 +119,27 @@ export interface MessageRecord {
   /** Discord's interaction_metadata of messages created by interactions. */
   interactionMetadata?: Json;
   webhookId?: string;
+  /** A message a channel webhook posted: the name and picture it was posted under (an NPC's), shown as its author. */
+  webhookAuthor?: { username: string; avatarUrl?: string };
   attachments: StoredFile[];
   editedAt?: string;
   createdAt: string;
 }
 
 export type MessageChange = 'create' | 'update' | 'delete';
+
+/** A channel webhook (POST /channels/{id}/webhooks): anyone with its token posts in its channel under any name. */
+export interface WebhookRecord {
+  id: string;
+  token: string;
+  channelId: string;
+  guildId: string;
+  name: string;
+  /** The application that made it (the bot's, when the bot made it through its own token). */
+  applicationId: string;
+  /** The user who made it: the bot's user. */
+  creatorId: string;
+}
 
 export interface CommandRecord {
   id: string;
@@ -160,6 +176,10 @@ export class FakeState {
   /** Insertion order = creation order (ids increase). */
   readonly messages = new Map<string, MessageRecord>();
   readonly files = new Map<string, StoredFile>();
+  /** Channel webhooks by id; a deleted one is gone from here (its next execute answers 404 Unknown Webhook). */
+  readonly webhooks = new Map<string, WebhookRecord>();
+  /** How many webhooks the bot has created in all (POST /channels/{id}/webhooks that succeeded). */
+  webhooksCreated = 0;
   /** key `${guildId ?? 'global'}:${type}:${name}` */
   readonly commands = new Map<string, CommandRecord>();
   /**
@@ -391,7 +411,10 @@ export class FakeState {
       id: message.id,
       channel_id: message.channelId,
       ...guild,
-      author: this.apiUser(this.user(message.authorId)),
+      // A webhook's message is authored by the webhook under the name it was posted with, as Discord shows it.
+      author: message.webhookAuthor
+        ? { id: message.authorId, username: message.webhookAuthor.username, avatar: null, discriminator: '0000', global_name: null, bot: true }
+        : this.apiUser(this.user(message.authorId)),
       content: message.content,
       timestamp: message.createdAt,
       edited_timestamp: message.editedAt ?? null,
@@ -425,6 +448,7 @@ export class FakeState {
       flags: message.flags,
       ephemeral: isEphemeral(message),
       ...(message.interactionId ? { interactionId: message.interactionId } : {}),
+      ...(message.webhookAuthor && message.webhookId ? { webhook: { id: message.webhookId, ...message.webhookAuthor } } : {}),
       ...(message.interactionMetadata ? { interaction: this.interactionSummary(message.interactionMetadata) } : {}),
       attachments: message.attachments.map((file) => this.sandboxAttachment(file)),
       ...(message.editedAt ? { editedAt: message.editedAt } : {}),

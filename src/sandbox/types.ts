@@ -154,6 +154,8 @@ export interface FakeMessage {
    * (2 a slash command, 3 a component, 5 a modal), its user, and for a slash command its name ("roll challenge").
    */
   interaction?: { type: number; userId: string; username: string; command?: string };
+  /** A message a channel webhook posted (an NPC's line or roll): the webhook and the name and picture it posted under. */
+  webhook?: { id: string; username: string; avatarUrl?: string };
   attachments: SandboxAttachment[];
   editedAt?: string;
   createdAt: string;

@@ -69,6 +69,8 @@ export interface Message {
   ephemeral: boolean;
   interactionId?: string;
   interaction?: { type: number; userId: string; username: string; command?: string };
+  /** Posted through a channel webhook under another name (an NPC's), with its picture if it has one. */
+  webhook?: { id: string; username: string; avatarUrl?: string };
   attachments: Attachment[];
   editedAt?: string;
   createdAt: string;

@@ -170,7 +170,8 @@ function visible(): Message[] {
 }
 
 function compact(previous: Message | undefined, message: Message): boolean {
-  if (!previous || previous.authorId !== message.authorId || previous.ephemeral || message.ephemeral) return false;
+  // Every NPC speaks through the channel's one webhook: a change of name is a change of author.
+  if (!previous || previous.authorId !== message.authorId || previous.webhook?.username !== message.webhook?.username || previous.ephemeral || message.ephemeral) return false;
   if (message.interaction?.type === InteractionType.ApplicationCommand) return false;
   return Date.parse(message.createdAt) - Date.parse(previous.createdAt) < 7 * 60_000;
 }

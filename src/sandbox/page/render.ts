@@ -180,8 +180,12 @@ function renderComponents(message: Message, ctx: RenderContext): HTMLElement | n
 
 /** A whole message; `compact` leaves out the author line (a follow-on message of the same author). */
 export function renderMessage(message: Message, ctx: RenderContext, compact: boolean): HTMLElement {
-  const author = ctx.names.user(message.authorId);
-  const bot = message.authorId === ctx.botId;
+  // A webhook's message shows the name and picture it was posted under (an NPC's), tagged as an app's, as Discord does.
+  const author = message.webhook?.username ?? ctx.names.user(message.authorId);
+  const bot = message.webhook !== undefined || message.authorId === ctx.botId;
+  const picture = message.webhook?.avatarUrl
+    ? h('img', { class: 'avatar', src: message.webhook.avatarUrl, alt: '' })
+    : avatar(author, bot && !message.webhook);
   const command = message.interaction?.type === InteractionType.ApplicationCommand ? message.interaction : undefined;
   const loading = (message.flags & MessageFlags.Loading) !== 0;
   const ephemeral = (message.flags & MessageFlags.Ephemeral) !== 0;
@@ -214,7 +218,7 @@ export function renderMessage(message: Message, ctx: RenderContext, compact: boo
       h('span', { class: 'spine' }), avatar(command.username, false, 'small'),
       h('span', { class: 'who' }, command.username), ' used ', h('span', { class: 'command-name' }, `/${command.command ?? ''}`)) : null,
     h('div', { class: 'message-main' },
-      showHeader ? avatar(author, bot) : h('time', { class: 'gutter-time', datetime: message.createdAt }, time(message.createdAt, false)),
+      showHeader ? picture : h('time', { class: 'gutter-time', datetime: message.createdAt }, time(message.createdAt, false)),
       body),
   );
 }
