@@ -32,6 +32,8 @@ export async function startTestSandbox(
     welcome?: boolean;
     /** Commands the bot serves beside its own (test/fixtures/toy-command.ts). */
     extraCommands?: BotCommand[];
+    /** The bot's own seeds, derived from each server's open session (commit and reveal) instead of `seeds`. */
+    committedSeeds?: boolean;
   } = {},
 ): Promise<TestSandbox> {
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
@@ -42,7 +44,7 @@ export async function startTestSandbox(
     databaseUrl,
     migrate: false,
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    newSeed: () => seeds.shift() ?? `test-seed-${counter++}`,
+    ...(options.committedSeeds ? {} : { newSeed: () => seeds.shift() ?? `test-seed-${counter++}` }),
     ...(options.now ? { now: options.now } : {}),
     welcome: options.welcome ?? false,
     ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
