@@ -15,6 +15,7 @@ import {
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { isNoSheetChoice, noSheetChoice } from '../src/views/autocomplete.js';
+import { blindMessage } from '../src/views/blind.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { userErrorText } from '../src/views/messages.js';
@@ -27,6 +28,15 @@ import { outcomeSubcommand } from './table.js';
 import { diceSubcommand, readyDiceNotation } from './roll-dice.js';
 import { consequenceRollId, intentSubcommand } from './dispatch.js';
 import { skillOrArchetypeChoices } from './shared/roll-sheets.js';
+
+/** `blind:`: the roll's result goes to the Dispatchers alone (commands/blind.ts); a secret roll is already theirs alone. */
+function blindOption(interaction: ChatInputCommandInteraction, secret: boolean): boolean {
+  const blind = interaction.options.getBoolean('blind') ?? false;
+  if (blind && secret) {
+    throw new UserError('A roll is either `secret` (only you see it, nothing in the channel) or `blind` (the channel sees that it was made, Dispatchers its result), not both. Leave one out.');
+  }
+  return blind;
+}
 
 async function requireDispatcherToForce(force: boolean, context: HandlerContext): Promise<void> {
   if (force) await context.requireDispatcher('force a roll whose outcome is already certain', 'Leave `force` out.');
@@ -51,9 +61,12 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   const secret = interaction.options.getBoolean('secret') ?? false;
   if (npcName !== null) await context.requireDispatcher('roll for an NPC');
   if (secret) await context.requireDispatcher('make a secret roll');
+  const blind = blindOption(interaction, secret);
   const owner = npcName === null ? { guildId: context.guildId, ownerId: context.userId } : npcOwner(context.guildId);
   const level = interaction.options.getInteger('level');
   const force = interaction.options.getBoolean('force') ?? false;
+  // A blind roll always rolls its dice: "no roll needed" would tell the player the verdict.
+  const rolledAnyway = force || blind;
   const archetypeNames = splitNameList(interaction.options.getString('archetypes'));
   const situationalModifier = interaction.options.getInteger('modifier') ?? 0;
   const challengeLevel = interaction.options.getInteger('cl', true);
@@ -65,7 +78,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
   if (level === null) {
     const sheet = await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
     const otherwise = `give \`level:\` (its aptitude, 0–100) to roll ${cleanName(skillName).slice(0, 64)} without the sheet`;
-    input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force, hidden: false, otherwise }, context.now());
+    input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force: rolledAnyway, hidden: false, otherwise }, context.now());
     who = sheet.name;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
@@ -80,7 +93,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
       conditionModifiers: sheet ? conditionModifiers(sheet, name, context.now()) : [],
       situationalModifier,
       challengeLevel,
-      force,
+      force: rolledAnyway,
       hidden: false,
     };
     who = sheet?.name ?? interaction.user.displayName;
@@ -104,8 +117,10 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
           success: result.success,
           secret,
           ...(npcName !== null ? { npc: who } : {}),
+          blind,
         })
       : null;
+  if (blind && rollId) return void (await context.answer.reply(blindMessage({ id: rollId, kind: 'challenge', inputs: input }, who)));
   const reply = challengeReply(result, who, rollId);
   await context.answer.reply(secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
@@ -113,11 +128,12 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
 async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   await requirePlayerChallengeRolls(context);
   const force = interaction.options.getBoolean('force') ?? false;
+  const blind = blindOption(interaction, false);
   const parts = parseLinkedRoll(interaction.options.getString('rolls', true), interaction.options.getInteger('cl') ?? undefined);
   const sheet = await context.store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/roll linked' });
   const inputs = parts.map((part, index) => {
     try {
-      const input = challengeFromSheet(sheet, part, { force, hidden: false }, context.now());
+      const input = challengeFromSheet(sheet, part, { force: force || blind, hidden: false }, context.now());
       validateChallengeInput(input);
       return input;
     } catch (error) {
@@ -140,8 +156,10 @@ async function linked(interaction: ChatInputCommandInteraction, context: Handler
         total: null,
         challengeLevel: null,
         success: null,
+        blind,
       })
     : null;
+  if (blind && rollId) return void (await context.answer.reply(blindMessage({ id: rollId, kind: 'linked', inputs }, sheet.name)));
   await context.answer.reply({ embeds: [linkedEmbed(result, sheet.name, rollId).toJSON()], allowedMentions: NO_PINGS });
 }
 
@@ -217,7 +235,8 @@ export const rollCommand = defineCommand({
           .addIntegerOption((o) => o.setName('level').setDescription('Use this skill level instead of a sheet (0–100)'))
           .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even when the outcome is certain'))
           .addStringOption((o) => o.setName('npc').setDescription('Dispatcher only: roll for this NPC, from its sheet').setAutocomplete(true))
-          .addBooleanOption((o) => o.setName('secret').setDescription('Dispatcher only: only you see the result (it is still logged)')),
+          .addBooleanOption((o) => o.setName('secret').setDescription('Dispatcher only: only you see the result (it is still logged)'))
+          .addBooleanOption((o) => o.setName('blind').setDescription('Only Dispatchers see the result until one reveals it; the channel sees that you rolled')),
       run: challenge,
       autocomplete: challengeAutocomplete,
       help: { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
@@ -229,7 +248,8 @@ export const rollCommand = defineCommand({
           .setDescription('A linked challenge roll: several skills, each with its own CL')
           .addStringOption((o) => o.setName('rolls').setDescription('e.g. Handgun Handling +Acuity vs 90; Driving -10 vs 110').setRequired(true))
           .addIntegerOption((o) => o.setName('cl').setDescription('One Challenge Level for every part without its own `vs`'))
-          .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain')),
+          .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain'))
+          .addBooleanOption((o) => o.setName('blind').setDescription('Only Dispatchers see the results until one reveals them; the channel sees that you rolled')),
       run: linked,
       help: { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
     },
