@@ -15,7 +15,8 @@ import {
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { isNoSheetChoice, noSheetChoice } from '../src/views/autocomplete.js';
-import { blindMessage } from '../src/views/blind.js';
+import { awaitsReveal, isHiddenFrom } from '../src/engine/blind.js';
+import { blindMessage, blindReplayReply } from '../src/views/blind.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
 import { userErrorText } from '../src/views/messages.js';
@@ -171,19 +172,24 @@ async function replay(interaction: ChatInputCommandInteraction, context: Handler
 export async function replayById(id: string, context: HandlerContext): Promise<void> {
   const stored = await context.store.rolls.require(context.guildId, id);
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
-  const privately = stored.secret || stored.hiddenChallengeLevel;
+  // A blind roll not yet revealed is answered privately to everyone: to a Dispatcher with its result, to anyone else without.
+  const privately = stored.secret || stored.hiddenChallengeLevel || awaitsReveal(stored);
   if (stored.kind === 'dice') await readyDiceNotation(context.answer, privately);
   const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
   const matches = diceMatch(rederived, stored.dice);
   // A failed challenge names the Outcome Roll its consequence led to, if one was made.
   const consequence = stored.kind === 'challenge' || stored.kind === 'linked' ? await context.store.rolls.find(context.guildId, consequenceRollId(context.guildId, 0, stored.id)) : null;
   const facts = { rollId: stored.id, userId: stored.userId, createdAt: stored.createdAt, seed: stored.seed, matches, consequenceRollId: consequence?.id ?? null };
+  if (isHiddenFrom(stored, await context.isDispatcher())) {
+    await context.answer.reply(blindReplayReply(facts));
+    return;
+  }
   if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
     await context.answer.reply(hiddenReplayReply(facts));
     return;
   }
   const reply = replayReply(facts, rederived);
-  // A secret roll, or one against a hidden CL, stays out of the channel when a Dispatcher replays it.
+  // A secret roll, one against a hidden CL or a blind one not revealed stays out of the channel when a Dispatcher replays it.
   await context.answer.reply(privately ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 

@@ -14,6 +14,7 @@ import { diceEmbed } from './dice.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import { privateNote, type MessageBody, type ReplyPayload } from './messages.js';
+import type { ReplayFacts } from './replay.js';
 
 /** The kinds a member can roll blind: a challenge, a linked roll, dice notation. */
 export const BLIND_KINDS = ['challenge', 'linked', 'dice'] as const;
@@ -99,6 +100,14 @@ export function blindRevealed(roll: StoredRoll, who: string, dispatcherId: strin
 export function alreadyRevealedNote(roll: Pick<StoredRoll, 'id' | 'revealedAt'>): ReplyPayload {
   const when = roll.revealedAt ? ` <t:${Math.floor(roll.revealedAt.getTime() / 1000)}:R>` : '';
   return privateNote(`Roll \`${roll.id}\` was already revealed to the channel${when}; nothing more was posted. \`/roll replay id:${roll.id}\` shows it to anyone.`);
+}
+
+/** `/roll replay` of a blind roll not yet revealed, for anyone but a Dispatcher: whether its dice match, and not one number. */
+export function blindReplayReply(facts: ReplayFacts): ReplyPayload {
+  return privateNote(
+    `🙈 Roll \`${facts.rollId}\` by <@${facts.userId}> <t:${Math.floor(facts.createdAt.getTime() / 1000)}:f> is a blind roll: its result is for the Dispatchers until one reveals it. ` +
+      (facts.matches ? 'Its stored seed gives the stored dice.' : 'Its stored seed does NOT give the stored dice: please report this roll id.'),
+  );
 }
 
 /** A roll pressed or named for a reveal that was never blind. */

@@ -4,8 +4,10 @@
  * kept in memory. Secret rolls show their result only to Dispatchers.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, type ApplicationCommandOptionChoiceData } from 'discord.js';
+import { awaitsReveal, isHiddenFrom } from '../engine/blind.js';
 import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
+import { blindWhat } from './blind.js';
 import { componentIds, oneOf, wholeNumber } from './component-id.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -161,9 +163,17 @@ export function declineLine(decline: DeclinedRequest): string {
  * its CL, and nothing of a secret roll (null).
  */
 function describeFor(roll: StoredRoll, canSeeSecrets: boolean): { what: string; outcome: string } | null {
+  // A blind roll not yet revealed: what was rolled, as its message said, and nothing of what came of it.
+  if (isHiddenFrom(roll, canSeeSecrets)) return { what: `blind ${blindWhat(roll)}`, outcome: 'blind roll, result hidden' };
   if (canSeeSecrets) return describeRoll(roll);
   if (roll.secret) return null;
   return roll.hiddenChallengeLevel ? describeHiddenRoll(roll) : describeRoll(roll);
+}
+
+/** A blind roll's mark: 🙈, and to a Dispatcher whether it still waits for a reveal. */
+function blindMark(roll: StoredRoll): string {
+  if (!roll.blind) return '';
+  return awaitsReveal(roll) ? '🙈 (not revealed) ' : '🙈 ';
 }
 
 /** One line of the log; a secret roll's line names neither what nor who for someone who is not a Dispatcher. */
@@ -173,7 +183,7 @@ export function logLine(roll: StoredRoll, canSeeSecrets: boolean): string {
   if (!described) return `${head} 🤫 secret roll by a Dispatcher`;
   const { what, outcome } = described;
   const who = `<@${roll.userId}>${roll.npc ? ` as **${escapeMarkdown(roll.npc)}**` : ''}`;
-  return truncate(`${head} ${roll.secret ? '🤫 ' : ''}${who} · ${what} → ${outcome}`, LINE_MAX);
+  return truncate(`${head} ${roll.secret ? '🤫 ' : ''}${blindMark(roll)}${who} · ${what} → ${outcome}`, LINE_MAX);
 }
 
 // ---- the page ------------------------------------------------------------------------------------------------
@@ -272,7 +282,7 @@ export function replayChoices(
     const described = describeFor(roll, options.canSeeSecrets);
     if (!described) return [];
     const who = roll.npc ? `${escapeMarkdown(roll.npc)}: ` : '';
-    const words = plainText(`${roll.secret ? '🤫 ' : ''}${who}${described.what} → ${described.outcome}`);
+    const words = plainText(`${roll.secret ? '🤫 ' : ''}${blindMark(roll)}${who}${described.what} → ${described.outcome}`);
     const full = `${roll.id} · ${agoText(roll.createdAt, options.now)} · ${words}`;
     return typed === '' || full.toLowerCase().includes(typed) ? [{ roll, name: truncate(full, DISCORD_LIMITS.choiceName) }] : [];
   });
