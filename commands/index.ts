@@ -18,10 +18,11 @@ import { poolCommand } from './pool.js';
 import { rollCommand } from './roll.js';
 import { sessionCommand } from './session.js';
 import { sheetCommand } from './sheet.js';
+import { statsCommand } from './stats.js';
 import { tableCommand } from './table.js';
 import { tacticsCommand } from './tactics.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, blindCommand, helpCommand];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, blindCommand, statsCommand, helpCommand];
 
 /** The context-menu commands (right-click a message or a member → Apps), registered in the same lists as the commands. */
 export const contextMenus: readonly BotContextMenu[] = [replayThisRoll, addToJournal, showSheetMenu, challengeMenu];

@@ -102,8 +102,9 @@ async function bundle(stamp) {
   const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: project,
-    // The dice worker is started by its file name (src/engine/dice-notation-thread.ts), so it is an entry of its own.
-    entryPoints: ['src/main.ts', 'src/engine/dice-notation-worker.ts'],
+    // The dice and /stats workers are started by their file names (src/engine/dice-notation-thread.ts,
+    // src/views/stats-thread.ts), so each is an entry of its own.
+    entryPoints: ['src/main.ts', 'src/engine/dice-notation-worker.ts', 'src/views/stats-worker.ts'],
     bundle: true,
     // Packages stay in node_modules, loaded by Node as they are, except the few whose many small files cost more to
     // find and load one by one than to read as part of the bundle (BUNDLED).

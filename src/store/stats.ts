@@ -4,7 +4,9 @@
  * secret roll, a roll against a hidden CL) is left out unless a Dispatcher asks: its odds would give away the CL, and
  * its face the dice.
  */
+import { isHiddenFrom } from '../engine/blind.js';
 import { CALIBRATION_ROLLS_MAX } from '../engine/calibration.js';
+import { nameKey } from '../engine/names.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Database } from './database-client.js';
 
@@ -51,11 +53,11 @@ export interface StatsSession {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 /*
- * A roll's privacy lives in its inputs JSON (no column for it): `"secret":true` (folded in by the roll log) and
- * `"hidden":true` (a challenge's hidden CL). JSON escapes every quote inside a string, so typed text cannot make
- * either pattern.
+ * A secret roll and a hidden CL live in the inputs JSON (no column for them): `"secret":true` (folded in by the roll
+ * log) and `"hidden":true` (a challenge's hidden CL). JSON escapes every quote inside a string, so typed text cannot
+ * make either pattern. A blind roll is left out by the blind rule itself (isHiddenFrom), read per row.
  */
-const SEEN_BY_PLAYERS = Prisma.sql` AND NOT ("blind" = ${true} AND "revealedAt" IS NULL) AND "inputs" NOT LIKE '%"secret":true%' AND "inputs" NOT LIKE '%"hidden":true%'`;
+const SEEN_BY_PLAYERS = Prisma.sql` AND "inputs" NOT LIKE '%"secret":true%' AND "inputs" NOT LIKE '%"hidden":true%'`;
 
 export class StatsStore {
   constructor(private readonly db: Database) {}
@@ -68,14 +70,15 @@ export class StatsStore {
     if (scope.notNpc) where.push(Prisma.sql`"inputs" NOT LIKE '%"npc":%'`);
     if (scope.from) where.push(Prisma.sql`"createdAt" >= ${scope.from}`);
     if (scope.to) where.push(Prisma.sql`"createdAt" <= ${scope.to}`);
-    const rows = await this.db.$queryRaw<Array<{ odds: number | null; success: boolean | number | null; d100: number | null }>>`
-      SELECT "odds", "success", "d100" FROM "Roll" WHERE ${Prisma.join(where, ' AND ')}${options.dispatcher ? Prisma.empty : SEEN_BY_PLAYERS}
+    const rows = await this.db.$queryRaw<Array<{ odds: number | null; success: boolean | number | null; d100: number | null; blind: boolean | number; revealedAt: Date | string | null }>>`
+      SELECT "odds", "success", "d100", "blind", "revealedAt" FROM "Roll" WHERE ${Prisma.join(where, ' AND ')}${options.dispatcher ? Prisma.empty : SEEN_BY_PLAYERS}
       ORDER BY "createdAt" DESC, "id" DESC LIMIT ${CALIBRATION_ROLLS_MAX + 1}`;
     const capped = rows.length > CALIBRATION_ROLLS_MAX;
     const newest = rows.slice(0, CALIBRATION_ROLLS_MAX).reverse();
     const weighed: ScopeRolls['weighed'] = [];
     const faces: number[] = [];
     for (const row of newest) {
+      if (isHiddenFrom({ blind: row.blind === true || row.blind === 1, revealedAt: row.revealedAt === null ? null : new Date(row.revealedAt) }, options.dispatcher)) continue;
       // SQLite hands a boolean back as 0 or 1 from a raw query.
       if (row.odds !== null && row.success !== null) weighed.push({ odds: Number(row.odds), success: row.success === true || row.success === 1 });
       if (row.d100 !== null) faces.push(Number(row.d100));
@@ -84,10 +87,10 @@ export class StatsStore {
   }
 
   /** Sheets of the server whose name holds `typed` (case aside), the asker's own first: for autocomplete. */
-  async sheetsLike(guildId: string, typed: string, askerId: string, limit: number): Promise<StatsSheet[]> {
-    const key = typed.trim().toLowerCase();
+  async sheetsLike(guildId: string, typed: string, askerId: string, limit: number, withNpcs: boolean): Promise<StatsSheet[]> {
+    const key = typed.trim() ? nameKey(typed) : '';
     const rows = await this.db.operator.findMany({
-      where: { guildId, ...(key ? { nameKey: { contains: key } } : {}) },
+      where: { guildId, ...(key ? { nameKey: { contains: key } } : {}), ...(withNpcs ? {} : { ownerId: { not: null } }) },
       select: { id: true, name: true, ownerId: true, system: true },
       orderBy: [{ nameKey: 'asc' }, { id: 'asc' }],
       take: 200,
@@ -102,7 +105,7 @@ export class StatsStore {
       const byId = await this.db.operator.findFirst({ where: { guildId, id: Number(typed) }, select });
       if (byId) return byId;
     }
-    const named = await this.db.operator.findMany({ where: { guildId, nameKey: typed.trim().toLowerCase() }, select, take: 10 });
+    const named = await this.db.operator.findMany({ where: { guildId, nameKey: nameKey(typed) }, select, take: 10 });
     const own = named.find((row) => row.ownerId === askerId);
     if (own) return own;
     const npc = named.find((row) => row.ownerId === null);
