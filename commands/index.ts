@@ -8,6 +8,7 @@ import { d10Command } from './d10.js';
 import { dispatchCommand } from './dispatch.js';
 import { helpCommand } from './help.js';
 import { initiativeCommand } from './initiative.js';
+import { journalCommand } from './journal.js';
 import { logCommand } from './log.js';
 import { addToJournal } from './menus/add-to-journal.js';
 import { challengeMenu } from './menus/challenge.js';
@@ -22,7 +23,7 @@ import { statsCommand } from './stats.js';
 import { tableCommand } from './table.js';
 import { tacticsCommand } from './tactics.js';
 
-export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, blindCommand, statsCommand, helpCommand];
+export const commands: readonly BotCommand[] = [sheetCommand, rollCommand, contestCommand, dispatchCommand, tableCommand, npcCommand, configCommand, logCommand, codeCommand, d10Command, poolCommand, tacticsCommand, initiativeCommand, sessionCommand, journalCommand, blindCommand, statsCommand, helpCommand];
 
 /** The context-menu commands (right-click a message or a member → Apps), registered in the same lists as the commands. */
 export const contextMenus: readonly BotContextMenu[] = [replayThisRoll, addToJournal, showSheetMenu, challengeMenu];

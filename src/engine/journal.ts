@@ -191,3 +191,48 @@ export function contestJournal(contestId: number, before: ContestState, after: C
   }
   return writes;
 }
+
+/**
+ * Where a journal's span starts or ends, as typed or picked: a scene marker (picked: `scene:<id>`), the server's
+ * current or last play session, today (UTC), a duration back from now (`2h`, `90m`, `3d`, `1w`), or a moment (an ISO
+ * date, `2026-11-27`, or date and time, UTC unless it names its zone). Anything else may still be a scene's title,
+ * which the command looks up; null here.
+ */
+export type JournalTime =
+  | { kind: 'scene'; id: number }
+  | { kind: 'session' }
+  | { kind: 'today' }
+  | { kind: 'ago'; ms: number; typed: string }
+  | { kind: 'at'; date: Date };
+
+/** How far back a duration may reach: ten years. */
+const MOST_AGO_MS = 3650 * 24 * 3600 * 1000;
+const UNIT_MS: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const DURATION = /^(\d{1,6})\s*(m|min|h|d|w)$/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+
+export function parseJournalTime(typed: string): JournalTime | null {
+  const text = typed.trim().toLowerCase();
+  const scene = /^scene:(\d{1,10})$/.exec(text);
+  if (scene) return { kind: 'scene', id: Number(scene[1]) };
+  if (text === 'session' || text === 'this session') return { kind: 'session' };
+  if (text === 'today') return { kind: 'today' };
+  const duration = DURATION.exec(text);
+  if (duration) {
+    const ms = Number(duration[1]) * UNIT_MS[duration[2]!]!;
+    return ms > 0 && ms <= MOST_AGO_MS ? { kind: 'ago', ms, typed: `${duration[1]}${duration[2]}` } : null;
+  }
+  if (ISO_DAY.test(text) || ISO_MOMENT.test(text)) {
+    const iso = text.toUpperCase().replace(' ', 'T');
+    const zoned = ISO_DAY.test(text) ? `${iso}T00:00:00Z` : /Z|[+-]\d{2}:\d{2}$/.test(iso) ? iso : `${iso}Z`;
+    const date = new Date(zoned);
+    return Number.isNaN(date.getTime()) ? null : { kind: 'at', date };
+  }
+  return null;
+}
+
+/** The start of `now`'s UTC day. */
+export function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}

@@ -7,6 +7,8 @@ import { JOURNAL_PROOF_HTML_ID, JOURNAL_PROOF_MARKDOWN_FENCE, type JournalProof,
 import { d100FromDice } from '../engine/dice.js';
 import type { JournalDetails, JournalEntry } from '../engine/journal.js';
 import { escapeMarkdown } from './format.js';
+import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
+import type { MessageBody } from './messages.js';
 
 const SEPARATOR = ' · ';
 
@@ -414,4 +416,33 @@ export function journalDocuments(input: JournalDocumentInput): JournalDocuments 
   ].join('');
 
   return { markdown, html, baseName: `journal-${input.to.toISOString().slice(0, 10)}`, shown: kept.length, cut };
+}
+
+// ——— What /journal answers in Discord ———
+
+/** The scene marker posted in the channel: short, so it reads as a break in the story. */
+export function sceneMarkerMessage(title: string): MessageBody {
+  return { content: truncate(`🎬 **Scene: ${escapeMarkdown(oneLine(title))}**\n-# A journal can start here: \`/journal export since:\` and pick this scene.`, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
+}
+
+/** The choices of `since:` / `until:`: the scene markers, newest first, then this session and today. */
+export function journalTimeChoices(scenes: ReadonlyArray<{ id: number; title: string; createdAt: Date }>, session: { id: number; kind: string; title: string } | null, typed: string): Array<{ name: string; value: string }> {
+  const key = typed.trim().toLowerCase();
+  const fixed = [
+    ...(session ? [{ name: `This session (${session.kind === 'play' ? (session.title ? `“${oneLine(session.title)}”` : `session ${session.id}`) : 'today’s day session'})`, value: 'session' }] : []),
+    { name: 'Today (since 00:00 UTC)', value: 'today' },
+  ].filter((choice) => key === '' || choice.name.toLowerCase().includes(key) || choice.value.includes(key));
+  const sceneChoices = scenes.map((scene) => ({
+    name: truncate(`Scene: ${oneLine(scene.title)} (${scene.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`, DISCORD_LIMITS.choiceName),
+    value: `scene:${scene.id}`,
+  }));
+  return [...sceneChoices.slice(0, DISCORD_LIMITS.autocompleteChoices - fixed.length), ...fixed];
+}
+
+/** The words of `/journal export`'s answer, beside its two files. */
+export function journalExportText(documents: Pick<JournalDocuments, 'shown' | 'cut' | 'baseName'>, spanWords: string, includeSecret: boolean): string {
+  const what = `📜 The journal ${spanWords}: ${documents.shown} ${documents.shown === 1 ? 'entry' : 'entries'}, as Markdown and as a page to open in a browser.`;
+  const secret = includeSecret ? ' Secret and blind rolls are included, so only you see this.' : '';
+  const cut = documents.cut ? `\n⚠️ It stops at ${documents.cut.at.toISOString()} (${documents.cut.reason === 'items' ? 'the most entries one export holds' : 'the most a file holds'}): the file says how to get the rest.` : '';
+  return `${what}${secret}${cut}`;
 }
