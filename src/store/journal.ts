@@ -3,6 +3,7 @@
  * right where it happens. Reading a span back for `/journal export` is here too, the only place that queries them.
  */
 import { JOURNAL_DETAILS, isJournalKind, type JournalDetails, type JournalEntry, type JournalKind, type JournalWrite } from '../engine/journal.js';
+import { awaitsReveal } from '../engine/blind.js';
 import type { JournalProofRoll, JournalProofSession } from '../engine/commitment.js';
 import { isRowId } from './database.js';
 import type { Database } from './database-client.js';
@@ -97,7 +98,6 @@ function journalRollOf(row: RollRow): JournalRoll {
   const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
   // A hidden CL is marked on the roll's inputs (one per part of a linked roll), as the roll log reads it.
   const hiddenChallengeLevel = (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true);
-  const awaitsReveal = row.blind && row.revealedAt === null;
   return {
     id: row.id,
     kind: row.kind,
@@ -113,7 +113,8 @@ function journalRollOf(row: RollRow): JournalRoll {
     userId: row.userId,
     channelId: row.channelId,
     npc: typeof facts.npc === 'string' ? facts.npc : null,
-    secret: facts.secret === true || hiddenChallengeLevel || awaitsReveal,
+    // A blind roll by the blind rule every reader of the roll log applies (src/engine/blind.ts).
+    secret: facts.secret === true || hiddenChallengeLevel || awaitsReveal(row),
   };
 }
 
