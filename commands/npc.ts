@@ -5,6 +5,9 @@
  */
 import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
+import { answerAsNpc } from '../src/discord/npc-voice.js';
+import { UserError } from '../src/errors.js';
+import { NPC_LINE_MAX, npcLine, npcLineAsBot } from '../src/views/npc-voice.js';
 import { nameKey } from '../src/engine/names.js';
 import { validName, type OperatorSheet } from '../src/engine/sheet.js';
 import { npcOwner } from '../src/store/operators.js';
@@ -36,11 +39,54 @@ const SERVER_LABEL = 'this server';
 const namedNpc = (interaction: ChatInputCommandInteraction, context: HandlerContext, option: string) =>
   context.store.operators.byNameOrActive(npcOwner(context.guildId), interaction.options.getString(option, true), null);
 
+/** The longest picture address an NPC keeps: any image host's address fits, and a stored row stays small. */
+const AVATAR_URL_MAX = 512;
+const IMAGE_PATH = /\.(png|jpe?g|gif|webp)$/i;
+
+/** An NPC's picture address as given, checked: an https address of a PNG, JPEG, GIF or WebP image. */
+function validAvatarUrl(raw: string): string {
+  const given = raw.trim();
+  const right = 'Give an https address of a PNG, JPEG, GIF or WebP image, e.g. `https://example.com/orc.png` (right-click an image → Copy Link).';
+  if (given.length > AVATAR_URL_MAX) throw new UserError(`That picture address is ${given.length} characters long; it may have at most ${AVATAR_URL_MAX}. ${right}`);
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UserError(`\`${escapeMarkdown(given.slice(0, 80))}\` is not a web address. ${right}`);
+  }
+  if (url.protocol !== 'https:') throw new UserError(`The picture address must start with https:// (Discord fetches NPCs' pictures only over https). ${right}`);
+  if (!IMAGE_PATH.test(url.pathname)) throw new UserError(`That address does not end in .png, .jpg, .gif or .webp, so it may not be an image. ${right}`);
+  return url.toString();
+}
+
 async function create(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const name = validName('NPC', interaction.options.getString('name', true));
+  const givenAvatar = interaction.options.getString('avatar');
+  const avatarUrl = givenAvatar === null ? null : validAvatarUrl(givenAvatar);
   const sheet = await context.store.operators.create(npcOwner(context.guildId), name, await newSheetSystem(interaction, context));
+  if (avatarUrl !== null) await context.store.operators.setAvatar(sheet, avatarUrl);
   await context.answer.reply(
-    privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option.`),
+    privateNote(`Created the NPC **${escapeMarkdown(sheet.name)}** (${systemName(sheet.system)}). Add skills with \`/npc skill set\`; roll for it with \`/roll challenge\` and its \`npc\` option; let it speak with \`/npc say\`.`),
+  );
+}
+
+/** A line the NPC says in the channel, under its own name and picture where the bot may manage webhooks. */
+async function say(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const npc = await namedNpc(interaction, context, 'npc');
+  const text = interaction.options.getString('text', true).trim();
+  if (!text) throw new UserError('The line is empty: give `text` what the NPC says, e.g. `/npc say npc:Thug text:Hands where I can see them.`');
+  await answerAsNpc(interaction, context, npc, npcLine(text), npcLineAsBot(npc.name, text));
+}
+
+/** Sets or (without `url`) clears the picture an NPC speaks under. */
+async function avatar(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  const npc = await namedNpc(interaction, context, 'npc');
+  const given = interaction.options.getString('url');
+  const avatarUrl = given === null || given.trim() === '' ? null : validAvatarUrl(given);
+  await context.store.operators.setAvatar(npc, avatarUrl);
+  const name = escapeMarkdown(npc.name);
+  await context.answer.reply(
+    privateNote(avatarUrl ? `**${name}** now speaks under this picture: <${avatarUrl}>` : `**${name}** has no picture now: it speaks under Discord's default one.`),
   );
 }
 
@@ -123,7 +169,10 @@ export const npcCommand = defineCommand<DeletePromptControl>({
   subcommands: [
     {
       name: 'create',
-      build: createOptions('Create an NPC sheet owned by the server', "The NPC's name"),
+      build: (sub) =>
+        createOptions('Create an NPC sheet owned by the server', "The NPC's name")(sub).addStringOption((o) =>
+          o.setName('avatar').setDescription('The picture it speaks under: an https address of an image').setMaxLength(AVATAR_URL_MAX),
+        ),
       run: create,
       requires: { dispatcher: 'create NPCs' },
       help: { audience: 'dispatcher', example: '/npc create name:Thug' },
@@ -146,6 +195,28 @@ export const npcCommand = defineCommand<DeletePromptControl>({
       run: askToDelete,
       requires: { dispatcher: 'delete NPCs' },
       help: { audience: 'dispatcher', example: '/npc delete name:Thug' },
+    },
+    {
+      name: 'say',
+      build: (sub) =>
+        sub
+          .setDescription('Say a line in this channel as the NPC, under its name and picture')
+          .addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true))
+          .addStringOption((o) => o.setName('text').setDescription('What it says').setRequired(true).setMaxLength(NPC_LINE_MAX)),
+      run: say,
+      requires: { dispatcher: 'speak as NPCs' },
+      help: { audience: 'dispatcher', example: '/npc say npc:Thug text:Hands where I can see them.' },
+    },
+    {
+      name: 'avatar',
+      build: (sub) =>
+        sub
+          .setDescription('Set the picture an NPC speaks under (leave out the address to clear it)')
+          .addStringOption((o) => o.setName('npc').setDescription('The NPC').setRequired(true).setAutocomplete(true))
+          .addStringOption((o) => o.setName('url').setDescription('An https address of a PNG, JPEG, GIF or WebP image').setMaxLength(AVATAR_URL_MAX)),
+      run: avatar,
+      requires: { dispatcher: 'change NPC sheets' },
+      help: { audience: 'dispatcher', example: '/npc avatar npc:Thug url:https://example.com/thug.png' },
     },
     ...entrySubcommands(entryTarget),
     entryListsSubcommand(entryTarget),

@@ -1,11 +1,12 @@
 /** /roll: Tac Talk challenge rolls, linked rolls, and replaying any stored roll (RULES 1.2, 1.3, 6.3). */
 import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, rolledBy, type HandlerContext } from '../src/discord/command.js';
+import { answerAsNpc } from '../src/discord/npc-voice.js';
 import { UserError } from '../src/errors.js';
 import { cleanName } from '../src/engine/names.js';
 import { challengeDice, diceMatch, linkedDice, replayRoll } from '../src/engine/replay.js';
 import { seededRng } from '../src/engine/rng.js';
-import { archetypeModifiers, conditionModifiers, splitNameList, validName } from '../src/engine/sheet.js';
+import { archetypeModifiers, conditionModifiers, splitNameList, validName, type OperatorSheet } from '../src/engine/sheet.js';
 import {
   resolveChallenge,
   resolveLinkedChallenge,
@@ -29,6 +30,8 @@ import { outcomeSubcommand } from './table.js';
 import { diceSubcommand, readyDiceNotation } from './roll-dice.js';
 import { consequenceRollId, intentSubcommand } from './dispatch.js';
 import { skillOrArchetypeChoices } from './shared/roll-sheets.js';
+import { rollComponent, rollMayOpenForm, savedRollSubcommands } from './roll-again.js';
+import { rollIds } from '../src/views/roll-again.js';
 
 /** `blind:`: the roll's result goes to the Dispatchers alone (commands/blind.ts); a secret roll is already theirs alone. */
 function blindOption(interaction: ChatInputCommandInteraction, secret: boolean): boolean {
@@ -76,11 +79,13 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
 
   let input: ChallengeInput;
   let who: string;
+  let npc: OperatorSheet | null = null;
   if (level === null) {
     const sheet = await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
     const otherwise = `give \`level:\` (its aptitude, 0–100) to roll ${cleanName(skillName).slice(0, 64)} without the sheet`;
     input = challengeFromSheet(sheet, { skill: skillName, archetypes: archetypeNames, situationalModifier, challengeLevel }, { force: rolledAnyway, hidden: false, otherwise }, context.now());
     who = sheet.name;
+    if (npcName !== null) npc = sheet;
   } else {
     // An aptitude given outright: the archetypes and conditions still come from the sheet, if there is one.
     const sheet = npcName === null ? await context.store.operators.active(owner, 'tactalk') : await context.store.operators.byNameOrActive(owner, npcName, 'tactalk', { command: '/roll challenge' });
@@ -98,6 +103,7 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
       hidden: false,
     };
     who = sheet?.name ?? interaction.user.displayName;
+    if (npcName !== null) npc = sheet;
   }
   validateChallengeInput(input);
   await requireDispatcherToForce(force, context);
@@ -123,7 +129,8 @@ async function challenge(interaction: ChatInputCommandInteraction, context: Hand
       : null;
   if (blind && rollId) return void (await context.answer.reply(blindMessage({ id: rollId, kind: 'challenge', inputs: input }, who)));
   const reply = challengeReply(result, who, rollId);
-  await context.answer.reply(secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
+  // An NPC's roll is posted under its name; a secret one stays the Dispatcher's alone.
+  await answerAsNpc(interaction, context, npc, secret ? { ...reply, flags: MessageFlags.Ephemeral } : reply);
 }
 
 async function linked(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -245,6 +252,7 @@ export const rollCommand = defineCommand({
           .addBooleanOption((o) => o.setName('blind').setDescription('Only Dispatchers see the result until one reveals it; the channel sees that you rolled')),
       run: challenge,
       autocomplete: challengeAutocomplete,
+      again: true,
       help: { audience: 'player', example: '/roll challenge skill:Climbing cl:90' },
     },
     {
@@ -257,6 +265,7 @@ export const rollCommand = defineCommand({
           .addBooleanOption((o) => o.setName('force').setDescription('Dispatcher only: roll even the parts whose outcome is certain'))
           .addBooleanOption((o) => o.setName('blind').setDescription('Only Dispatchers see the results until one reveals them; the channel sees that you rolled')),
       run: linked,
+      again: true,
       help: { audience: 'player', example: '/roll linked rolls:Handgun Handling +Acuity vs 90; Driving -10 vs 110' },
     },
     intentSubcommand,
@@ -276,5 +285,10 @@ export const rollCommand = defineCommand({
       everywhere: true,
       help: { audience: 'player', example: '/roll replay id:a1b2c3d4' },
     },
+    ...savedRollSubcommands,
   ],
+  // Roll again and Save… under a typed roll's answer, and the save form (commands/roll-again.ts).
+  ids: rollIds,
+  component: rollComponent,
+  mayOpenForm: rollMayOpenForm,
 });

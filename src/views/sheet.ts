@@ -72,6 +72,8 @@ export function sheetEmbed(sheet: OperatorSheet, ownerLabel: string, now: Date):
     embed.addFields({ name: `Attributes (${attributes.length})`, value: joinWithin(attributes, 900, ' · ') });
   }
   if (sheet.notes) embed.addFields({ name: 'Notes', value: authorMarkdownWithin(sheet.notes, 900) });
+  // An NPC's picture, as it speaks under it (`/npc avatar`).
+  if (sheet.avatarUrl) embed.setThumbnail(sheet.avatarUrl);
   if (wrong.size > 0) {
     embed.addFields({
       name: `${MISFIT.trim()} Not part of a ${systemName(sheet.system)} sheet (${wrong.size})`,
