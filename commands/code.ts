@@ -6,6 +6,7 @@
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
+import { answerAsNpc, asNpcRoller } from '../src/discord/npc-voice.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -194,7 +195,7 @@ async function roll(interaction: ChatInputCommandInteraction, context: HandlerCo
     success: result.success,
     ...npc,
   });
-  await context.answer.reply(codeCheckMessage({ who: roller?.name ?? interaction.user.displayName, rollId, result, facts }));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, roller), codeCheckMessage({ who: roller?.name ?? interaction.user.displayName, rollId, result, facts }));
 }
 
 /**

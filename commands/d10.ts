@@ -2,6 +2,7 @@
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, SlashCommandStringOption, SlashCommandSubcommandBuilder } from 'discord.js';
 import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
+import { answerAsNpc, asNpcRoller } from '../src/discord/npc-voice.js';
 import { UserError } from '../src/errors.js';
 import { seededRng } from '../src/engine/rng.js';
 import {
@@ -157,7 +158,7 @@ async function basic(interaction: ChatInputCommandInteraction, context: HandlerC
   const seed = context.newSeed();
   const result = resolvePoolRoll(input, seededRng(seed));
   const rollId = await recordPool(context, 'd10', input, seed, result, npcFact(interaction, sheet));
-  await context.answer.reply(poolReply(result, basicRollName(input), rollerName(input, interaction.user.displayName), rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), poolReply(result, basicRollName(input), rollerName(input, interaction.user.displayName), rollId));
 }
 
 async function advanced(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -180,7 +181,7 @@ async function advanced(interaction: ChatInputCommandInteraction, context: Handl
   const seed = context.newSeed();
   const result = resolveAdvancedRoll(input, seededRng(seed));
   const rollId = await recordPool(context, 'd10-advanced', input, seed, result, npcFact(interaction, sheet));
-  await context.answer.reply(poolReply(result, advancedRollName(input), rollerName(input, interaction.user.displayName), rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), poolReply(result, advancedRollName(input), rollerName(input, interaction.user.displayName), rollId));
 }
 
 /** Stores one step of a cumulative roll under `rollId`; false when that step is stored already. */

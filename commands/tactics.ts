@@ -2,6 +2,7 @@
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { defineCommand, rolledBy, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { answerFromStore } from '../src/discord/stored-message.js';
+import { answerAsNpc, asNpcRoller } from '../src/discord/npc-voice.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { seededRng } from '../src/engine/rng.js';
@@ -121,7 +122,7 @@ async function check(interaction: ChatInputCommandInteraction, context: HandlerC
   const seed = context.newSeed();
   const result = resolveCheck(input, seededRng(seed));
   const rollId = await record(context, 'check', input, seed, checkDice(result), result, { total: result.d100.value, target: result.target, success: result.success, ...npcFact(interaction, sheet) });
-  await context.answer.reply(checkReply(result, sheet.name, rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), checkReply(result, sheet.name, rollId));
 }
 
 function npcFact(interaction: ChatInputCommandInteraction, sheet: OperatorSheet): { npc?: string } {
@@ -168,7 +169,7 @@ async function attack(interaction: ChatInputCommandInteraction, context: Handler
     success: result.damage !== null,
     ...npcFact(interaction, attacker),
   });
-  await context.answer.reply(attackReply(result, rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, attacker), attackReply(result, rollId));
 }
 
 async function psi(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -184,7 +185,7 @@ async function psi(interaction: ChatInputCommandInteraction, context: HandlerCon
   const seed = context.newSeed();
   const result = resolvePsi(input, seededRng(seed));
   const rollId = await record(context, 'psi', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await context.answer.reply(psiReply(result, sheet.name, rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), psiReply(result, sheet.name, rollId));
 }
 
 async function social(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -201,7 +202,7 @@ async function social(interaction: ChatInputCommandInteraction, context: Handler
   const seed = context.newSeed();
   const result = resolveSocial(input, seededRng(seed));
   const rollId = await record(context, 'social', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await context.answer.reply(socialReply(result, sheet.name, rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), socialReply(result, sheet.name, rollId));
 }
 
 async function reaction(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -212,7 +213,7 @@ async function reaction(interaction: ChatInputCommandInteraction, context: Handl
   const seed = context.newSeed();
   const result = resolveReaction(input, seededRng(seed));
   const rollId = await record(context, 'reaction', input, seed, checkDice(result.check), result, { total: result.check.d100.value, target: result.check.target, success: result.check.success, ...npcFact(interaction, sheet) });
-  await context.answer.reply(reactionReply(result, sheet.name, rollId));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), reactionReply(result, sheet.name, rollId));
 }
 
 /** A Move or a Dash: no dice, nothing stored; the cost of the path and the move actions against the allowance. */

@@ -12,7 +12,7 @@
  * A webhook's token lets anyone post in the channel: it stays in the store. discord.js's errors carry the request's
  * URL, token included, so they are never logged whole here: only their status, code and Discord's message.
  */
-import { DiscordAPIError, HTTPError, MessageFlags, MessageFlagsBitField, PermissionFlagsBits, RESTJSONErrorCodes, Routes, type RepliableInteraction } from 'discord.js';
+import { DiscordAPIError, HTTPError, MessageFlags, MessageFlagsBitField, PermissionFlagsBits, RESTJSONErrorCodes, Routes, type ChatInputCommandInteraction, type RepliableInteraction } from 'discord.js';
 import type { RESTGetAPIChannelWebhooksResult, RESTPostAPIChannelWebhookResult, RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
 import type { ChannelWebhook } from '../store/channel-webhooks.js';
 import { NO_PINGS } from '../views/limits.js';
@@ -30,6 +30,11 @@ export interface NpcVoice {
 /** Whether the bot may make and use webhooks in the interaction's channel (the permissions Discord sent with it). */
 export function mayManageWebhooks(interaction: Pick<RepliableInteraction, 'appPermissions'>): boolean {
   return interaction.appPermissions?.has(PermissionFlagsBits.ManageWebhooks) ?? false;
+}
+
+/** The NPC a roll is made for with `as_npc` (the sheet rollerSheet read), or null for a member's own roll. */
+export function asNpcRoller(interaction: ChatInputCommandInteraction, roller: NpcVoice | null | undefined): NpcVoice | null {
+  return interaction.options.getString('as_npc') !== null && roller ? roller : null;
 }
 
 /**
