@@ -59,6 +59,7 @@ export const diceSubcommand: Subcommand = {
   name: 'dice',
   build,
   run: rollDice,
+  again: true,
   // The dice-notation library, on its own thread and loaded on first use.
   heavy: true,
   // Dice notation belongs to no rule system: every server has it, whatever it plays.

@@ -260,6 +260,7 @@ export const outcomeSubcommand: Subcommand = {
       .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier, e.g. -10')),
   run: rollOutcome,
   autocomplete: outcomeAutocomplete,
+  again: true,
   help: { audience: 'player', example: '/roll outcome table:Search skill:Investigation' },
 };
 

@@ -1,5 +1,7 @@
 /** What a command module (commands/<name>.ts) provides, and what its handlers are given. */
 import {
+  ApplicationCommandType,
+  ContextMenuCommandBuilder,
   InteractionContextType,
   SlashCommandBuilder,
   SlashCommandSubcommandGroupBuilder,
@@ -8,10 +10,15 @@ import {
   type AutocompleteInteraction,
   type Client,
   type ChatInputCommandInteraction,
+  type ContextMenuCommandInteraction,
   type MessageComponentInteraction,
+  type MessageContextMenuCommandInteraction,
+  type UserContextMenuCommandInteraction,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
   type ModalSubmitInteraction,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { RollInvocation } from '../engine/invocation.js';
 import type { SystemId } from '../engine/systems/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
@@ -62,6 +69,19 @@ export interface HandlerContext extends BotServices {
   dispatcherRequirement(): Promise<string>;
   /** The commands this bot serves, as the router has them: /help describes these. */
   commands: readonly BotCommand[];
+  /** The context-menu commands it serves (right-click a message or a member → Apps): /help lists these too. */
+  menus: readonly BotContextMenu[];
+  /**
+   * Set when the subcommand running declares `again` (typed, pressed Roll again, or a saved roll rolled): what was
+   * typed, and the id its roll is recorded under, known before the roll so the answer can carry its Roll again button.
+   */
+  invocation?: TypedRoll;
+}
+
+/** A roll a member typed (or repeats): its invocation and the id the roll log gives the roll it makes. */
+export interface TypedRoll {
+  typed: RollInvocation;
+  rollId: string;
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
@@ -92,6 +112,11 @@ export interface Runnable {
    */
   heavy?: boolean;
   requires?: Requirement;
+  /**
+   * A roll a member makes themselves, which they may repeat: its roll keeps what was typed, and its answer carries
+   * Roll again and Save… (src/discord/roll-again.ts). Not for rolls made by a press, nor for what is not a roll.
+   */
+  again?: boolean;
   help: HelpEntry;
 }
 
@@ -175,9 +200,9 @@ export function defineCommand<Control = unknown>(declared: CommandWithSubcommand
   const data = new SlashCommandBuilder().setName(declared.name).setDescription(declared.description).setContexts(InteractionContextType.Guild);
   const { name, description, ...parts } = declared;
   if (!isWithSubcommands(declared)) {
-    const { build, run, autocomplete: _autocomplete, heavy, requires, help, ...command } = parts as CommandWithoutSubcommands<Control>;
+    const { build, run, autocomplete: _autocomplete, heavy, requires, again, help, ...command } = parts as CommandWithoutSubcommands<Control>;
     build?.(data);
-    const path: RunnablePath = { path: '', run, heavy, requires, help, everywhere: false };
+    const path: RunnablePath = { path: '', run, heavy, requires, help, everywhere: false, ...(again ? { again } : {}) };
     if (declared.autocomplete) path.autocomplete = declared.autocomplete;
     return { ...command, data, subcommands: [path] };
   }
@@ -219,6 +244,79 @@ export function runnableOf(command: BotCommand, interaction: ChatInputCommandInt
 }
 
 /** Who made a roll and where, as the roll log stores it: the acting user in this channel of this server. */
-export function rolledBy(context: Pick<HandlerContext, 'guildId' | 'channelId' | 'userId'>) {
-  return { guildId: context.guildId, channelId: context.channelId, userId: context.userId };
+export function rolledBy(context: Pick<HandlerContext, 'guildId' | 'channelId' | 'userId' | 'invocation'>) {
+  // A typed roll keeps what was typed, under the id its answer's Roll again names.
+  return { guildId: context.guildId, channelId: context.channelId, userId: context.userId, ...(context.invocation ? { typed: context.invocation } : {}) };
+}
+
+/** What a context-menu command acts on: a message (right-click a message → Apps) or a member (right-click a member). */
+export type MenuTarget = 'message' | 'user';
+
+interface MenuInteractions {
+  message: MessageContextMenuCommandInteraction;
+  user: UserContextMenuCommandInteraction;
+}
+
+/** A form a context-menu command opens: a custom_id family of its own, and what its submit does. */
+export interface MenuForm<Form> {
+  ids: ComponentIds<Form>;
+  submit(interaction: ModalSubmitInteraction, value: Form, context: HandlerContext): Promise<void>;
+}
+
+/**
+ * A context-menu command as declared (`defineContextMenu`): Discord shows its `name` under Apps when a member
+ * right-clicks a message or a member, and sends no options, only what was clicked.
+ */
+export interface ContextMenuDeclaration<Target extends MenuTarget, Form> {
+  /** As Discord shows it, words and capitals allowed: `Replay this roll`. */
+  name: string;
+  target: Target;
+  /** The rule systems it belongs to: registered only where one is played. Absent: every server. */
+  systems?: readonly SystemId[];
+  requires?: Requirement;
+  run(interaction: MenuInteractions[Target], context: HandlerContext): Promise<void>;
+  /**
+   * Its first answer may be a form, which cannot follow an acknowledgement: it goes ahead of the queue (it only reads
+   * before the form opens) and is never deferred by the router for waiting.
+   */
+  opensForm?: boolean;
+  form?: MenuForm<Form>;
+  help: HelpEntry;
+}
+
+/** A context-menu command as the router, the slash list, /help and docs:commands read it. */
+export interface BotContextMenu {
+  name: string;
+  target: MenuTarget;
+  systems?: readonly SystemId[];
+  requires?: Requirement;
+  opensForm: boolean;
+  form?: MenuForm<unknown>;
+  help: HelpEntry;
+  data: { name: string; toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody };
+  run(interaction: ContextMenuCommandInteraction, context: HandlerContext): Promise<void>;
+}
+
+/** Discord's command type of a context menu's target (2 a member, 3 a message). */
+export function menuCommandType(target: MenuTarget): ApplicationCommandType.User | ApplicationCommandType.Message {
+  return target === 'user' ? ApplicationCommandType.User : ApplicationCommandType.Message;
+}
+
+/** The context-menu command from its one declaration; registered like slash commands, in each server's list. */
+export function defineContextMenu<Target extends MenuTarget, Form = never>(declared: ContextMenuDeclaration<Target, Form>): BotContextMenu {
+  const type = menuCommandType(declared.target);
+  const data = new ContextMenuCommandBuilder().setName(declared.name).setType(type).setContexts(InteractionContextType.Guild);
+  const { run, form, opensForm, ...rest } = declared;
+  return {
+    ...rest,
+    opensForm: opensForm === true,
+    ...(form ? { form: form as unknown as MenuForm<unknown> } : {}),
+    data: { name: declared.name, toJSON: () => data.toJSON() as RESTPostAPIContextMenuApplicationCommandsJSONBody },
+    run: (interaction, context) => {
+      // The router picks a menu by its type and name, so a menu of the other target is a bug, not a user's mistake.
+      const fits = declared.target === 'user' ? interaction.isUserContextMenuCommand() : interaction.isMessageContextMenuCommand();
+      if (!fits) throw new Error(`"${declared.name}" is a ${declared.target} command, run on another target`);
+      return run(interaction as MenuInteractions[Target], context);
+    },
+  };
 }

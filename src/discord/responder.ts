@@ -81,6 +81,8 @@ export class Responder {
   private wantsPrivate = false;
   /** Where the handler's answer went when it had to become a follow-up message: its edits go there. */
   private moved: string | undefined;
+  /** What the handler's reply gains before it leaves: a typed roll's Roll again row (src/discord/roll-again.ts). */
+  private replyExtra: ((payload: Loose) => Promise<Loose>) | undefined;
 
   /** `log` is asked for only when there is something to log. */
   constructor(
@@ -100,6 +102,23 @@ export class Responder {
   /** A public reply the command keeps (a contest, a tracker, a roll request): resolves to its message's id. */
   async replyWithMessageId(payload: AnswerPayload): Promise<string | null> {
     return this.answer(payload, 'reply', true);
+  }
+
+  /** Has the handler's reply (reply or replyWithMessageId, public or private) reworked by `extra` before it leaves. */
+  beforeReply(extra: (payload: AnswerPayload) => Promise<AnswerPayload>): void {
+    this.replyExtra = extra as unknown as (payload: Loose) => Promise<Loose>;
+  }
+
+  /**
+   * After a held press (`holdMessage`) and the handler's own answer: redraws the message the press came from, which
+   * `update` cannot reach once the answer went out as a message of its own.
+   */
+  async editPressed(payload: UpdatePayload): Promise<void> {
+    const target = this.repliable();
+    if (!fromMessage(target) || this.deferral?.kind !== 'update') throw new Error('only a held press can redraw its message after answering');
+    await this.deferral.ready;
+    await target.editReply({ ...(payload as InteractionEditReplyOptions), message: '@original' });
+    if (target.message?.id && payload.components !== undefined) recordDrawn(target.message.id, payload.components);
   }
 
   /** A press's answer that redraws the message it came from. */
@@ -229,8 +248,9 @@ export class Responder {
   }
 
   /** A reply or update: the first answer, or the one that fills the deferral. Resolves to its message id when asked. */
-  private async answer(payload: Loose, as: 'reply' | 'update', wantId = false): Promise<string | null> {
+  private async answer(given: Loose, as: 'reply' | 'update', wantId = false): Promise<string | null> {
     const target = this.repliable();
+    const payload = as === 'reply' && this.replyExtra ? await this.replyExtra(given) : given;
     const deferral = this.deferral;
     if (deferral && !this.filled) {
       this.filled = true;

@@ -3,20 +3,22 @@
  * by the family of their custom_id (`sheet:delete:12` → the `sheet` command module, which parses it with its `ids`).
  * Failures go to one place.
  */
-import type { Interaction } from 'discord.js';
+import type { Interaction, MessageContextMenuCommandInteraction, ModalSubmitInteraction, UserContextMenuCommandInteraction } from 'discord.js';
 import type { Logger } from '../log.js';
 import { UserError } from '../errors.js';
-import { runnableOf, subcommandPath, type BotCommand, type BotServices, type HandlerContext, type Requirement } from './command.js';
+import { menuCommandType, runnableOf, subcommandPath, type BotCommand, type BotContextMenu, type BotServices, type HandlerContext } from './command.js';
 import { controlRefusal } from './control-origin.js';
 import { answerFailure } from './errors.js';
 import { typedBack } from './form-text.js';
 import { isHeavyWork } from './heavy-work.js';
-import { dispatcherRule, isDispatcher, managesServer } from './permissions.js';
+import { dispatcherRule, isDispatcher } from './permissions.js';
+import { meetRequirement } from './requirements.js';
 import { Responder } from './responder.js';
-import { requirePlayedHere } from './slash-list.js';
+import { runTyped } from './roll-again.js';
+import { requireMenuPlayedHere, requirePlayedHere } from './slash-list.js';
 import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
-import { dispatcherOnlyText, dispatcherRequirement, manageServerOnlyText } from '../views/permissions.js';
+import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
 import { familyOf, outdatedControlText } from '../views/component-id.js';
 import { shortWelcomeMessage, startSteps, welcomeMessage } from '../views/help.js';
 
@@ -25,7 +27,12 @@ export interface RouterOptions {
   deferAfterMs?: number;
   /** Post the welcome once in each server after its first command (default true); tests that count every answer turn it off. */
   welcome?: boolean;
+  /** The context-menu commands served beside the slash commands (commands/index.ts). */
+  menus?: readonly BotContextMenu[];
 }
+
+/** A context-menu command is known by its type and name: a member's and a message's may share a name. */
+const menuKey = (type: number, name: string) => `${type}:${name}`;
 
 /**
  * Handlers running at once (src/discord/turns.ts): enough to overlap one's reply in flight with others' work. Who
@@ -35,16 +42,13 @@ const HANDLERS_AT_ONCE = 8;
 /** An interaction expected to wait longer than this for its turn is acknowledged on arrival (the responder's 2 s deferral catches the rest). */
 const ACKNOWLEDGE_IF_WAIT_OVER_MS = 2500;
 
-/** A subcommand's declared requirement, checked before its handler runs: a refusal names the action. */
-async function meetRequirement(requirement: Requirement | undefined, interaction: Interaction, context: HandlerContext): Promise<void> {
-  if (!requirement) return;
-  if ('dispatcher' in requirement) await context.requireDispatcher(requirement.dispatcher, requirement.advice);
-  else if (!managesServer(interaction)) throw new UserError(manageServerOnlyText(requirement.manageServer));
-}
-
 export class Router {
   private readonly commands: Map<string, BotCommand>;
   private readonly served: readonly BotCommand[];
+  private readonly menus: readonly BotContextMenu[];
+  private readonly menusByKey: Map<string, BotContextMenu>;
+  /** The context menus' forms by their custom_id family. */
+  private readonly menuForms: Map<string, BotContextMenu>;
   private readonly turns = new HandlerTurns(HANDLERS_AT_ONCE);
 
   constructor(
@@ -54,6 +58,45 @@ export class Router {
   ) {
     this.served = commands;
     this.commands = new Map(commands.map((command) => [command.data.name, command]));
+    this.menus = options.menus ?? [];
+    this.menusByKey = new Map(this.menus.map((menu) => [menuKey(menuCommandType(menu.target), menu.name), menu]));
+    this.menuForms = new Map(this.menus.flatMap((menu) => (menu.form ? [[menu.form.ids.family, menu] as const] : [])));
+    for (const family of this.menuForms.keys()) {
+      if (this.commands.has(family)) throw new Error(`the form family "${family}" of a context menu is also a command's`);
+    }
+  }
+
+  /** The context menu whose form this submit is, when its family is a menu's. */
+  private menuFormOf(interaction: Interaction): BotContextMenu | undefined {
+    return interaction.isModalSubmit() ? this.menuForms.get(familyOf(interaction.customId)) : undefined;
+  }
+
+  /** A context-menu command: the server plays its systems, the member meets its requirement, then it runs. */
+  private async runMenu(interaction: MessageContextMenuCommandInteraction | UserContextMenuCommandInteraction, context: HandlerContext): Promise<void> {
+    const menu = this.menusByKey.get(menuKey(interaction.commandType, interaction.commandName));
+    if (!menu) throw new UserError(`“${interaction.commandName}” is not known to this bot version.`);
+    await requireMenuPlayedHere(interaction, menu, this.services.store.servers);
+    await meetRequirement(menu.requires, interaction, context);
+    await menu.run(interaction, context);
+  }
+
+  /**
+   * A form a context menu opened. It comes with no message (Discord sends one only with a form a message's control
+   * opened), so there is no origin to check: its submit asks for nothing its command could not ask for itself, and
+   * the menu's submit checks who may and what anew, as the command does.
+   */
+  private async submitMenuForm(interaction: ModalSubmitInteraction, menu: BotContextMenu, context: HandlerContext): Promise<void> {
+    const form = menu.form!;
+    const value = form.ids.parse(interaction.customId);
+    if (value === null) throw new UserError(`This form is from an older version of the bot, or was not made by it. Use “${menu.name}” again for a fresh one.`);
+    await requireMenuPlayedHere(interaction, menu, this.services.store.servers);
+    await meetRequirement(menu.requires, interaction, context);
+    await form.submit(interaction, value, context);
+  }
+
+  /** A context menu that may open a form: it goes ahead of the queue, as a press that opens a form does. */
+  private menuOpensForm(interaction: Interaction): boolean {
+    return interaction.isContextMenuCommand() && this.menusByKey.get(menuKey(interaction.commandType, interaction.commandName))?.opensForm === true;
   }
 
   private contextFor(interaction: Interaction): HandlerContext {
@@ -78,6 +121,7 @@ export class Router {
       },
       dispatcherRequirement: async () => dispatcherRequirement(dispatcherRule(interaction, await settings())),
       commands: this.served,
+      menus: this.menus,
     };
   }
 
@@ -155,9 +199,10 @@ export class Router {
     let endTurn = (): void => {};
     try {
       if (!interaction.inGuild()) throw new UserError('This bot works inside a server, where your sheets live. Use it in a server channel.');
-      const command = this.commandFor(interaction);
-      const control = this.controlOf(interaction, command);
-      if (!this.skipsTheQueue(interaction, command, control)) {
+      const menuForm = this.menuFormOf(interaction);
+      const command = menuForm ? undefined : this.commandFor(interaction);
+      const control = menuForm ? undefined : this.controlOf(interaction, command);
+      if (!this.skipsTheQueue(interaction, command, control) && !this.menuOpensForm(interaction)) {
         const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) };
         const waitMs = this.turns.expectedWaitMs(claim);
         if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) answer.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
@@ -169,7 +214,11 @@ export class Router {
         const runnable = runnableOf(command, interaction);
         if (!runnable) throw new UserError(`The command /${[command.data.name, subcommandPath(interaction)].join(' ').trim()} is not known to this bot version.`);
         await meetRequirement(runnable.requires, interaction, context);
-        await runnable.run(interaction, context);
+        await runTyped(runnable, interaction, context);
+      } else if (interaction.isContextMenuCommand()) {
+        await this.runMenu(interaction, context);
+      } else if (menuForm && interaction.isModalSubmit()) {
+        await this.submitMenuForm(interaction, menuForm, context);
       } else if (interaction.isAutocomplete()) {
         const suggest = (command && runnableOf(command, interaction)?.autocomplete) ?? command?.autocomplete;
         if (suggest) await suggest(interaction, context);

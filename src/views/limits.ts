@@ -14,6 +14,8 @@ export const DISCORD_LIMITS = {
   choiceValue: 100,
   selectOptions: 25,
   buttonLabel: 80,
+  /** Rows of components a message holds. */
+  actionRows: 5,
 } as const;
 
 /** Shortens text to `max` characters, marking the cut with an ellipsis. */

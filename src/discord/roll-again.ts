@@ -1,0 +1,119 @@
+/**
+ * Roll again and saved rolls, where the router meets them: a subcommand that declares `again` runs with what was
+ * typed (`context.invocation`), its roll is stored with it under an id known before, and its answer carries the
+ * Roll again row. `runInvocation` runs a stored invocation anew through the same handler, from a press (Roll again)
+ * or another command (`/roll saved`): the handler reads its options as usual, the sheet as it is now, every check
+ * again, and answers through the interaction's own Responder. The one place that turns stored options back into a
+ * command's options.
+ */
+import {
+  ApplicationCommandOptionType,
+  CommandInteractionOptionResolver,
+  type APIMessageTopLevelComponent,
+  type ChatInputCommandInteraction,
+  type CommandInteractionOption,
+  type Message,
+  type MessageComponentInteraction,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+import { UserError } from '../errors.js';
+import { INVOCATION_OPTION_TYPES, type InvocationOption, type RollInvocation } from '../engine/invocation.js';
+import { newRollId } from '../store/rolls.js';
+import { isRollAgainRow, rollAgainRow } from '../views/roll-again.js';
+import { DISCORD_LIMITS } from '../views/limits.js';
+import { subcommandPath, type HandlerContext, type RunnablePath } from './command.js';
+import { meetRequirement } from './requirements.js';
+import type { AnswerPayload } from './responder.js';
+import { requirePlayedHere } from './slash-list.js';
+
+const KEPT_TYPES = new Set<number>(INVOCATION_OPTION_TYPES);
+
+/** What a member typed: the path and the leaf's options (strings, numbers, booleans, users by id). */
+export function invocationOf(interaction: ChatInputCommandInteraction): RollInvocation {
+  let leaf: readonly CommandInteractionOption[] = interaction.options.data;
+  while (leaf.length === 1 && (leaf[0]!.type === ApplicationCommandOptionType.Subcommand || leaf[0]!.type === ApplicationCommandOptionType.SubcommandGroup)) {
+    leaf = leaf[0]!.options ?? [];
+  }
+  const options = leaf
+    .filter((option) => KEPT_TYPES.has(option.type) && option.value !== undefined && option.value !== null)
+    .map((option): InvocationOption => ({ name: option.name, type: option.type as InvocationOption['type'], value: option.value as string | number | boolean }));
+  return { command: interaction.commandName, path: subcommandPath(interaction), options };
+}
+
+/** The handler's answer, with the row of the roll it made when it made one (and there is room for a row). */
+async function withRollAgain(payload: AnswerPayload, rollId: string, context: HandlerContext): Promise<AnswerPayload> {
+  const rows = (payload.components ?? []) as unknown[];
+  if (rows.length >= DISCORD_LIMITS.actionRows) return payload;
+  // The handler may have refused, or found the outcome certain, and rolled nothing: then there is nothing to repeat.
+  if (!(await context.store.rolls.find(context.guildId, rollId))) return payload;
+  return { ...payload, components: [...(rows as NonNullable<AnswerPayload['components']>), rollAgainRow(rollId)] };
+}
+
+/** Runs the handler with `typed` as what it repeats: its roll is stored under `rollId`, its answer offers Roll again. */
+async function runWith(runnable: RunnablePath, interaction: ChatInputCommandInteraction, context: HandlerContext, typed: RollInvocation, rollId: string): Promise<void> {
+  context.invocation = { typed, rollId };
+  context.answer.beforeReply((payload) => withRollAgain(payload, rollId, context));
+  await runnable.run(interaction, context);
+}
+
+/** The router's run of a typed subcommand: one that declares `again` keeps what was typed. */
+export async function runTyped(runnable: RunnablePath, interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+  if (!runnable.again) return runnable.run(interaction, context);
+  await runWith(runnable, interaction, context, invocationOf(interaction), newRollId());
+}
+
+/** The leaf's options as discord.js hands them to a handler: a user option with its user (and member, if present). */
+async function optionsOf(base: MessageComponentInteraction | ModalSubmitInteraction | ChatInputCommandInteraction, typed: RollInvocation): Promise<CommandInteractionOption[]> {
+  return Promise.all(
+    typed.options.map(async (option): Promise<CommandInteractionOption> => {
+      if (option.type !== ApplicationCommandOptionType.User) return { name: option.name, type: option.type, value: option.value };
+      const id = String(option.value);
+      const user = await base.client.users.fetch(id).catch(() => null);
+      if (!user) throw new UserError(`This roll names a member (${option.name}) Discord no longer knows. Type the command anew. Nothing was rolled.`);
+      const member = await base.guild?.members.fetch(id).catch(() => null);
+      return { name: option.name, type: option.type, value: id, user, ...(member ? { member } : {}) };
+    }),
+  );
+}
+
+type Resolver = new (client: unknown, options: readonly CommandInteractionOption[], resolved: object) => CommandInteractionOptionResolver;
+
+/**
+ * `base` as the command interaction `typed` is: its options are the stored ones, and everything else (who, where,
+ * the client) is the base interaction's own, read through it.
+ */
+async function asTyped(base: MessageComponentInteraction | ModalSubmitInteraction | ChatInputCommandInteraction, typed: RollInvocation): Promise<ChatInputCommandInteraction> {
+  const leaf = await optionsOf(base, typed);
+  const [first, second] = typed.path ? typed.path.split(' ') : [];
+  const data: CommandInteractionOption[] =
+    first === undefined
+      ? leaf
+      : second === undefined
+        ? [{ name: first, type: ApplicationCommandOptionType.Subcommand, options: leaf }]
+        : [{ name: first, type: ApplicationCommandOptionType.SubcommandGroup, options: [{ name: second, type: ApplicationCommandOptionType.Subcommand, options: leaf }] }];
+  const options = new (CommandInteractionOptionResolver as unknown as Resolver)(base.client, data, {});
+  return Object.create(base, { options: { value: options }, commandName: { value: typed.command } }) as ChatInputCommandInteraction;
+}
+
+/**
+ * Runs `typed` anew through its handler, as if the acting member had typed it now (the command played here, its
+ * requirement met), its roll stored under `rollId`. Refused when the bot no longer has it as a roll to repeat.
+ */
+export async function runInvocation(base: MessageComponentInteraction | ModalSubmitInteraction | ChatInputCommandInteraction, typed: RollInvocation, rollId: string, context: HandlerContext): Promise<void> {
+  const command = context.commands.find((candidate) => candidate.data.name === typed.command);
+  const runnable = command?.subcommands.find((candidate) => candidate.path === typed.path && candidate.again === true);
+  const shown = `/${[typed.command, typed.path].filter(Boolean).join(' ')}`;
+  if (!command || !runnable) throw new UserError(`${shown} is no longer a roll this bot repeats. Type the roll anew. Nothing was rolled.`);
+  const interaction = await asTyped(base, typed);
+  await requirePlayedHere(interaction, command, context.store.servers);
+  await meetRequirement(runnable.requires, interaction, context);
+  await runWith(runnable, interaction, context, typed, rollId);
+}
+
+/** The pressed message's components with its Roll again greyed, as it is once pressed. */
+export function rolledAgainComponents(message: Message, rollId: string): APIMessageTopLevelComponent[] {
+  return message.components.map((row) => {
+    const json = row.toJSON();
+    return isRollAgainRow(json as { components?: Array<{ custom_id?: string }> }) ? rollAgainRow(rollId, true) : json;
+  });
+}
