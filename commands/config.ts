@@ -6,6 +6,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext, type Requirement } from '../src/discord/command.js';
 import { dispatcherRule, managesServer } from '../src/discord/permissions.js';
+import { mayManageWebhooks } from '../src/discord/npc-voice.js';
+import { npcVoiceLine } from '../src/views/npc-voice.js';
 import { UserError } from '../src/errors.js';
 import { isSystemId, SYSTEMS, SYSTEM_IDS, systemChoices, systemName, type SystemId } from '../src/engine/systems/index.js';
 import type { DispatcherRule, ServerSettings } from '../src/store/servers.js';
@@ -103,7 +105,8 @@ function changing(apply: (interaction: ChatInputCommandInteraction, context: Han
 async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const settings = await context.store.servers.settings(context.guildId);
   const system = systemName(settings.defaultSystem);
-  await context.answer.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings)));
+  const npcVoices = npcVoiceLine(mayManageWebhooks(interaction));
+  await context.answer.reply(configReply(settings, dispatcherRule(interaction, settings), houseRuleViews(settings), system, playedSystems(settings), npcVoices));
 }
 
 const setDispatcherRole = changing(async (interaction, context) => {

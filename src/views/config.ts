@@ -36,7 +36,8 @@ export function playerChallengeRollsText(on: boolean): string {
     : 'a player states an intent with `/roll intent` and a Dispatcher answers it with a roll (or `/dispatch`); only Dispatchers make their own `/roll challenge` and `/roll linked`.';
 }
 
-export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string, played: readonly SystemId[]): ReplyPayload {
+/** `npcVoices`: how NPCs speak in the channel /config show was asked in (src/views/npc-voice.ts). */
+export function configReply(settings: ServerSettings, rule: DispatcherRule, houseRules: HouseRuleView[], systemName: string, played: readonly SystemId[], npcVoices?: string): ReplyPayload {
   const houseRulesShown = houseRulesField(houseRules, played);
   const embed = new EmbedBuilder()
     .setColor(0x34495e)
@@ -56,6 +57,7 @@ export function configReply(settings: ServerSettings, rule: DispatcherRule, hous
         : []),
       { name: 'Systems played', value: truncate(`${playedSystemsLine(played)}. Change them with \`/config systems\`.`, DISCORD_LIMITS.fieldValue) },
       { name: 'Default system', value: systemName },
+      ...(npcVoices ? [{ name: 'NPC voices here', value: truncate(npcVoices, DISCORD_LIMITS.fieldValue) }] : []),
     )
     .setFooter({ text: 'Members with the Manage Server permission change these with /config.' });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS, flags: MessageFlags.Ephemeral };
