@@ -158,7 +158,9 @@ async function viewNow(context: HandlerContext, request: Pick<StoredRollRequest,
 async function dispatchRoll(interaction: ChatInputCommandInteraction, context: HandlerContext, kind: RollCall['kind']): Promise<void> {
   const player = interaction.options.getUser('player', true);
   if (player.bot) throw new UserError('A bot has no sheet to roll from. Pick a player.');
-  const hidden = interaction.options.getBoolean('hidden') ?? false;
+  // A blind call hides the CL as well: the player sees neither it nor the odds, and then not the result.
+  const blind = interaction.options.getBoolean('blind') ?? false;
+  const hidden = (interaction.options.getBoolean('hidden') ?? false) || blind;
 
   let parts: LinkedRollPart[];
   let investigationTable: string | null = null;
@@ -172,6 +174,7 @@ async function dispatchRoll(interaction: ChatInputCommandInteraction, context: H
       },
     ];
     const named = interaction.options.getString('investigation');
+    if (named && blind) throw new UserError('A blind roll allows no investigation: the player learns nothing of its difficulty. Leave `investigation` or `blind` out.');
     if (named && !hidden) throw new UserError('An investigation only makes sense for a hidden CL: add `hidden:True` or leave `investigation` out.');
     investigationTable = hidden ? await namedInvestigationTable(context, named) : null;
   } else {
@@ -181,6 +184,7 @@ async function dispatchRoll(interaction: ChatInputCommandInteraction, context: H
     kind,
     parts,
     hidden,
+    blind,
     investigationTable,
     consequence: interaction.options.getString('consequence'),
     consequenceTable: await consequenceTableFor(context, interaction.options.getString('consequence-table')),
@@ -210,7 +214,8 @@ async function dispatchRoll(interaction: ChatInputCommandInteraction, context: H
       `Posted request #${request.id} for ${cleanName(label)}: they take the roll or decline it.` +
         (odds ? ` ${odds}` : '') +
         (hidden ? ` The CL${parts.length > 1 ? 's stay' : ' stays'} hidden; press **Numbers (Dispatcher)** on it to see ${parts.length > 1 ? 'them' : 'it'} and the dice.` : '') +
-        (hidden && kind === 'challenge' ? investigationAdvice(live.investigationTable, parts[0]!.skill) : ''),
+        (blind ? ' The roll is blind: once it is made, **Show me** on it shows you the result and **Reveal** puts it in the channel.' : '') +
+        (hidden && !blind && kind === 'challenge' ? investigationAdvice(live.investigationTable, parts[0]!.skill) : ''),
     ),
   );
 }
@@ -291,6 +296,7 @@ async function roll(context: HandlerContext, request: StoredRollRequest): Promis
     total: !linked && single.outcome === 'rolled' ? single.result : null,
     challengeLevel: linked ? null : single.input.challengeLevel,
     success: linked ? null : single.success,
+    blind: state.blind,
   });
   return { state: next, roll };
 }
@@ -683,6 +689,7 @@ export const dispatchCommand = defineCommand<DispatchControl>({
           .addStringOption((o) => o.setName('archetypes').setDescription('Archetype modifiers to add, comma separated').setAutocomplete(true))
           .addIntegerOption((o) => o.setName('modifier').setDescription('A situational modifier'))
           .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CL from the player (default: shown)'))
+          .addBooleanOption((o) => o.setName('blind').setDescription('The player rolls blind: no CL, no odds, and only Dispatchers see the result'))
           .addStringOption((o) =>
             o.setName('investigation').setDescription('The investigation table (default: "Investigation: <skill>", else "Investigation")').setAutocomplete(true),
           ),
@@ -705,7 +712,8 @@ export const dispatchCommand = defineCommand<DispatchControl>({
           .addStringOption((o) => o.setName('consequence').setDescription('What failing (any part) costs, in words').setMaxLength(ROLL_REQUEST_LIMITS.consequenceLength))
           .addStringOption((o) => o.setName('consequence-table').setDescription('An outcome table the player rolls on if any part fails').setAutocomplete(true))
           .addIntegerOption((o) => o.setName('cl').setDescription('One CL for every part without its own `vs`'))
-          .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CLs from the player (default: shown)')),
+          .addBooleanOption((o) => o.setName('hidden').setDescription('Hide the CLs from the player (default: shown)'))
+          .addBooleanOption((o) => o.setName('blind').setDescription('The player rolls blind: no CLs, no odds, and only Dispatchers see the results')),
       run: (interaction, context) => dispatchRoll(interaction, context, 'linked'),
       requires: { dispatcher: 'call for rolls' },
       help: {

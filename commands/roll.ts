@@ -16,7 +16,7 @@ import {
 import { challengeFromSheet } from '../src/engine/systems/tactalk/from-sheet.js';
 import { parseLinkedRoll } from '../src/engine/systems/tactalk/linked-notation.js';
 import { isNoSheetChoice, noSheetChoice } from '../src/views/autocomplete.js';
-import { awaitsReveal, isHiddenFrom } from '../src/engine/blind.js';
+import { awaitsReveal, isHiddenFrom, isRevealed } from '../src/engine/blind.js';
 import { blindMessage, blindReplayReply } from '../src/views/blind.js';
 import { challengeReply, linkedEmbed } from '../src/views/challenge.js';
 import { NO_PINGS } from '../src/views/limits.js';
@@ -180,7 +180,9 @@ export async function replayById(id: string, context: HandlerContext): Promise<v
   const stored = await context.store.rolls.require(context.guildId, id);
   if (stored.secret) await context.requireDispatcher('replay a secret roll');
   // A blind roll not yet revealed is answered privately to everyone: to a Dispatcher with its result, to anyone else without.
-  const privately = stored.secret || stored.hiddenChallengeLevel || awaitsReveal(stored);
+  // A blind call's hidden CL is in the channel once its roll is revealed.
+  const clHidden = stored.hiddenChallengeLevel && !isRevealed(stored);
+  const privately = stored.secret || clHidden || awaitsReveal(stored);
   if (stored.kind === 'dice') await readyDiceNotation(context.answer, privately);
   const rederived = await replayRoll(stored.kind, stored.inputs, stored.seed);
   const matches = diceMatch(rederived, stored.dice);
@@ -191,7 +193,7 @@ export async function replayById(id: string, context: HandlerContext): Promise<v
     await context.answer.reply(blindReplayReply(facts));
     return;
   }
-  if (stored.hiddenChallengeLevel && !(await context.isDispatcher())) {
+  if (clHidden && !(await context.isDispatcher())) {
     await context.answer.reply(hiddenReplayReply(facts));
     return;
   }

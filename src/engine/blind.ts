@@ -19,3 +19,11 @@ export function isHiddenFrom(roll: BlindFacts, viewerIsDispatcher: boolean): boo
 export function awaitsReveal(roll: BlindFacts): boolean {
   return roll.blind && roll.revealedAt === null;
 }
+
+/**
+ * A blind roll a Dispatcher revealed: its whole result is in the channel, the CL of a blind call (hidden with it)
+ * included, so every reader shows all of it to everyone.
+ */
+export function isRevealed(roll: BlindFacts): boolean {
+  return roll.blind && roll.revealedAt !== null;
+}

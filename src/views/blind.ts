@@ -58,13 +58,16 @@ export function blindLine(roll: Pick<StoredRoll, 'id' | 'kind' | 'inputs'>, who:
 }
 
 /** Show me and Reveal, for Dispatchers; pressed by anyone else they are refused privately. */
+export function blindButtonBuilders(rollId: string): ButtonBuilder[] {
+  return [
+    new ButtonBuilder().setCustomId(blindIds.encode({ action: 'show', rollId })).setLabel('Show me (Dispatcher)').setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(blindIds.encode({ action: 'reveal', rollId })).setLabel('Reveal (Dispatcher)').setStyle(ButtonStyle.Primary),
+  ];
+}
+
+/** Show me and Reveal as the row of a blind roll's own message. */
 export function blindButtons(rollId: string) {
-  return new ActionRowBuilder<ButtonBuilder>()
-    .addComponents(
-      new ButtonBuilder().setCustomId(blindIds.encode({ action: 'show', rollId })).setLabel('Show me (Dispatcher)').setStyle(ButtonStyle.Secondary),
-      new ButtonBuilder().setCustomId(blindIds.encode({ action: 'reveal', rollId })).setLabel('Reveal (Dispatcher)').setStyle(ButtonStyle.Primary),
-    )
-    .toJSON();
+  return new ActionRowBuilder<ButtonBuilder>().addComponents(blindButtonBuilders(rollId)).toJSON();
 }
 
 /** The message a blind roll makes in the channel: who rolled what, and the Dispatchers' two buttons. */

@@ -4,7 +4,7 @@
  * kept in memory. Secret rolls show their result only to Dispatchers.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, type ApplicationCommandOptionChoiceData } from 'discord.js';
-import { awaitsReveal, isHiddenFrom } from '../engine/blind.js';
+import { awaitsReveal, isHiddenFrom, isRevealed } from '../engine/blind.js';
 import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
 import { blindWhat } from './blind.js';
@@ -167,7 +167,7 @@ function describeFor(roll: StoredRoll, canSeeSecrets: boolean): { what: string; 
   if (isHiddenFrom(roll, canSeeSecrets)) return { what: `blind ${blindWhat(roll)}`, outcome: 'blind roll, result hidden' };
   if (canSeeSecrets) return describeRoll(roll);
   if (roll.secret) return null;
-  return roll.hiddenChallengeLevel ? describeHiddenRoll(roll) : describeRoll(roll);
+  return roll.hiddenChallengeLevel && !isRevealed(roll) ? describeHiddenRoll(roll) : describeRoll(roll);
 }
 
 /** A blind roll's mark: 🙈, and to a Dispatcher whether it still waits for a reveal. */

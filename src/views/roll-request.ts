@@ -10,6 +10,7 @@ import { LINKED_ROLL_MAX_LENGTH } from '../engine/systems/tactalk/linked-notatio
 import { challengeBase, successFaces, type ChallengeInput } from '../engine/systems/tactalk/challenge.js';
 import { mayInvestigate, mayRollConsequence, ROLL_REQUEST_LIMITS, rollFailed, type RollRequestPhase, type RollRequestState } from '../engine/systems/tactalk/roll-request.js';
 import type { TableDieRoll } from '../engine/tables.js';
+import { blindButtonBuilders } from './blind.js';
 import { challengeLines, hiddenChallengeLines, rollFooter, termsOf } from './challenge.js';
 import { actionIds } from './component-id.js';
 import { percentOf } from './contest/rounds.js';
@@ -128,7 +129,12 @@ function intentLines(state: RollRequestState): string[] {
 
 /** The roll's result as the player and the channel see it: every number for a shown CL, dice and totals for a hidden one. */
 function addResult(state: RollRequestState, lines: string[], embed: EmbedBuilder): void {
-  const { succeeded, total, operatorName, results } = state.result!;
+  const { succeeded, total, operatorName, results, rollId } = state.result!;
+  if (state.blind) {
+    // Blind: that it was rolled, never what came of it; Reveal posts the result as its own message.
+    lines.push('', `🙈 **${escapeMarkdown(operatorName)}** took the roll blind${rollId ? ` · roll \`${rollId}\`` : ''} — its result is for the Dispatchers.`);
+    return;
+  }
   embed.setColor(succeeded === total ? 0x2e9e5b : succeeded === 0 ? 0xc0392b : 0xd4ac0d);
   lines.push('', `**${escapeMarkdown(operatorName)}**: ${total > 1 ? `${succeeded} of ${total} succeeded` : succeeded ? '✅ **success**' : '❌ **failure**'}`);
   if (!state.hidden) {
@@ -158,7 +164,11 @@ function phaseLines(view: RollRequestView, lines: string[], embed: EmbedBuilder)
       lines.push(
         '',
         `Knowing this, <@${state.playerId}> chooses: **Take the roll** or **Decline**` +
-          (state.hidden ? `. The Challenge Level is hidden${investigationOffered(view) ? '; **Investigate** first if you like' : ''}.` : '.'),
+          (state.blind
+            ? '. 🙈 The roll is **blind**: its Challenge Level is hidden, and only the Dispatchers will see its result.'
+            : state.hidden
+              ? `. The Challenge Level is hidden${investigationOffered(view) ? '; **Investigate** first if you like' : ''}.`
+              : '.'),
       );
       return;
     case 'declined':
@@ -180,6 +190,7 @@ function phaseLines(view: RollRequestView, lines: string[], embed: EmbedBuilder)
     case 'rolled': {
       if (!state.result) return;
       addResult(state, lines, embed);
+      if (state.blind) return;
       if (rollFailed(state) && (state.consequence || state.consequenceTable)) lines.push(`**It failed, so:** ${consequenceText(state)}`);
       const made = state.consequenceRoll;
       if (made) {
@@ -258,7 +269,9 @@ export function requestComponents(view: RollRequestView) {
     buttons.push(button(press('cancel'), 'Cancel (Dispatcher)', ButtonStyle.Secondary));
   }
   if (mayRollConsequence(state)) buttons.push(button(press('consequence'), `Outcome Roll: ${state.consequenceTable}`, ButtonStyle.Danger));
-  if (state.hidden && (state.phase === 'open' || state.phase === 'rolled')) {
+  const blindRollId = state.blind && state.phase === 'rolled' ? state.result?.rollId : null;
+  if (blindRollId) buttons.push(...blindButtonBuilders(blindRollId));
+  else if (state.hidden && (state.phase === 'open' || state.phase === 'rolled')) {
     buttons.push(button(press('details'), 'Numbers (Dispatcher)', ButtonStyle.Secondary));
   }
   return buttons.length ? [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons).toJSON()] : [];
@@ -388,6 +401,7 @@ function settledWords(state: RollRequestState): string {
     case 'rolled': {
       const result = state.result;
       if (!result) return `${who} took the roll`;
+      if (state.blind) return `${who} took the roll blind: its result is for the Dispatchers`;
       const verdict = result.total > 1 ? `${result.succeeded} of ${result.total} succeeded` : result.succeeded ? '✅ success' : '❌ failure';
       return `${who} took the roll: ${verdict}`;
     }

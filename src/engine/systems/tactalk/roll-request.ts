@@ -51,6 +51,11 @@ export const rollRequestStateSchema = z.object({
   parts: z.array(linkedRollPartSchema).default([]),
   hidden: z.boolean().default(false),
   /**
+   * A blind call (issue 25 §2): the CL is hidden too, and the player's roll is blind: its result is for the
+   * Dispatchers until one reveals it, so nothing that follows from the verdict may show on the request.
+   */
+  blind: z.boolean().default(false),
+  /**
    * The investigation table the Dispatcher named for a hidden challenge; null when none was named, and the table is
    * found by name each time (`investigationTableNames`). Requests posted before that stored the default they found.
    */
@@ -103,12 +108,21 @@ export interface RollCall {
   kind: 'challenge' | 'linked';
   parts: LinkedRollPart[];
   hidden: boolean;
+  /** A blind call; its CL is hidden as well. Absent: not blind. */
+  blind?: boolean;
   investigationTable: string | null;
   consequence: string | null;
   consequenceTable: string | null;
 }
 
 function checkCall(call: RollCall): RollCall {
+  if (call.blind && call.consequenceTable !== null) {
+    throw new UserError('A blind roll cannot have a consequence table: its Outcome Roll would tell the player that the roll failed. Say what failing costs in `consequence`, or leave `blind` out.');
+  }
+  if (call.blind && call.investigationTable !== null) {
+    throw new UserError('A blind roll allows no investigation: the player learns nothing of its difficulty. Leave `investigation` or `blind` out.');
+  }
+  if (call.blind && !call.hidden) return checkCall({ ...call, hidden: true });
   if (call.kind === 'linked' && call.investigationTable) {
     throw new UserError('A linked roll allows no investigation (RULES 1.5): leave `investigation` out.');
   }
@@ -222,7 +236,7 @@ export function investigationTableNames(state: Pick<RollRequestState, 'investiga
 
 /** Whether the player may still investigate: a hidden single challenge, not investigated, not rolled. */
 export function mayInvestigate(state: RollRequestState): boolean {
-  return state.phase === 'open' && state.kind === 'challenge' && state.hidden && state.investigation === null;
+  return state.phase === 'open' && state.kind === 'challenge' && state.hidden && !state.blind && state.investigation === null;
 }
 
 export function checkInvestigation(state: RollRequestState, userId: string): void {
@@ -230,6 +244,7 @@ export function checkInvestigation(state: RollRequestState, userId: string): voi
   requirePhase(state, 'open');
   if (state.kind === 'linked') throw new RollRequestRefusal('A linked roll allows no investigation.');
   if (!state.hidden) throw new RollRequestRefusal('The Challenge Level is not hidden: there is nothing to investigate.');
+  if (state.blind) throw new RollRequestRefusal('This roll is blind: the player learns nothing of its difficulty, so there is nothing to investigate.');
   if (state.investigation) throw new RollRequestRefusal('You have already investigated this challenge.');
 }
 
