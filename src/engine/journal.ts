@@ -99,7 +99,15 @@ export function isJournalKind(kind: string): kind is JournalKind {
 
 /** An entry to write, as a store change decides it: the store adds where (server, channel) and when. */
 export type JournalWrite = {
-  [K in JournalKind]: { kind: K; userId: string | null; details: JournalDetails<K>; rollId?: string | null; secret?: boolean };
+  [K in JournalKind]: {
+    kind: K;
+    userId: string | null;
+    details: JournalDetails<K>;
+    rollId?: string | null;
+    secret?: boolean;
+    /** Told after the roll the same change made (a contest's winner after its round), not before it. */
+    afterRoll?: boolean;
+  };
 }[JournalKind];
 
 /** A roll's story is secret where its roll is (a blind request's): the export also leaves out any entry whose roll it leaves out. */
@@ -177,6 +185,7 @@ export function contestJournal(contestId: number, before: ContestState, after: C
     const reason = typeof after.endReason === 'string' ? after.endReason : (after.endReason?.kind ?? null);
     writes.push({
       kind: 'contest-end',
+      afterRoll: true,
       userId: won ? after[won].userId : null,
       details: {
         contestId,

@@ -163,7 +163,7 @@ export class ContestStore {
    * lost the race. A failed insert (e.g. its id is taken) throws and saves nothing.
    */
   async save(contest: StoredContest, state: ContestState, expiresAt: Date, roll?: RollEntry): Promise<StoredContest | null> {
-    const also = journalWork(contest, contestJournal(contest.id, contest.state, state));
+    const also = journalWork(contest, contestJournal(contest.id, contest.state, state), roll);
     const won = await saveIfUnchanged(this.db, 'Contest', contest, state, { phase: state.phase, expiresAt }, { roll, also });
     return won ? { ...contest, state, expiresAt, version: contest.version + 1 } : null;
   }

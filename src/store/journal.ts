@@ -35,7 +35,8 @@ export async function writeJournalEntry<K extends JournalKind>(writer: JournalWr
       details: JSON.stringify(JOURNAL_DETAILS[entry.kind].parse(entry.details)),
       rollId: entry.rollId ?? null,
       secret: entry.secret ?? false,
-      ...(entry.createdAt ? { createdAt: entry.createdAt } : {}),
+      // The bot's clock, as the roll log's: the database's default is read at another moment, and the story interleaves both.
+      createdAt: entry.createdAt ?? new Date(),
     },
   });
   return row.id;
@@ -45,10 +46,15 @@ export async function writeJournalEntry<K extends JournalKind>(writer: JournalWr
  * The entries a change decided (`requestJournal`, `contestJournal`) as the work its transaction runs once it won;
  * undefined when there are none, so a change with nothing to tell opens no transaction for it.
  */
-export function journalWork(where: { guildId: string; channelId: string }, writes: readonly JournalWrite[]): ((tx: Prisma.TransactionClient) => Promise<void>) | undefined {
+export function journalWork(where: { guildId: string; channelId: string }, writes: readonly JournalWrite[], roll?: { createdAt: Date }): ((tx: Prisma.TransactionClient) => Promise<void>) | undefined {
   if (writes.length === 0) return undefined;
   return async (tx) => {
-    for (const write of writes) await writeJournalEntry(tx, { ...where, ...write } as NewJournalEntry<JournalKind>);
+    for (const write of writes) {
+      // Told with the roll the change made: just before it (a contest's terms), or just after it (who won).
+      const createdAt = roll ? new Date(roll.createdAt.getTime() + (write.afterRoll ? 1 : 0)) : undefined;
+      const { afterRoll: _afterRoll, ...entry } = write;
+      await writeJournalEntry(tx, { guildId: where.guildId, channelId: where.channelId, ...entry, ...(createdAt ? { createdAt } : {}) } as NewJournalEntry<JournalKind>);
+    }
   };
 }
 

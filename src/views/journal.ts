@@ -196,7 +196,7 @@ function entryPieces(entry: JournalEntry, who: (id: string | null) => string): P
       if (call.intent) pieces.push('. Stakes: ', userPiece(call.intent), ...(call.outcome ? [' → ', userPiece(call.outcome)] : []));
       if (call.consequence || call.consequenceTable) {
         pieces.push('. If it fails: ', ...(call.consequence ? [userPiece(call.consequence)] : []));
-        if (call.consequenceTable) pieces.push(`${call.consequence ? '; ' : ''}a roll on the table `, userPiece(call.consequenceTable));
+        if (call.consequenceTable) pieces.push(call.consequence ? ', then a roll on the table ' : 'a roll on the table ', userPiece(call.consequenceTable));
       }
       pieces.push(` (request ${call.requestId})`);
       return pieces;
