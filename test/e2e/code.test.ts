@@ -7,6 +7,7 @@ import { codeCheckDice, concededResistance, pointsToSpend, resolveCodeCheck, typ
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { codeCheckFromOptions } from '../../commands/code.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { postedAs } from '../helpers/npc-voice.js';
 
 const NO_PINGS = { parse: [] };
 const sandbox = useTestSandbox({ seeds: ['code-1', 'code-2', 'code-3', 'code-4'] });
@@ -250,7 +251,8 @@ describe('/code rolls from the sheet (abilities by name)', () => {
     await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Sectoid', system: 'result-points' } });
     expect((await sandbox().one({ user: 'mike', command: 'code ability', options: { name: 'Claws', code: '5D', npc: 'Sectoid' } })).ephemeral).toBe(true);
     expect((await sandbox().one({ ...DISPATCHER, command: 'code ability', options: { name: 'Claws', code: '5D', npc: 'Sectoid' } })).content).toBe('**Sectoid** now has **Claws** **5D** (kept as its fixed value, 15).');
-    const claws = textOf(await sandbox().one({ ...DISPATCHER, command: 'code roll', options: { code: 'claws', as_npc: 'Sectoid' } }));
+    // Posted under the NPC's name through the channel's webhook.
+    const claws = textOf(postedAs(sandbox(), await sandbox().one({ ...DISPATCHER, command: 'code roll', options: { code: 'claws', as_npc: 'Sectoid' } }), 'Sectoid'));
     expect(claws).toMatch(/^\*\*Sectoid\*\*$/m);
     expect(claws).toContain('🎲 Claws 5D: ');
     expect((await storedRolls(1))[0]).toMatchObject({ npc: 'Sectoid', inputs: { ability: 'Claws' } });

@@ -7,6 +7,7 @@ import { percentOf } from '../../src/engine/odds.js';
 import { poolOdds, resolveAdvancedRoll, resolvePoolRoll, type PoolInput } from '../../src/engine/systems/d10-pool/pool.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { postedAs } from '../helpers/npc-voice.js';
 
 const NO_PINGS = { parse: [] };
 const sandbox = useTestSandbox({ seeds: ['d10-1', 'd10-2', 'd10-3', 'd10-4', 'd10-5'] });
@@ -153,7 +154,8 @@ describe('/d10 rolls from the sheet (the dice of a skill or attribute, by name)'
     await sandbox().one({ ...DISPATCHER, command: 'npc create', options: { name: 'Viper', system: 'd10-pool' } });
     await sandbox().one({ ...DISPATCHER, command: 'npc skill set', options: { npc: 'Viper', name: 'Claws', level: 5 } });
     const result = resolvePoolRoll({ dice: 5, targetNumber: 9, modifier: 0, calm: false }, seededRng('d10-1'));
-    const text = textOf(await sandbox().one({ ...DISPATCHER, command: 'd10 roll', options: { dice: 'claws', tn: 9, as_npc: 'Viper' } }));
+    // Posted under the NPC's name through the channel's webhook.
+    const text = textOf(postedAs(sandbox(), await sandbox().one({ ...DISPATCHER, command: 'd10 roll', options: { dice: 'claws', tn: 9, as_npc: 'Viper' } }), 'Viper'));
     expect(text).toContain('**Viper**');
     expect(text).toContain(`Claws 5d10 vs TN 9: ${result.reading.mishap ?? result.verdict}`);
     expect((await storedRolls(1))[0]).toMatchObject({ npc: 'Viper', inputs: { sheet: { name: 'Viper' }, pool: { name: 'Claws' } } });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { postedAs } from '../helpers/npc-voice.js';
 
 const sandbox = useTestSandbox();
 
@@ -44,7 +45,7 @@ describe('/log', () => {
     const linked = /Roll (\w{8})/.exec(textOf(linkedReply))![1]!;
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Thug' } });
     const npcReply = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'roll challenge', options: { npc: 'Thug', skill: 'Brawling', level: 30, cl: 100 } });
-    const npc = /Roll (\w{8})/.exec(textOf(npcReply))![1]!;
+    const npc = /Roll (\w{8})/.exec(textOf(postedAs(sandbox(), npcReply, 'Thug')))![1]!;
 
     const log = await sandbox().one({ user: 'sasha', command: 'log' });
     expect(log).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });

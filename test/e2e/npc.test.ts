@@ -4,6 +4,7 @@ import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { startTestSandbox, textOf, type TestSandbox } from '../helpers/sandbox.js';
+import { postedAs } from '../helpers/npc-voice.js';
 
 let sandbox: TestSandbox;
 beforeEach(async () => {
@@ -153,15 +154,15 @@ describe('/roll challenge for an NPC', () => {
     expect(skills.choices).toEqual([{ name: 'Handgun Handling (40)', value: 'Handgun Handling' }]);
 
     const die = rollD100(seededRng('npc-seed-a'));
-    const rolled = await asDispatcher({ command: 'roll challenge', options: { npc: 'thug', skill: 'handgun handling', cl: 90, archetypes: 'brute' } });
-    expect(rolled).toMatchObject({ kind: 'reply', ephemeral: false });
+    // Posted under the NPC's name through the channel's webhook (test/e2e/npc-voice.test.ts).
+    const rolled = postedAs(sandbox, await asDispatcher({ command: 'roll challenge', options: { npc: 'thug', skill: 'handgun handling', cl: 90, archetypes: 'brute' } }), 'Thug');
     const total = die.value + 40 + 5 - 10;
     expect(textOf(rolled)).toContain('**Thug**');
     expect(textOf(rolled)).toContain(`${die.value} (D100) + 40 Handgun Handling + 5 Brute − 10 Drunk (condition) = **${total}**`);
 
     // Certain, then forced.
-    expect(textOf(await asDispatcher({ command: 'roll challenge', options: { npc: 'Thug', skill: 'Handgun Handling', cl: 10 } }))).toContain('No roll needed');
-    const forced = await asDispatcher({ command: 'roll challenge', options: { npc: 'Thug', skill: 'Handgun Handling', cl: 10, force: true } });
+    expect(textOf(postedAs(sandbox, await asDispatcher({ command: 'roll challenge', options: { npc: 'Thug', skill: 'Handgun Handling', cl: 10 } }), 'Thug'))).toContain('No roll needed');
+    const forced = postedAs(sandbox, await asDispatcher({ command: 'roll challenge', options: { npc: 'Thug', skill: 'Handgun Handling', cl: 10, force: true } }), 'Thug');
     expect(textOf(forced)).toMatch(/\[\d\]\[\d\] → \d+/);
     const rolls = await storedRolls();
     expect(rolls).toHaveLength(2);

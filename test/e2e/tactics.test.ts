@@ -6,6 +6,7 @@ import { attackDice, resolveAttack, resolveCheck, resolvePsi, resolveReaction, r
 import { attackInput } from '../helpers/attack-input.js';
 import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
+import { postedAs } from '../helpers/npc-voice.js';
 
 const NO_PINGS = { parse: [] };
 const sandbox = useTestSandbox({ seeds: ['t-1', 't-2', 't-3', 't-4', 't-5', 't-6'] });
@@ -281,8 +282,10 @@ describe('/tactics attack', () => {
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Sectoid', name: 'Aim', value: -200 } });
     await sheet('sasha', 'Sasha', { Health: 10 });
     const miss = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics attack', options: { as_npc: 'Sectoid', target: 'sasha', weapon_base: 3, weapon_range: 2, cover: 'full' } });
-    expect(textOf(miss)).toContain('Sectoid → Sasha: miss');
-    expect(miss.components).toEqual([]);
+    // A miss has no button the bot edits later: it is posted under the NPC's name through the channel's webhook.
+    const posted = postedAs(sandbox(), miss, 'Sectoid');
+    expect(textOf(posted)).toContain('Sectoid → Sasha: miss');
+    expect(posted.components).toEqual([]);
     const refused = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target_npc: 'Sectoid', weapon_base: 3, weapon_range: 2, cover: 'none' } });
     expect(refused).toMatchObject({ ephemeral: true });
   });
