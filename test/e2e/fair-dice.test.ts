@@ -1,15 +1,15 @@
 // Commit and reveal through the real bot and the fake Discord: a session's commitment posted before its rolls, each
 // roll's seed number on its message, the secret posted at the end, and the standalone verifier confirming a journal
 // of that session and refusing copies tampered with in every way that matters.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitmentOf, derivedSeed, type JournalProof } from '../../src/engine/commitment.js';
+import { commitmentOf, derivedSeed, JOURNAL_PROOF_MARKDOWN_FENCE, type JournalProof, type JournalProofRoll } from '../../src/engine/commitment.js';
 import { verifyJournal } from '../../src/verify-journal.js';
 import { journalProofHtml, journalProofMarkdown, journalRollLine } from '../../src/views/journal.js';
-import { textOf, useTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useTestSandbox({ committedSeeds: true });
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
@@ -23,41 +23,26 @@ async function troy(): Promise<void> {
 const footerOf = (response: { embeds: unknown[] }) => (response.embeds[0] as { footer: { text: string } }).footer.text;
 const rollIdOf = (response: { embeds: unknown[] }) => /^Roll (\w{8}) ·/.exec(footerOf(response))![1]!;
 
-/** A journal of the server's rolls as `/journal export` writes one: each roll's line, then the proof. */
-async function journalOf(current: TestSandbox): Promise<{ proof: JournalProof; markdown: string; html: string }> {
-  const span = await current.bot.store.journal.span(current.fake.guildId, { from: new Date(0), to: new Date(Date.now() + 60_000), limit: 100, includeSecret: false });
-  const proof: JournalProof = {
-    format: 'tactalk-journal/1',
-    guildId: current.fake.guildId,
-    sessions: span.sessions,
-    rolls: span.rolls.map((roll) => ({
-      id: roll.id,
-      kind: roll.kind,
-      system: roll.system,
-      inputs: roll.inputs,
-      seed: roll.seed,
-      sessionId: roll.sessionId,
-      seedIndex: roll.seedIndex,
-      dice: roll.dice,
-      total: roll.total,
-      success: roll.success,
-      createdAt: roll.createdAt.toISOString(),
-    })),
-  };
-  return written(proof);
+/** `/journal export` as a player, its two files read: the Markdown and the page, each with the proof. */
+async function exportJournal(options: Record<string, string>): Promise<{ proof: JournalProof; markdown: string; html: string }> {
+  const response = await sandbox().one({ user: 'sasha', command: 'journal export', options });
+  const [md, page] = response.attachments ?? [];
+  expect(md?.filename).toMatch(/\.md$/);
+  expect(page?.filename).toMatch(/\.html$/);
+  const markdown = md!.content!;
+  const fenced = markdown.slice(markdown.indexOf(`${JOURNAL_PROOF_MARKDOWN_FENCE}\n`) + JOURNAL_PROOF_MARKDOWN_FENCE.length + 1);
+  return { proof: JSON.parse(fenced.slice(0, fenced.indexOf('\n```'))) as JournalProof, markdown, html: page!.content! };
 }
 
-/** The journal's two forms of a proof, its visible lines written from the proof's rolls. */
-function written(proof: JournalProof, lineOf = journalRollLine): { proof: JournalProof; markdown: string; html: string } {
-  const lines = proof.rolls.map((roll) => `Troy: ${lineOf(roll)}`);
-  return {
-    proof,
-    markdown: `# Journal\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${journalProofMarkdown(proof)}`,
-    html: `<!doctype html><html><body><h1>Journal</h1>${lines.map((line) => `<p>${line.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`).join('')}${journalProofHtml(proof)}</body></html>`,
-  };
+/** A copy of an exported journal with its proof replaced, and optionally a roll's visible line rewritten to match. */
+function tampered(document: string, proof: JournalProof, changed: JournalProof, line?: { from: JournalProofRoll; to: JournalProofRoll }): string {
+  const html = document.startsWith('<');
+  let copy = document.replace(html ? journalProofHtml(proof) : journalProofMarkdown(proof), html ? journalProofHtml(changed) : journalProofMarkdown(changed));
+  if (line) copy = copy.replace(journalRollLine(line.from), journalRollLine(line.to));
+  // A tampering that did not take would make the refusal below prove nothing.
+  expect(copy).not.toBe(document);
+  return copy;
 }
-
-const copy = (proof: JournalProof): JournalProof => structuredClone(proof);
 
 describe('dice you can prove fair', () => {
   it('publishes the commitment first, numbers every seed, publishes the secret at the end, and the verifier confirms the journal', async () => {
@@ -130,8 +115,9 @@ describe('dice you can prove fair', () => {
     const revealed = await sandbox().one({ ...DISPATCHER, command: 'session reveal' });
     expect(commitmentOf(textOf(revealed).match(HEX64)!.find((hex) => hex !== next!.commitment)!)).toBe(next!.commitment);
 
-    // The journal: three sessions, all closed; five rolls shown, the secret one left out (a gap, not a failure).
-    const journal = await journalOf(sandbox());
+    // The journal, as /journal export writes it: three sessions, all closed; five rolls shown, the secret one left out
+    // (a gap, not a failure).
+    const journal = await exportJournal({ since: '1h' });
     expect(journal.proof.sessions.map((session) => session.id)).toEqual([day!.id, play!.id, next!.id]);
     expect(journal.proof.rolls).toHaveLength(5);
     for (const document of [journal.markdown, journal.html]) {
@@ -142,40 +128,49 @@ describe('dice you can prove fair', () => {
     }
 
     // Tampered copies are refused, each saying what does not match.
-    const [firstProof] = journal.proof.rolls.filter((roll) => roll.id === rollIdOf(first));
-    const dice = firstProof!.dice as { tens: number; ones: number };
-    const otherTens = (dice.tens + 3) % 10;
-    const tampered: Array<[string, string, RegExp]> = [];
-    // A die changed in the visible text only.
-    tampered.push([
-      'a die changed in the text',
-      written(journal.proof, (roll) => journalRollLine(roll.id === firstProof!.id ? { ...roll, dice: { tens: otherTens, ones: dice.ones } } : roll)).markdown,
-      new RegExp(`Roll ${firstProof!.id} \\(challenge\\): the journal's text does not show it as recomputed`),
-    ]);
-    // A die changed in the proof, and the text written to match it.
-    const diceChanged = copy(journal.proof);
-    diceChanged.rolls.find((roll) => roll.id === firstProof!.id)!.dice = { tens: otherTens, ones: dice.ones };
-    tampered.push(['a die changed in the proof', written(diceChanged).markdown, new RegExp(`Roll ${firstProof!.id} \\(challenge\\): rolled again from its seed, its dice are`)]);
-    // A total changed in proof and text alike.
-    const totalChanged = copy(journal.proof);
-    totalChanged.rolls.find((roll) => roll.id === firstProof!.id)!.total = firstProof!.total! + 1;
-    tampered.push(['a total changed', written(totalChanged).markdown, new RegExp(`rolled again, its total is ${firstProof!.total}, not ${firstProof!.total! + 1}`)]);
-    // The secret changed (another secret: its hash is not the commitment, and it gives other seeds).
-    const secretChanged = copy(journal.proof);
-    secretChanged.sessions.find((session) => session.id === play!.id)!.secret = '0'.repeat(64);
-    tampered.push(['the secret changed', written(secretChanged).markdown, new RegExp(`Session ${play!.id} “The docks heist”: the SHA-256 of the secret given is`)]);
-    // A seed changed: another index's seed of the same session, and a seed of its own.
-    const seedMoved = copy(journal.proof);
-    seedMoved.rolls.find((roll) => roll.id === firstProof!.id)!.seed = derivedSeed(secretHex, { sessionId: play!.id, seedIndex: 7 });
-    tampered.push(['a seed moved to another index', written(seedMoved).markdown, new RegExp(`its seed c${play!.id}-7-\\w+ is not the seed of session ${play!.id} number 0`)]);
-    const seedForged = copy(journal.proof);
-    seedForged.rolls.find((roll) => roll.id === firstProof!.id)!.seed = `c${play!.id}-0-${'ab'.repeat(16)}`;
-    tampered.push(['a seed forged', written(seedForged).markdown, new RegExp(`its seed is not the one session ${play!.id}'s secret gives for seed 0`)]);
-    // The commitment changed.
-    const commitmentChanged = copy(journal.proof);
-    commitmentChanged.sessions.find((session) => session.id === play!.id)!.commitment = commitmentOf('another secret');
-    tampered.push(['the commitment changed', written(commitmentChanged).html, new RegExp(`is ${play!.commitment}, not the commitment ${commitmentOf('another secret')}`)]);
-    for (const [what, document, why] of tampered) {
+    const { proof, markdown, html } = journal;
+    const firstProof = proof.rolls.find((roll) => roll.id === rollIdOf(first))!;
+    const dice = firstProof.dice as { tens: number; ones: number };
+    const otherDice = { tens: (dice.tens + 3) % 10, ones: dice.ones };
+    const changed = (change: (copy: JournalProof) => void) => {
+      const copy = structuredClone(proof);
+      change(copy);
+      return copy;
+    };
+    const rollOf = (copy: JournalProof) => copy.rolls.find((roll) => roll.id === firstProof.id)!;
+    const playOf = (copy: JournalProof) => copy.sessions.find((session) => session.id === play!.id)!;
+    const copies: Array<[string, string, RegExp]> = [
+      // A die changed in the visible text only.
+      ['a die changed in the text', tampered(markdown, proof, proof, { from: firstProof, to: { ...firstProof, dice: otherDice } }), new RegExp(`Roll ${firstProof.id} \\(challenge\\): the journal's text does not show it as recomputed`)],
+      // A die changed in the proof, the text rewritten to match it.
+      [
+        'a die changed in the proof',
+        tampered(markdown, proof, changed((copy) => void (rollOf(copy).dice = otherDice)), { from: firstProof, to: { ...firstProof, dice: otherDice } }),
+        new RegExp(`Roll ${firstProof.id} \\(challenge\\): rolled again from its seed, its dice are`),
+      ],
+      // A total changed in proof and text alike.
+      [
+        'a total changed',
+        tampered(html, proof, changed((copy) => void (rollOf(copy).total = firstProof.total! + 1)), { from: firstProof, to: { ...firstProof, total: firstProof.total! + 1 } }),
+        new RegExp(`rolled again, its total is ${firstProof.total}, not ${firstProof.total! + 1}`),
+      ],
+      // The secret changed: its hash is not the commitment, and it gives other seeds.
+      ['the secret changed', tampered(markdown, proof, changed((copy) => void (playOf(copy).secret = '0'.repeat(64)))), new RegExp(`Session ${play!.id} “The docks heist”: the SHA-256 of the secret given is`)],
+      // A seed changed: another number's seed of the same session, or one made up.
+      [
+        'a seed moved to another number',
+        tampered(markdown, proof, changed((copy) => void (rollOf(copy).seed = derivedSeed(secretHex, { sessionId: play!.id, seedIndex: 7 })))),
+        new RegExp(`its seed c${play!.id}-7-\\w+ is not the seed of session ${play!.id} number 0`),
+      ],
+      ['a seed forged', tampered(markdown, proof, changed((copy) => void (rollOf(copy).seed = `c${play!.id}-0-${'ab'.repeat(16)}`))), new RegExp(`its seed is not the one session ${play!.id}'s secret gives for seed 0`)],
+      // The commitment changed.
+      [
+        'the commitment changed',
+        tampered(html, proof, changed((copy) => void (playOf(copy).commitment = commitmentOf('another secret')))),
+        new RegExp(`is ${play!.commitment}, not the commitment ${commitmentOf('another secret')}`),
+      ],
+    ];
+    for (const [what, document, why] of copies) {
       const verdict = await verifyJournal(document);
       expect(verdict.confirmed, what).toBe(false);
       const said = verdict.lines.join('\n');
@@ -185,13 +180,16 @@ describe('dice you can prove fair', () => {
 
     // The script itself, as a reader runs it: exit 0 for the journal, 1 for a tampered copy.
     const folder = mkdtempSync(join(tmpdir(), 'journal-'));
-    writeFileSync(join(folder, 'journal.md'), journal.markdown);
-    writeFileSync(join(folder, 'tampered.html'), written(diceChanged).html);
-    const run = (file: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-journal.ts', join(folder, file)], { encoding: 'utf8' });
-    const good = run('journal.md');
+    writeFileSync(join(folder, 'journal.md'), markdown);
+    writeFileSync(join(folder, 'tampered.html'), copies[2]![1]);
+    const run = (file: string) =>
+      new Promise<{ status: number; stdout: string }>((done) => {
+        execFile(process.execPath, ['--import', 'tsx', 'src/verify-journal.ts', join(folder, file)], { encoding: 'utf8' }, (error, stdout) => done({ status: error ? Number(error.code) : 0, stdout }));
+      });
+    // Both at once: each loads the notation library for the journal's notation roll.
+    const [good, bad] = await Promise.all([run('journal.md'), run('tampered.html')]);
     expect(good.stdout).toContain('CONFIRMED: 5 roll(s)');
     expect(good.status).toBe(0);
-    const bad = run('tampered.html');
     expect(bad.stdout).toContain('REFUSED');
     expect(bad.status).toBe(1);
   });
@@ -200,7 +198,7 @@ describe('dice you can prove fair', () => {
     await troy();
     await sandbox().one({ ...DISPATCHER, command: 'session open', options: { title: 'Ongoing' } });
     await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'Lock Picking', cl: 90 } });
-    const journal = await journalOf(sandbox());
+    const journal = await exportJournal({ since: '1h' });
     expect(journal.proof.sessions.find((session) => session.title === 'Ongoing')).toMatchObject({ secret: null });
     const verdict = await verifyJournal(journal.markdown);
     expect(verdict.confirmed).toBe(true);
