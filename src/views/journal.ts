@@ -150,10 +150,10 @@ function signedNumber(value: number): string {
   return value < 0 ? `−${-value}` : `+${value}`;
 }
 
-function calledPartText(part: JournalDetails<'call'>['parts'][number]): string {
+function calledPartPieces(part: JournalDetails<'call'>['parts'][number]): Piece[] {
   const archetypes = part.archetypes.map((name) => ` +${name}`).join('');
   const modifier = part.modifier !== 0 ? ` ${signedNumber(part.modifier)}` : '';
-  return `${part.skill}${archetypes}${modifier} ${part.challengeLevel === null ? 'against a hidden CL' : `against CL ${part.challengeLevel}`}`;
+  return [userPiece(`${part.skill}${archetypes}`), `${modifier} ${part.challengeLevel === null ? 'against a hidden CL' : `against CL ${part.challengeLevel}`}`];
 }
 
 const CONTEST_END_WORDS: Record<string, string> = {
@@ -192,7 +192,7 @@ function entryPieces(entry: JournalEntry, who: (id: string | null) => string): P
     case 'call': {
       const call = entry.details;
       const pieces: Piece[] = [`${who(call.dispatcherId || null)} calls for a ${call.kind === 'linked' ? 'linked roll' : 'roll'} from ${who(call.playerId)}: `];
-      call.parts.forEach((part, index) => pieces.push(...(index > 0 ? ['; '] : []), userPiece(calledPartText(part))));
+      call.parts.forEach((part, index) => pieces.push(...(index > 0 ? ['; '] : []), ...calledPartPieces(part)));
       if (call.intent) pieces.push('. Stakes: ', userPiece(call.intent), ...(call.outcome ? [' → ', userPiece(call.outcome)] : []));
       if (call.consequence || call.consequenceTable) {
         pieces.push('. If it fails: ', ...(call.consequence ? [userPiece(call.consequence)] : []));
@@ -248,10 +248,19 @@ export function journalProofRoll(roll: JournalRollItem): JournalProofRoll {
   };
 }
 
+/** A contest round's roll says which contest it belongs to (its stored inputs name it). */
+function contestRound(roll: JournalRollItem): { contestId: number; round: number } | null {
+  if (roll.kind !== 'contest' || typeof roll.inputs !== 'object' || roll.inputs === null) return null;
+  const { contestId, round } = roll.inputs as { contestId?: unknown; round?: unknown };
+  return typeof contestId === 'number' && typeof round === 'number' ? { contestId, round } : null;
+}
+
 function rollItem(roll: JournalRollItem, answer: JournalDetails<'answer'> | undefined, who: (id: string | null) => string): Item {
   const proof = journalProofRoll(roll);
   const pieces: Piece[] = [who(roll.userId)];
   if (roll.npc) pieces.push(' for the NPC ', userPiece(roll.npc));
+  const round = contestRound(roll);
+  if (round) pieces.push(`, round ${round.round} of contest ${round.contestId}`);
   if (answer) pieces.push(...answerWords(answer));
   pieces.push(roll.secret ? ' (secret, shown to Dispatchers)' : '', ': ', { roll: journalRollLine(proof) });
   return { at: roll.createdAt, heading: false, pieces, proof };

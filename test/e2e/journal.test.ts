@@ -131,7 +131,7 @@ describe('/journal export', () => {
       indexOfLine(lines, new RegExp(`mike, answering the call of request ${directId}: \`roll \\w{8} · challenge · D100 \\d+ \\(\\d, \\d\\) · total \\d+ · failure · seed ${FAILING}\``)),
       indexOfLine(lines, new RegExp(`mike, the consequence of request ${directId} on the table Fall Damage: \`roll \\w{8} · outcome`)),
       indexOfLine(lines, new RegExp(`Contest ${contestId} agreed: Kat disarms Troy on the roof\\. If Kat wins: Troy is disarmed\\. If Troy wins: Kat is thrown off the roof`)),
-      indexOfLine(lines, /sasha: `roll \w{8} · contest · dice \[D100 \d+ \(\d, \d\), D100 \d+ \(\d, \d\)\]/),
+      indexOfLine(lines, new RegExp(`sasha, round 1 of contest ${contestId}: \`roll \\w{8} · contest · dice \\[D100 \\d+ \\(\\d, \\d\\), D100 \\d+ \\(\\d, \\d\\)\\]`)),
       indexOfLine(lines, new RegExp(`Contest ${contestId}: Kat wins over Troy after 1 round`)),
       indexOfLine(lines, /sasha notes: Kat pockets the \\\*\\\*keycard\\\*\\\*/),
     ];
