@@ -7,6 +7,7 @@ import { rolledBy, type HandlerContext, type Subcommand } from '../src/discord/c
 import type { Responder } from '../src/discord/responder.js';
 import { DICE_NOTATION_LIMITS, notationDice, notationTotal, type DiceNotationInput } from '../src/engine/dice-notation.js';
 import { diceNotationThreadReady, rollDiceNotationOffThread, startDiceNotationThread } from '../src/engine/dice-notation-thread.js';
+import { blindMessage } from '../src/views/blind.js';
 import { diceReply } from '../src/views/dice.js';
 
 /** The roll log's `system` for these rolls: they belong to no rule system. */
@@ -16,7 +17,8 @@ function build(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilde
   return sub
     .setDescription('Roll any dice: 4d6kh3+2, 2d20kl1, 3d6!, 6d6>=6f=1, 3#1d20+5…')
     .addStringOption((o) => o.setName('expression').setDescription('Dice notation, e.g. 4d6kh3+2 or 3#1d20+5 (see docs/dice.md)').setRequired(true))
-    .addStringOption((o) => o.setName('label').setDescription('What the roll is for, e.g. Fireball damage').setMaxLength(DICE_NOTATION_LIMITS.labelLength));
+    .addStringOption((o) => o.setName('label').setDescription('What the roll is for, e.g. Fireball damage').setMaxLength(DICE_NOTATION_LIMITS.labelLength))
+    .addBooleanOption((o) => o.setName('blind').setDescription('Only Dispatchers see the dice until one reveals them; the channel sees that you rolled'));
 }
 
 /**
@@ -34,6 +36,7 @@ export async function readyDiceNotation(answer: Responder, privately = false): P
 
 async function rollDice(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const label = interaction.options.getString('label')?.trim() || null;
+  const blind = interaction.options.getBoolean('blind') ?? false;
   const input: DiceNotationInput = { expression: interaction.options.getString('expression', true).trim(), label };
   await readyDiceNotation(context.answer);
   const seed = context.newSeed();
@@ -50,7 +53,9 @@ async function rollDice(interaction: ChatInputCommandInteraction, context: Handl
     total: notationTotal(result),
     challengeLevel: null,
     success: null,
+    blind,
   });
+  if (blind) return void (await context.answer.reply(blindMessage({ id: rollId, kind: 'dice', inputs: result.input }, interaction.user.displayName)));
   await context.answer.reply(diceReply(result, rollId));
 }
 

@@ -179,6 +179,20 @@ describe('other blind rolls', () => {
     expect(textOf(shown)).toContain(`**${parts[1]!.result}**`);
   });
 
+  it('dice notation blind shows the expression and label, not the dice; Reveal shows them', async () => {
+    // The notation library's first use is acknowledged first; the answer then fills the acknowledgement.
+    const { responses } = await sandbox().act({ user: 'kat', command: 'roll dice', options: { expression: '3d6+100', label: 'Lockpick', blind: true } });
+    const posted = responses.at(-1)!;
+    expect(responses.every((response) => !response.ephemeral)).toBe(true);
+    const rollId = /roll `(\w{8})`/.exec(posted.content ?? '')![1]!;
+    expect(posted.content).toContain(`made a blind roll of \`3d6+100\` (Lockpick) · roll \`${rollId}\``);
+    const stored = await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollId);
+    expect(stored).toMatchObject({ blind: true });
+    expectNoResult(posted, [stored!.total!]);
+    const revealed = await sandbox().one({ ...DISPATCHER, button: `blind:reveal:${rollId}`, message: posted.messageId! });
+    expect(textOf(revealed)).toContain(`**${stored!.total}**`);
+  });
+
   it('a blind roll whose outcome is certain still rolls its dice, so the channel cannot tell', async () => {
     await stealthSheet();
     const posted = await sandbox().one({ user: 'kat', command: 'roll challenge', options: { skill: 'Stealth', cl: 10, blind: true } });
