@@ -57,6 +57,9 @@ async function run(interaction: ChatInputCommandInteraction, context: HandlerCon
   const seesAll = dispatcher && !shared;
   const rolls = await context.store.stats.rolls(scope, { dispatcher: seesAll });
   if (rolls.weighed.length === 0 && rolls.faces.length === 0) return void (await context.answer.reply(noStatsNote(view)));
+  // The chart takes a moment (its thread's first start longer): acknowledged now, privately unless shared, so a late
+  // answer never shows a public "thinking" note first.
+  await context.answer.defer({ private: !shared });
   const { summary, png } = await statsOffThread(rolls.weighed, rolls.faces);
   await context.answer.reply(statsReply(summary, png, { scope: view, capped: rolls.capped, hiddenLeftOut: !seesAll, shared }));
 }

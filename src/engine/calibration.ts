@@ -138,17 +138,12 @@ export interface SuccessCalibration {
   /** The standard deviation of the count, √Σp(1 − p). */
   spread: number;
   pValue: number;
-  /** The successes so far, roll by roll, oldest first (expected and got): what the chart draws. */
-  expectedSoFar: number[];
-  gotSoFar: number[];
 }
 
-/** `rolls` oldest first; at most CALIBRATION_ROLLS_MAX of them. */
+/** At most CALIBRATION_ROLLS_MAX rolls. */
 export function calibrate(rolls: readonly WeighedRoll[]): SuccessCalibration {
   if (rolls.length > CALIBRATION_ROLLS_MAX) throw new RangeError(`at most ${CALIBRATION_ROLLS_MAX} rolls are weighed at once, not ${rolls.length}`);
   const chances = rolls.map((roll) => roll.odds);
-  const expectedSoFar: number[] = [];
-  const gotSoFar: number[] = [];
   let expected = 0;
   let got = 0;
   let variance = 0;
@@ -156,11 +151,31 @@ export function calibrate(rolls: readonly WeighedRoll[]): SuccessCalibration {
     expected += roll.odds;
     variance += roll.odds * (1 - roll.odds);
     if (roll.success) got++;
-    expectedSoFar.push(expected);
-    gotSoFar.push(got);
   }
   const pValue = rolls.length === 0 ? 1 : twoSidedPValue(poissonBinomial(chances), got);
-  return { rolls: rolls.length, got, expected, spread: Math.sqrt(variance), pValue, expectedSoFar, gotSoFar };
+  return { rolls: rolls.length, got, expected, spread: Math.sqrt(variance), pValue };
+}
+
+/** Rolls grouped by their odds, in bands of 20 %: a band's expected successes (Σp), its successes and its rolls. */
+export interface OddsBand {
+  /** The band's lowest odds, in percent: 0, 20, 40, 60, 80 (the last band holds 100 %). */
+  from: number;
+  rolls: number;
+  expected: number;
+  got: number;
+}
+
+export const ODDS_BANDS = 5;
+
+export function oddsBands(rolls: readonly WeighedRoll[]): OddsBand[] {
+  const bands: OddsBand[] = Array.from({ length: ODDS_BANDS }, (_, index) => ({ from: (index * 100) / ODDS_BANDS, rolls: 0, expected: 0, got: 0 }));
+  for (const roll of rolls) {
+    const band = bands[Math.min(ODDS_BANDS - 1, Math.floor(roll.odds * ODDS_BANDS))]!;
+    band.rolls++;
+    band.expected += roll.odds;
+    if (roll.success) band.got++;
+  }
+  return bands;
 }
 
 /** "1 in 40": a p-value as odds people read, two significant figures. */

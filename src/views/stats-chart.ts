@@ -1,6 +1,6 @@
 /**
- * /stats' picture: two panels, the successes expected from the odds against those got (running totals over the
- * rolls, oldest first), and the D100 faces in ten bins against the flat line an even die gives. Drawn by Apache
+ * /stats' picture: two panels, the successes expected from the odds against those got (by bands of odds), and the
+ * D100 faces in ten bins against the flat line an even die gives. Drawn by Apache
  * ECharts as SVG on the server, then made a PNG by resvg with the Inter font shipped in node_modules: no system
  * font is read, so a host without fonts draws the same picture.
  *
@@ -8,18 +8,17 @@
  */
 import { createRequire } from 'node:module';
 import { renderAsync } from '@resvg/resvg-js';
+import type { OddsBand } from '../engine/calibration.js';
 import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, MarkLineComponent, TitleComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, MarkLineComponent, TitleComponent, SVGRenderer]);
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
 export const STATS_CHART_NAME = 'stats.png';
 const WIDTH = 800;
 const HEIGHT = 1000;
-/** Points of the running totals drawn at most: more would not show at this width and would only slow the drawing. */
-const LINE_POINTS_MAX = 400;
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = [require.resolve('@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'), require.resolve('@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf')];
@@ -35,54 +34,63 @@ const GOT = '#57f287';
 const FACES = '#5865f2';
 
 export interface StatsChartData {
-  /** Running totals, one per roll, oldest first. */
-  expectedSoFar: readonly number[];
-  gotSoFar: readonly number[];
+  /** The rolls with odds, by bands of their odds (src/engine/calibration.ts, oddsBands). */
+  bands: readonly OddsBand[];
   /** The D100 faces in ten bins of ten (1–10 … 91–100). */
   bins: readonly number[];
 }
 
-/** At most `max` of a series' points, evenly spread, the last always kept: [roll number, value]. */
-function thinned(values: readonly number[], max: number): Array<[number, number]> {
-  const step = Math.max(1, Math.ceil(values.length / max));
-  const points: Array<[number, number]> = [];
-  for (let i = step - 1; i < values.length; i += step) points.push([i + 1, round(values[i]!)]);
-  if (values.length > 0 && points.at(-1)?.[0] !== values.length) points.push([values.length, round(values.at(-1)!)]);
-  return [[0, 0], ...points];
-}
+const round = (value: number) => Math.round(value * 10) / 10;
 
-const round = (value: number) => Math.round(value * 100) / 100;
-
-/** The chart as SVG text: the first panel only with rolls that have odds, the second only with D100 faces. */
+/**
+ * The chart as SVG text. The first panel sets each band of odds' expected successes beside its successes (a
+ * running total over thousands of rolls shows two lines on top of each other; bands show where the dice stray).
+ */
 export function statsChartSvg(data: StatsChartData): string {
-  const rolls = data.expectedSoFar.length;
+  const rolls = data.bands.reduce((sum, band) => sum + band.rolls, 0);
+  const got = data.bands.reduce((sum, band) => sum + band.got, 0);
+  const expected = data.bands.reduce((sum, band) => sum + band.expected, 0);
   const faces = data.bins.reduce((sum, count) => sum + count, 0);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: HEIGHT });
   const axisText = { color: MUTED, fontSize: 24, fontFamily: FONT };
   const titleText = { color: TEXT, fontSize: 30, fontWeight: 'bold' as const, fontFamily: FONT };
+  const barLabel = { show: true, position: 'top' as const, color: TEXT, fontSize: 20, fontFamily: FONT };
   const splitLine = { lineStyle: { color: GRID_LINE } };
+  const bandNames = data.bands.map((band, index) => (index === data.bands.length - 1 ? `${band.from}–100%` : `${band.from}–${data.bands[index + 1]!.from}%`));
   chart.setOption({
     animation: false,
     backgroundColor: BACKGROUND,
     textStyle: { fontFamily: FONT },
     title: [
-      { text: rolls > 0 ? 'Successes: expected vs got' : 'Successes: no rolls with odds', left: 24, top: 20, textStyle: titleText },
-      { text: faces > 0 ? 'D100 faces, in tens' : 'D100 faces: none rolled', left: 24, top: 520, textStyle: titleText },
+      { text: rolls > 0 ? `Successes: ${got} got, ${round(expected)} expected` : 'Successes: no rolls with odds', left: 24, top: 20, textStyle: titleText },
+      { text: faces > 0 ? `D100 faces in tens: ${faces.toLocaleString('en-US')} rolled` : 'D100 faces: none rolled', left: 24, top: 520, textStyle: titleText },
     ],
-    legend: {
-      top: 66,
-      left: 24,
-      itemWidth: 36,
-      itemHeight: 14,
-      textStyle: { color: TEXT, fontSize: 24, fontFamily: FONT },
-      data: ['Expected (Σ odds)', 'Got'],
-    },
+    legend: [
+      {
+        top: 66,
+        left: 24,
+        itemWidth: 28,
+        itemHeight: 20,
+        itemGap: 32,
+        textStyle: { color: TEXT, fontSize: 24, fontFamily: FONT },
+        data: ['Expected from odds', 'Got'],
+      },
+      {
+        top: 566,
+        left: 24,
+        itemWidth: 28,
+        itemHeight: 20,
+        itemGap: 32,
+        textStyle: { color: TEXT, fontSize: 24, fontFamily: FONT },
+        data: ['Faces', 'An even die'],
+      },
+    ],
     grid: [
-      { left: 100, right: 40, top: 130, height: 300 },
-      { left: 100, right: 40, top: 610, height: 300 },
+      { left: 90, right: 30, top: 130, height: 290 },
+      { left: 90, right: 30, top: 630, height: 280 },
     ],
     xAxis: [
-      { gridIndex: 0, type: 'value', min: 0, max: Math.max(1, rolls), minInterval: 1, name: 'rolls', nameLocation: 'middle', nameGap: 44, nameTextStyle: axisText, axisLabel: axisText, splitLine },
+      { gridIndex: 0, type: 'category', data: bandNames, name: 'odds of the roll', nameLocation: 'middle', nameGap: 44, nameTextStyle: axisText, axisLabel: { ...axisText, fontSize: 21 } },
       {
         gridIndex: 1,
         type: 'category',
@@ -99,27 +107,8 @@ export function statsChartSvg(data: StatsChartData): string {
       { gridIndex: 1, type: 'value', min: 0, minInterval: 1, axisLabel: axisText, splitLine },
     ],
     series: [
-      {
-        name: 'Expected (Σ odds)',
-        type: 'line',
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        showSymbol: false,
-        lineStyle: { width: 5, type: 'dashed', color: EXPECTED },
-        itemStyle: { color: EXPECTED },
-        data: thinned(data.expectedSoFar, LINE_POINTS_MAX),
-      },
-      {
-        name: 'Got',
-        type: 'line',
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        showSymbol: false,
-        step: 'end',
-        lineStyle: { width: 5, color: GOT },
-        itemStyle: { color: GOT },
-        data: thinned(data.gotSoFar, LINE_POINTS_MAX),
-      },
+      { name: 'Expected from odds', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, barGap: '10%', itemStyle: { color: EXPECTED }, label: barLabel, data: data.bands.map((band) => round(band.expected)) },
+      { name: 'Got', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, itemStyle: { color: GOT }, label: barLabel, data: data.bands.map((band) => band.got) },
       {
         name: 'Faces',
         type: 'bar',
@@ -127,19 +116,20 @@ export function statsChartSvg(data: StatsChartData): string {
         yAxisIndex: 1,
         barWidth: '70%',
         itemStyle: { color: FACES },
-        label: { show: faces > 0, position: 'top', color: TEXT, fontSize: 22, fontFamily: FONT },
+        // With many faces the bars are tall and the even line crosses their tops: their counts go inside, at the foot.
+        label: { ...barLabel, show: faces > 0, position: faces >= 50 ? 'insideBottom' : 'top' },
         data: [...data.bins],
-        // The flat line an even die gives: a tenth of the faces in each bin.
-        markLine:
-          faces > 0
-            ? {
-                silent: true,
-                symbol: 'none',
-                lineStyle: { color: EXPECTED, width: 4, type: 'dashed' },
-                label: { show: true, position: 'insideEndTop', formatter: 'even', color: EXPECTED, fontSize: 22, fontFamily: FONT },
-                data: [{ yAxis: faces / data.bins.length }],
-              }
-            : undefined,
+      },
+      // The flat line an even die gives, a tenth of the faces in each bin: drawn as a line series so the legend names it.
+      {
+        name: 'An even die',
+        type: 'line',
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        showSymbol: false,
+        lineStyle: { color: EXPECTED, width: 4, type: 'dashed' },
+        itemStyle: { color: EXPECTED },
+        data: faces > 0 ? data.bins.map(() => round(faces / data.bins.length)) : [],
       },
     ],
   });

@@ -3,7 +3,7 @@
  * 10,000 rolls) and the chart's drawing (~50 ms of ECharts) run here, never on the bot's thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { calibrate, d100Histogram, HISTOGRAM_FACES_MIN, uniformity } from '../engine/calibration.js';
+import { calibrate, d100Histogram, HISTOGRAM_FACES_MIN, oddsBands, uniformity } from '../engine/calibration.js';
 import { statsChartPng } from './stats-chart.js';
 import type { StatsReply, StatsRequest, StatsSummary } from './stats-thread.js';
 
@@ -21,7 +21,7 @@ async function summarize({ id, weighed, faces }: StatsRequest): Promise<StatsRep
       bins,
       evenness: faces.length >= HISTOGRAM_FACES_MIN ? uniformity(bins) : null,
     };
-    const png = await statsChartPng({ expectedSoFar: calibration.expectedSoFar, gotSoFar: calibration.gotSoFar, bins });
+    const png = await statsChartPng({ bands: oddsBands(weighed), bins });
     return { type: 'done', id, summary, png };
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));

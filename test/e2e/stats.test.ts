@@ -6,7 +6,7 @@ import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
 import { resolveCheck } from '../../src/engine/systems/d100-tactics/tactics.js';
 import { resolveChallenge, type ChallengeInput } from '../../src/engine/systems/tactalk/challenge.js';
-import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import type { SandboxInteractionRequest, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { textOf, useTestSandbox } from '../helpers/sandbox.js';
 
 const DISPATCHER = { user: 'dee', roles: ['dispatcher'] };
@@ -43,6 +43,18 @@ function pngFacts(base64: string): { signature: string; width: number; height: n
 }
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
+
+/**
+ * /stats' one answer: a chart is acknowledged first (deferred, privately unless shared) and answered by editing it;
+ * a refusal or an empty scope is answered at once.
+ */
+async function stats(request: SandboxInteractionRequest): Promise<SandboxResponse> {
+  const { responses } = await sandbox().act(request);
+  const kinds = responses.map((response) => response.kind);
+  expect([['reply'], ['deferred', 'edit']]).toContainEqual(kinds);
+  if (kinds[0] === 'deferred') expect(responses[0]!.ephemeral, 'deferred as its answer shows').toBe(responses[1]!.ephemeral);
+  return responses.at(-1)!;
+}
 
 function chartOf(response: SandboxResponse) {
   expect(response.attachments).toHaveLength(1);
@@ -111,8 +123,8 @@ describe('/stats', () => {
   it("a player's rolls: the counts, the expected successes, how unusual, the faces, and a PNG chart", async () => {
     const weighed = await troysRolls();
     const expected = calibrate(weighed);
-    const reply = await sandbox().one({ user: 'sasha', command: 'stats', options: { player: 'mike' } });
-    expect(reply).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: { parse: [] } });
+    const reply = await stats({ user: 'sasha', command: 'stats', options: { player: 'mike' } });
+    expect(reply).toMatchObject({ kind: 'edit', ephemeral: true, allowedMentions: { parse: [] } });
     const text = textOf(reply);
     expect(text).toContain(`Rolls of <@${sandbox().fake.user('mike').id}>.`);
     expect(text).toContain(`**3** rolls with a success or failure: **${expected.got}** succeeded; their odds expected **${expected.expected.toFixed(1)}**`);
@@ -131,15 +143,15 @@ describe('/stats', () => {
     const blind = await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'Shotgun Handling', cl: 80, blind: true } });
     expect(blind.content).toContain('blind');
 
-    const player = textOf(await sandbox().one({ user: 'mike', command: 'stats', options: { player: 'mike' } }));
+    const player = textOf(await stats({ user: 'mike', command: 'stats', options: { player: 'mike' } }));
     expect(player).toContain('**3** rolls with a success or failure');
     expect(player).toContain('Rolls only Dispatchers may see (blind, secret, hidden CL) are left out.');
 
-    const dispatcher = textOf(await sandbox().one({ ...DISPATCHER, command: 'stats', options: { player: 'mike' } }));
+    const dispatcher = textOf(await stats({ ...DISPATCHER, command: 'stats', options: { player: 'mike' } }));
     expect(dispatcher).toContain('**4** rolls with a success or failure');
     expect(dispatcher).not.toContain('are left out');
 
-    const shared = await sandbox().one({ ...DISPATCHER, command: 'stats', options: { player: 'mike', share: true } });
+    const shared = await stats({ ...DISPATCHER, command: 'stats', options: { player: 'mike', share: true } });
     expect(shared.ephemeral).toBe(false);
     expect(textOf(shared)).toContain('**3** rolls with a success or failure');
     expect(chartOf(shared).signature).toBe(PNG_SIGNATURE);
@@ -152,26 +164,26 @@ describe('/stats', () => {
     const names = (choices.choices as Array<{ name: string; value: string }>).map((choice) => choice.name);
     expect(names).toEqual(['Kat · yours · Tac Talk (Decision Engine)', 'Troy · a player’s · Tac Talk (Decision Engine)']);
     const kat = (choices.choices as Array<{ name: string; value: string }>)[0]!.value;
-    const text = textOf(await sandbox().one({ user: 'mike', command: 'stats', options: { sheet: kat } }));
+    const text = textOf(await stats({ user: 'mike', command: 'stats', options: { sheet: kat } }));
     expect(text).toContain(`Rolls of **Kat** (<@${sandbox().fake.user('sasha').id}>'s sheet).`);
     expect(text).toContain('**1** roll with a success or failure');
     // By name too, as typed without the list.
-    expect(textOf(await sandbox().one({ user: 'sasha', command: 'stats', options: { sheet: 'troy' } }))).toContain('**3** rolls with a success or failure');
+    expect(textOf(await stats({ user: 'sasha', command: 'stats', options: { sheet: 'troy' } }))).toContain('**3** rolls with a success or failure');
   });
 
   it('an empty scope, an unknown sheet, two scopes at once and a session before any: each a clear private answer', async () => {
-    const empty = await sandbox().one({ user: 'mike', command: 'stats' });
+    const empty = await stats({ user: 'mike', command: 'stats' });
     expect(empty).toMatchObject({ ephemeral: true, attachments: [] });
     expect(empty.content).toContain('No rolls to weigh for everyone on this server: /stats counts rolls with a chance of success');
 
-    const unknown = await sandbox().one({ user: 'mike', command: 'stats', options: { sheet: 'Nobody' } });
+    const unknown = await stats({ user: 'mike', command: 'stats', options: { sheet: 'Nobody' } });
     expect(unknown).toMatchObject({ ephemeral: true });
     expect(unknown.content).toContain('No sheet named “Nobody” on this server');
 
-    const both = await sandbox().one({ user: 'mike', command: 'stats', options: { sheet: 'Troy', player: 'sasha' } });
+    const both = await stats({ user: 'mike', command: 'stats', options: { sheet: 'Troy', player: 'sasha' } });
     expect(both.content).toContain('Pick `player:` or `sheet:`, not both');
 
-    const session = await sandbox().one({ user: 'mike', command: 'stats', options: { session: true } });
+    const session = await stats({ user: 'mike', command: 'stats', options: { session: true } });
     expect(session.content).toContain('No play session yet on this server: a Dispatcher opens one with `/session open`.');
   });
 });

@@ -1,7 +1,7 @@
 // /stats' statistics against cases worked by hand: the exact count of successes, its two-sided p-value, the
 // chi-square of the D100 faces, and the words a p-value is said in.
 import { describe, expect, it } from 'vitest';
-import { calibrate, chanceWords, chiSquarePValue, d100Histogram, poissonBinomial, twoSidedPValue, uniformity } from '../../src/engine/calibration.js';
+import { calibrate, chanceWords, chiSquarePValue, d100Histogram, oddsBands, poissonBinomial, twoSidedPValue, uniformity } from '../../src/engine/calibration.js';
 
 describe('the count of successes (Poisson-binomial)', () => {
   it('two rolls at 90 % and 80 %: P(0) = 0.1·0.2, P(1) = 0.9·0.2 + 0.1·0.8, P(2) = 0.9·0.8', () => {
@@ -29,11 +29,10 @@ describe('the count of successes (Poisson-binomial)', () => {
     expect(twoSidedPValue(poissonBinomial(new Array(20).fill(0.3)), 12)).toBeCloseTo(2 * upper, 12);
   });
 
-  it('calibrate sums the odds, counts the successes and keeps the running totals oldest first', () => {
+  it('calibrate sums the odds, counts the successes and weighs the difference', () => {
     const result = calibrate([{ odds: 0.9, success: false }, { odds: 0.8, success: false }]);
-    expect(result).toMatchObject({ rolls: 2, got: 0, gotSoFar: [0, 0] });
+    expect(result).toMatchObject({ rolls: 2, got: 0 });
     expect(result.expected).toBeCloseTo(1.7, 12);
-    expect(result.expectedSoFar[0]).toBeCloseTo(0.9, 12);
     expect(result.spread).toBeCloseTo(Math.sqrt(0.09 + 0.16), 12);
     expect(result.pValue).toBeCloseTo(0.04, 12);
   });
@@ -62,6 +61,16 @@ describe('the D100 faces against an even die (chi-square)', () => {
     const lopsided = uniformity([50, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(lopsided.statistic).toBeCloseTo(450, 10);
     expect(lopsided.pValue).toBeLessThan(1e-80);
+  });
+});
+
+describe('the rolls by bands of their odds (the chart)', () => {
+  it('puts each roll in its band of 20 %, 100 % in the last, with its expected and got successes', () => {
+    const bands = oddsBands([{ odds: 0.1, success: true }, { odds: 0.2, success: false }, { odds: 0.55, success: true }, { odds: 1, success: true }]);
+    expect(bands.map((band) => band.from)).toEqual([0, 20, 40, 60, 80]);
+    expect(bands.map((band) => band.rolls)).toEqual([1, 1, 1, 0, 1]);
+    expect(bands.map((band) => band.got)).toEqual([1, 0, 1, 0, 1]);
+    expect(bands[1]!.expected).toBeCloseTo(0.2, 12);
   });
 });
 
