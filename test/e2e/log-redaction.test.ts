@@ -65,3 +65,32 @@ it('scrubs tokens from messages, token fields and any depth, and logs attached f
   expect(line).not.toContain('sandbox-token');
   expect(JSON.parse(line)).toMatchObject({ err: { requestBody: { files: [{ name: 'notes.txt', bytes: 5000 }], json: { content: 'hi' } } }, nested: { discordToken: '[REDACTED]' } });
 });
+
+it("logs a failed NPC webhook post without the webhook's token; the NPC then speaks as the bot", async () => {
+  const { fake } = sandbox;
+  fake.faults.clear();
+  const dispatcher = { user: 'dee', roles: ['dispatcher'] };
+  await fake.interact({ ...dispatcher, command: 'npc create', options: { name: 'Thug' } });
+  await fake.interact({ ...dispatcher, command: 'npc say', options: { npc: 'Thug', text: 'One.' } });
+  const [webhook] = fake.webhooks(fake.channelId);
+  expect(webhook).toBeDefined();
+
+  // Discord failing the webhook's execute: discord.js gives up with an error whose URL holds the token.
+  const failing = fake.faults.add({ target: 'followup', path: `/webhooks/${webhook!.id}/`, status: 500 });
+  const said = await fake.interact({ ...dispatcher, command: 'npc say', options: { npc: 'Thug', text: 'Two.' } });
+  expect(said.responses).toMatchObject([{ kind: 'reply', ephemeral: false, content: '🗣️ **Thug:** Two.' }]);
+  failing.remove();
+  await logged('an NPC could not speak through its webhook; it speaks as the bot', 1);
+
+  // Deleted by someone: the 404 is logged as it is made anew, and the line posted through the new one.
+  fake.deleteWebhook(webhook!.id);
+  const again = await fake.interact({ ...dispatcher, command: 'npc say', options: { npc: 'Thug', text: 'Three.' } });
+  expect(again.responses).toMatchObject([{ ephemeral: true, content: 'Posted in this channel as **Thug**.' }]);
+  await logged("an NPC webhook was deleted; making the channel's anew", 1);
+
+  const tokens = [webhook!.token, ...fake.webhooks().map((made) => made.token)];
+  expect(tokens).toHaveLength(2);
+  for (const token of tokens) expect(lines.filter((line) => line.includes(token))).toEqual([]);
+  const failure = lines.find((line) => line.includes('an NPC could not speak through its webhook'))!;
+  expect(JSON.parse(failure)).toMatchObject({ level: 40, npc: 'Thug', failure: { status: 500 } });
+});
