@@ -177,21 +177,6 @@ describe('dice you can prove fair', () => {
       expect(said, what).toMatch(why);
       expect(said, what).toContain('REFUSED: this journal does not match its proof or its published secrets');
     }
-
-    // The script itself, as a reader runs it: exit 0 for the journal, 1 for a tampered copy.
-    const folder = mkdtempSync(join(tmpdir(), 'journal-'));
-    writeFileSync(join(folder, 'journal.md'), markdown);
-    writeFileSync(join(folder, 'tampered.html'), copies[2]![1]);
-    const run = (file: string) =>
-      new Promise<{ status: number; stdout: string }>((done) => {
-        execFile(process.execPath, ['--import', 'tsx', 'src/verify-journal.ts', join(folder, file)], { encoding: 'utf8' }, (error, stdout) => done({ status: error ? Number(error.code) : 0, stdout }));
-      });
-    // Both at once: each loads the notation library for the journal's notation roll.
-    const [good, bad] = await Promise.all([run('journal.md'), run('tampered.html')]);
-    expect(good.stdout).toContain('CONFIRMED: 5 roll(s)');
-    expect(good.status).toBe(0);
-    expect(bad.stdout).toContain('REFUSED');
-    expect(bad.status).toBe(1);
   });
 
   it("a journal of a session still open: its rolls are not yet checkable, which is no failure; a file without a proof is refused", async () => {
@@ -207,6 +192,40 @@ describe('dice you can prove fair', () => {
     const none = await verifyJournal('# Journal\n\nNothing here.');
     expect(none.confirmed).toBe(false);
     expect(none.lines[0]).toMatch(/^REFUSED: No proof found/);
+  });
+
+  it('a restarted bot goes on with the open session past the last seed number the roll log holds, and the script confirms its journal', async () => {
+    await troy();
+    await sandbox().one({ ...DISPATCHER, command: 'session open', options: { title: 'Across a restart' } });
+    const session = (await sandbox().bot.store.sessions.current(sandbox().fake.guildId))!;
+    for (const index of [0, 1]) {
+      const made = await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'Lock Picking', cl: 90 } });
+      expect(footerOf(made)).toContain(`seed ${index} of session ${session.id}`);
+    }
+    await sandbox().restartBot();
+    const after = await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'Lock Picking', cl: 90 } });
+    expect(footerOf(after)).toContain(`seed 2 of session ${session.id}`);
+    const closed = await sandbox().one({ ...DISPATCHER, command: 'session close' });
+    expect(textOf(closed)).toContain('3 rolls were made from its seeds');
+    const journal = await exportJournal({ since: '1h' });
+    expect((await verifyJournal(journal.markdown)).lines.at(-1)).toBe('CONFIRMED: 3 roll(s) recomputed from published secrets and shown as rolled.');
+
+    // The script itself, as a reader runs it: exit 0 for the journal, 1 for a copy with a die changed in its text.
+    const folder = mkdtempSync(join(tmpdir(), 'journal-'));
+    const [firstRoll] = journal.proof.rolls;
+    const dice = firstRoll!.dice as { tens: number; ones: number };
+    writeFileSync(join(folder, 'journal.md'), journal.markdown);
+    writeFileSync(join(folder, 'tampered.html'), tampered(journal.html, journal.proof, journal.proof, { from: firstRoll!, to: { ...firstRoll!, dice: { tens: (dice.tens + 1) % 10, ones: dice.ones } } }));
+    const run = (file: string) =>
+      new Promise<{ status: number; stdout: string }>((done) => {
+        execFile(process.execPath, ['--import', 'tsx', 'src/verify-journal.ts', join(folder, file)], { encoding: 'utf8' }, (error, stdout) => done({ status: error ? Number(error.code) : 0, stdout }));
+      });
+    const [good, bad] = await Promise.all([run('journal.md'), run('tampered.html')]);
+    expect(good.stdout).toContain('CONFIRMED: 3 roll(s)');
+    expect(good.status).toBe(0);
+    expect(bad.stdout).toContain(`Roll ${firstRoll!.id} (challenge): the journal's text does not show it as recomputed`);
+    expect(bad.stdout).toContain('REFUSED');
+    expect(bad.status).toBe(1);
   });
 
   it('refuses a plain player, a blank title, and a reveal with nothing open, each privately saying what would work', async () => {
