@@ -93,7 +93,8 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
   if (typed === null) {
     const shown = topics.filter((topic) => playedHere(topic, played));
     const summaries: CommandSummary[] = definitions.map((command) => ({ name: command.data.name, description: command.data.toJSON().description }));
-    await context.answer.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers));
+    const menus = context.menus.filter((menu) => playedHere({ systems: menu.systems }, played)).map((menu) => ({ name: menu.name, target: menu.target, example: menu.help.example }));
+    await context.answer.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers, menus));
     return;
   }
 

@@ -9,7 +9,7 @@ import { defineCommand, type ComponentInteraction, type HandlerContext } from '.
 import { readAttachmentText } from '../src/discord/attachments.js';
 import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
-import { SHEET_LIMITS, validName } from '../src/engine/sheet.js';
+import { SHEET_LIMITS, validName, type OperatorSheet } from '../src/engine/sheet.js';
 import { parseSheetFile, SHEET_FILE_MAX_BYTES, sheetFileText } from '../src/engine/sheet-file.js';
 import type { SheetOwner } from '../src/store/operators.js';
 import { nameChoices } from '../src/views/autocomplete.js';
@@ -84,11 +84,18 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
  * `/sheet show`'s answer, also the "Show sheet" context menu's: a member's sheet (the named one, else their current)
  * as any member may see it; `more` is added below it.
  */
-export async function showSheet(context: HandlerContext, member: { id: string; label: string }, name: string | null, privately: boolean, more?: string): Promise<void> {
+export async function showSheet(
+  context: HandlerContext,
+  member: { id: string; label: string },
+  name: string | null,
+  privately: boolean,
+  more?: (shown: OperatorSheet) => string | undefined,
+): Promise<void> {
   const someoneElse = member.id === context.userId ? undefined : member.label;
   const sheet = await context.store.operators.byNameOrActive({ guildId: context.guildId, ownerId: member.id }, name, null, someoneElse === undefined ? {} : { someoneElse });
   const reply = sheetReply(sheet, member.label, context.now(), privately);
-  await context.answer.reply(more ? { ...reply, content: more } : reply);
+  const note = more?.(sheet);
+  await context.answer.reply(note ? { ...reply, content: note } : reply);
 }
 
 async function list(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

@@ -1,6 +1,6 @@
 /** The bot itself: database, discord.js client and router, started and stopped as one. */
 import { disableValidators, Events, type Client } from 'discord.js';
-import { commands } from '../commands/index.js';
+import { commands, contextMenus } from '../commands/index.js';
 import type { BotCommand, BotServices } from './discord/command.js';
 import { CommittedSeeds } from './discord/committed-seeds.js';
 import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
@@ -90,11 +90,12 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     // One process with every server, or a shard process with its shards' servers only.
     shards: options.shards ?? null,
   };
-  const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome });
+  const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome, menus: contextMenus });
   const slashList = new SlashList({
     rest: client.rest,
     applicationId: () => client.application?.id ?? client.user?.id ?? '',
     commands: served,
+    menus: contextMenus,
     servers: store.servers,
     log,
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',

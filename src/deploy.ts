@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 // REST alone, as the discord.js guide deploys: registering commands needs no gateway login.
 import { REST } from '@discordjs/rest';
 import { Routes, type RESTGetAPICurrentUserGuildsResult } from 'discord.js';
-import { commands } from '../commands/index.js';
+import { commands, contextMenus } from '../commands/index.js';
 import { loadConfig } from './config.js';
 import type { SlashListOutcome } from './discord/command.js';
 import { SlashList } from './discord/slash-list.js';
@@ -56,7 +56,7 @@ export interface DeployOptions {
 }
 
 export async function deploySlashLists(options: DeployOptions): Promise<{ globalRemoved: number; servers: Array<{ guildId: string; outcome: SlashListOutcome }> }> {
-  const slashList = new SlashList({ rest: options.rest, applicationId: () => options.applicationId, commands, servers: options.store.servers, log: options.log, scope: options.scope });
+  const slashList = new SlashList({ rest: options.rest, applicationId: () => options.applicationId, commands, menus: contextMenus, servers: options.store.servers, log: options.log, scope: options.scope });
   const globalRemoved = await slashList.clearGlobal();
   const guildIds = options.guildId ? [options.guildId] : await botGuildIds(options.rest);
   const servers = [];

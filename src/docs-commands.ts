@@ -4,12 +4,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { commands } from '../commands/index.js';
+import { commands, contextMenus } from '../commands/index.js';
 import { COMMANDS_DOC, renderCommandReference, withReference } from './discord/command-reference.js';
 
 async function main(): Promise<void> {
   const before = readFileSync(COMMANDS_DOC, 'utf8');
-  const after = withReference(before, renderCommandReference(commands.map((command) => command.data.toJSON())));
+  const after = withReference(before, renderCommandReference(commands.map((command) => command.data.toJSON()), contextMenus));
   if (after === before) {
     console.log('docs/commands.md: the command reference is up to date.');
     return;

@@ -21,23 +21,52 @@ function optionMemberName(interaction: ChatInputCommandInteraction, option: stri
 
 export async function start(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const opponent = interaction.options.getUser('opponent', true);
+  await startContest(context, {
+    opponent: { id: opponent.id, bot: opponent.bot, name: optionMemberName(interaction, 'opponent') },
+    challengerName: memberName(interaction),
+    intent: interaction.options.getString('intent', true),
+    stakes: interaction.options.getString('stakes', true),
+    skill: interaction.options.getString('skill', true),
+    role: interaction.options.getString('role', true),
+    archetypes: interaction.options.getString('archetypes'),
+  });
+}
+
+/** What a challenger gives to start a contest: `/contest start`'s options, or the "Challenge to a contest" form. */
+export interface ContestTerms {
+  opponent: { id: string; bot: boolean; name: string };
+  challengerName: string;
+  intent: string;
+  stakes: string;
+  skill: string;
+  role: string;
+  archetypes: string | null;
+}
+
+/** Whom a contest may not be against, in /contest start's words (the context menu refuses before its form opens). */
+export function refuseOpponent(opponent: { id: string; bot: boolean }, context: HandlerContext): void {
   if (opponent.bot) throw new UserError('You cannot contest a bot: a contest is between two players.');
   if (opponent.id === context.userId) throw new UserError('You cannot contest yourself. Pick another player.');
+}
+
+/** The one start of a contest, whichever way its terms were given: checked, drafted, posted as its opening message. */
+export async function startContest(context: HandlerContext, terms: ContestTerms): Promise<void> {
+  const { opponent, role } = terms;
+  refuseOpponent(opponent, context);
   const { store } = context;
   const sheet = await store.operators.requireActive({ guildId: context.guildId, ownerId: context.userId }, 'tactalk', { command: '/contest start' });
   const settings = await store.servers.settings(context.guildId);
-  const role = interaction.options.getString('role', true);
   if (role !== 'attacker' && role !== 'defender') throw new UserError('The role is **attacker** or **defender**.');
   const state = proposeContest({
     challengerId: context.userId,
     opponentId: opponent.id,
     challengerOperator: { id: sheet.id, name: sheet.name },
-    challengerName: memberName(interaction),
-    opponentName: optionMemberName(interaction, 'opponent'),
-    intent: interaction.options.getString('intent', true),
-    stakes: interaction.options.getString('stakes', true),
+    challengerName: terms.challengerName,
+    opponentName: opponent.name,
+    intent: terms.intent,
+    stakes: terms.stakes,
     addsOwnSkill: settings.contestAddsOwnSkill,
-    choice: choiceFrom(sheet, role, interaction.options.getString('skill', true), interaction.options.getString('archetypes'), context.now()),
+    choice: choiceFrom(sheet, role, terms.skill, terms.archetypes, context.now()),
   });
   // A draft until its opening is in the channel: a crash or a lost reply before then leaves nothing open, and the
   // user's retry is the only contest that counts.

@@ -4,6 +4,8 @@
  * test/docs/commands-reference.test.ts fails when that part is not what this writes.
  */
 import { ApplicationCommandOptionType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { systemName } from '../engine/systems/index.js';
+import type { BotContextMenu } from './command.js';
 
 export const COMMANDS_DOC = new URL('../../docs/commands.md', import.meta.url);
 export const REFERENCE_COMMAND = 'npm run docs:commands';
@@ -85,8 +87,27 @@ function isSubcommand(option: AnyOption): boolean {
   return option.type === ApplicationCommandOptionType.Subcommand || option.type === ApplicationCommandOptionType.SubcommandGroup;
 }
 
-/** The reference as Markdown: for each command in registration order, each subcommand and each option. */
-export function renderCommandReference(definitions: readonly Definition[]): string {
+/** What the reference says of a context-menu command. */
+export type MenuReference = Pick<BotContextMenu, 'name' | 'target' | 'systems' | 'requires' | 'help'>;
+
+/** The context-menu commands: where Discord shows each (right-click what → Apps), who uses it, how. */
+function menuLines(menus: readonly MenuReference[]): string[] {
+  if (menus.length === 0) return [];
+  const lines = ['### Context menus', '', 'Right-click a message or a member (on a phone: press and hold) → **Apps** → the command. They take no options.', ''];
+  for (const menu of menus) {
+    const where = menu.target === 'message' ? 'on a message' : 'on a member';
+    const only = menu.systems ? ` Offered where ${menu.systems.map(systemName).join(' or ')} is played.` : '';
+    const who = menu.help.who ?? (menu.requires && 'dispatcher' in menu.requires ? 'Dispatchers' : menu.help.audience === 'player' ? 'Players' : 'Dispatchers');
+    lines.push(`#### ${code(menu.name)} (${where})`, '', cell(`${who}: ${menu.help.example}.${only}`), '');
+  }
+  return lines;
+}
+
+/**
+ * The reference as Markdown: for each command in registration order, each subcommand and each option; then the
+ * context-menu commands.
+ */
+export function renderCommandReference(definitions: readonly Definition[], menus: readonly MenuReference[] = []): string {
   const lines: string[] = [];
   for (const definition of definitions) {
     const options = (definition.options ?? []) as AnyOption[];
@@ -106,6 +127,7 @@ export function renderCommandReference(definitions: readonly Definition[]): stri
       }
     }
   }
+  lines.push(...menuLines(menus));
   return lines.join('\n').trimEnd();
 }
 

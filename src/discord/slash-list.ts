@@ -6,15 +6,25 @@
  * a setting chosen again registers nothing.
  */
 import { createHash } from 'node:crypto';
-import { Routes, type ChatInputCommandInteraction, type REST, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import {
+  Routes,
+  type ChatInputCommandInteraction,
+  type ContextMenuCommandInteraction,
+  type ModalSubmitInteraction,
+  type REST,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord.js';
 import { type SystemId } from '../engine/systems/index.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { playedSystems, type ServerStore } from '../store/servers.js';
 import { unplayedCommandText } from '../views/config.js';
-import type { BotCommand, SlashListOutcome, SlashListUpdater } from './command.js';
+import type { BotCommand, BotContextMenu, SlashListOutcome, SlashListUpdater } from './command.js';
 
 type Definition = RESTPostAPIChatInputApplicationCommandsJSONBody;
+/** What one bulk registration carries: the slash commands, then the context-menu commands (types 2 and 3). */
+type ListEntry = Definition | RESTPostAPIContextMenuApplicationCommandsJSONBody;
 
 function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean {
   return !command.systems || command.systems.some((id) => played.includes(id));
@@ -45,6 +55,22 @@ export function slashListFor(commands: readonly BotCommand[], played: readonly S
   });
 }
 
+/** The context-menu commands of a server that plays `played`: those of no system, and those of a system it plays. */
+export function menuListFor(menus: readonly BotContextMenu[], played: readonly SystemId[]): RESTPostAPIContextMenuApplicationCommandsJSONBody[] {
+  return menus.filter((menu) => !menu.systems || menu.systems.some((id) => played.includes(id))).map((menu) => menu.data.toJSON());
+}
+
+/**
+ * A context menu of a system this server no longer plays can still arrive from a client that has not refreshed
+ * its list, and a form it opened can be sent after: refused, privately, as a slash command of that system is.
+ */
+export async function requireMenuPlayedHere(interaction: ContextMenuCommandInteraction | ModalSubmitInteraction, menu: BotContextMenu, servers: ServerStore): Promise<void> {
+  if (!menu.systems) return;
+  const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
+  if (menu.systems.some((id) => played.includes(id))) return;
+  throw new UserError(unplayedCommandText(menu.name, menu.systems, played));
+}
+
 /** The systems a command (or one of its subcommands) belongs to; undefined when every server has it. */
 export function systemsOfSubcommand(command: BotCommand, subcommand: string | null): readonly SystemId[] | undefined {
   if (subcommand !== null && everywherePaths(command).includes(subcommand)) return undefined;
@@ -64,7 +90,7 @@ export async function requirePlayedHere(interaction: ChatInputCommandInteraction
 }
 
 /** What the list's registration is known by: where it was registered (which Discord, which application) and what. */
-function digestOf(scope: string, body: Definition[]): string {
+function digestOf(scope: string, body: ListEntry[]): string {
   return createHash('sha256').update(JSON.stringify({ scope, body })).digest('hex');
 }
 
@@ -73,6 +99,8 @@ export interface SlashListOptions {
   /** Known once the client is ready. */
   applicationId(): string;
   commands: readonly BotCommand[];
+  /** The context-menu commands, registered in the same list after the slash commands. */
+  menus?: readonly BotContextMenu[];
   servers: ServerStore;
   log: Logger;
   /**
@@ -144,8 +172,11 @@ export class SlashList implements SlashListUpdater {
     const { servers, log } = this.options;
     const applicationId = this.options.applicationId();
     const settings = await servers.settings(guildId);
-    const body = slashListFor(this.options.commands, playedSystems(settings));
-    const names = body.map((definition) => definition.name);
+    const played = playedSystems(settings);
+    const slash = slashListFor(this.options.commands, played);
+    const body: ListEntry[] = [...slash, ...menuListFor(this.options.menus ?? [], played)];
+    // The slash commands' names: what /config and `npm run deploy` show as `/name`.
+    const names = slash.map((definition) => definition.name);
     const digest = digestOf(`${this.options.scope} ${applicationId}`, body);
     if (!force && settings.commandsDigest === digest) return { kind: 'unchanged', names };
     try {

@@ -88,7 +88,20 @@ export interface CommandSummary {
 }
 
 /** The overview: private, one embed, the commands by audience; `dispatchers` says who is a Dispatcher here. */
-export function helpOverview(topics: readonly HelpTopic[], commands: readonly CommandSummary[], start: StartSteps, dispatchers: string): ReplyPayload {
+/** A context-menu command as the overview lists it: its name, what it is used on, and how. */
+export interface MenuSummary {
+  name: string;
+  target: 'message' | 'user';
+  example: string;
+}
+
+/** The overview's field of context-menu commands (right-click → Apps), those that save typing a command. */
+function menuField(menus: readonly MenuSummary[]): { name: string; value: string } {
+  const lines = menus.map((menu) => `**${menu.name}** (on ${menu.target === 'message' ? 'a message' : 'a member'}): ${menu.example}`);
+  return { name: 'Right-click → Apps (press and hold on a phone)', value: truncate(lines.join('\n'), DISCORD_LIMITS.fieldValue) };
+}
+
+export function helpOverview(topics: readonly HelpTopic[], commands: readonly CommandSummary[], start: StartSteps, dispatchers: string, menus: readonly MenuSummary[] = []): ReplyPayload {
   const steps = [...start.sheet, { what: 'Roll', command: start.roll }].map((step, index) => `${index + 1}. ${step.what}: \`${step.command}\``).join('\n');
   const embed = new EmbedBuilder()
     .setColor(HELP_COLOR)
@@ -102,6 +115,7 @@ export function helpOverview(topics: readonly HelpTopic[], commands: readonly Co
     if (lines.length === 0) continue;
     embed.addFields(packedFields(AUDIENCE_TITLES[audience], audience === 'dispatcher' ? [dispatchers, ...lines] : lines));
   }
+  if (menus.length > 0) embed.addFields(menuField(menus));
   embed.setFooter({ text: 'One command, with an example: /help command:roll challenge' });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS, flags: MessageFlags.Ephemeral };
 }
