@@ -16,7 +16,6 @@ import { SVGRenderer } from 'echarts/renderers';
 
 echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
-export const STATS_CHART_NAME = 'stats.png';
 const WIDTH = 800;
 const HEIGHT = 1000;
 

@@ -7,10 +7,13 @@ import { CALIBRATION_ROLLS_MAX, chanceWords, HISTOGRAM_FACES_MIN } from '../engi
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import { privateNote, type ReplyPayload } from './messages.js';
-import { STATS_CHART_NAME } from './stats-chart.js';
 import type { StatsSummary } from './stats-thread.js';
 
 const STATS_COLOUR = 0x5865f2;
+
+// The chart's file name here, not beside its drawing: the bot's thread never loads ECharts or resvg, only the stats
+// thread does.
+export const STATS_CHART_NAME = 'stats.png';
 
 /** The scope as the answer names it. */
 export interface StatsScopeView {
