@@ -110,6 +110,16 @@ describe('/npc say', () => {
     expect(spoken().map((message) => message.content)).toEqual(['Before.', 'After.', 'Found.']);
   });
 
+  it('two Dispatchers speaking at once in a channel without a webhook make one between them', async () => {
+    const [first, second] = await Promise.all([
+      sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'npc say', options: { npc: 'Thug', text: 'First.' } }),
+      sandbox.one({ user: 'dora', roles: ['dispatcher'], command: 'npc say', options: { npc: 'Thug', text: 'Second.' } }),
+    ]);
+    expect([first.content, second.content]).toEqual(['Posted in this channel as **Thug**.', 'Posted in this channel as **Thug**.']);
+    expect(sandbox.fake.webhooksCreated).toBe(1);
+    expect(spoken().map((message) => message.content).sort()).toEqual(['First.', 'Second.']);
+  });
+
   it('is for Dispatchers: a player is refused and nothing is posted; NPC names are not suggested to them', async () => {
     const refused = await sandbox.one({ user: 'mike', command: 'npc say', options: { npc: 'Thug', text: 'I am the Thug now.' } });
     expect(refused).toMatchObject({ ephemeral: true, allowedMentions: NO_PINGS });
