@@ -512,6 +512,7 @@ export const codeCommand = defineCommand<SpendPress>({
           .addStringOption((o) => o.setName('track').setDescription("The target's condition track the points go on, e.g. Wounds").setAutocomplete(true).setMaxLength(70))
           .addStringOption((o) => o.setName('as_npc').setDescription('Dispatcher only: roll for this NPC').setAutocomplete(true)),
       run: roll,
+      again: true,
       help: { audience: 'player', example: '/code roll code:3D+2 difficulty:moderate' },
     },
     {

@@ -320,6 +320,7 @@ export const d10Command = defineCommand<RollAgainPress>({
           { aim: true },
         ),
       run: basic,
+      again: true,
       help: { audience: 'player', example: '/d10 roll dice:5 tn:7' },
     },
     {
@@ -333,6 +334,7 @@ export const d10Command = defineCommand<RollAgainPress>({
           { aim: false },
         ),
       run: (interaction, context) => basic(interaction, context, 'fastdraw'),
+      again: true,
       help: { audience: 'player', example: '/d10 fastdraw dice:4 tn:7' },
     },
     {
@@ -355,6 +357,7 @@ export const d10Command = defineCommand<RollAgainPress>({
           { aim: true },
         ),
       run: advanced,
+      again: true,
       help: { audience: 'player', example: '/d10 advanced primary:5 secondary:2 mode:additive tn:7' },
     },
     {

@@ -417,6 +417,7 @@ export const poolCommand = defineCommand<PoolPress>({
       .addStringOption((o) => o.setName('stakes').setDescription('What you want to achieve (Persuasion must state it before the roll)').setMaxLength(STAKES_MAX))
       .addStringOption((o) => o.setName('factors').setDescription('Stealth: dark, crowded, distracted, blend in (+1 each); stand out, no cover (−1)').setAutocomplete(true)),
   run: rollPool,
+  again: true,
   help: { audience: 'player', example: '/pool skill:Stealth gear:1 difficulty:Hard' },
   autocomplete,
   ids: poolIds,

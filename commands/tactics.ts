@@ -328,6 +328,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
           .addBooleanOption((o) => o.setName('unproficient_equipment').setDescription('Tech only: using equipment without proficiency, −50 (below 0: cannot be used)'))
           .addStringOption(asNpc),
       run: check,
+      again: true,
       help: { audience: 'player', example: '/tactics check attribute:Tech modifier:-20' },
     },
     {
@@ -347,6 +348,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
           .addIntegerOption((o) => o.setName('modifier').setDescription('The situation, added to the target value').setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
           .addStringOption(asNpc),
       run: social,
+      again: true,
       help: { audience: 'player', example: '/tactics social species_distance:50 alien:true' },
     },
     {
@@ -364,6 +366,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
           .addIntegerOption((o) => o.setName('modifier').setDescription("The situation's difficulty, added after +50").setMinValue(-MODIFIER_LIMIT).setMaxValue(MODIFIER_LIMIT))
           .addStringOption(asNpc),
       run: reaction,
+      again: true,
       help: { audience: 'player', example: '/tactics reaction kind:dodge' },
     },
     {
@@ -383,6 +386,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
             ),
         ),
       run: attack,
+      again: true,
       help: { audience: 'player', example: '/tactics attack weapon_base:4 weapon_range:2 cover:half target:@Sasha' },
     },
     {
@@ -393,6 +397,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
           .addIntegerOption((o) => o.setName('base').setDescription("The weapon's base damage").setRequired(true).setMinValue(0).setMaxValue(WEAPON_BASE_MAX))
           .addIntegerOption((o) => o.setName('range').setDescription('The damage range: 2, 3, 4, 5 or 6').setRequired(true)),
       run: damage,
+      again: true,
       help: { audience: 'player', example: '/tactics damage base:4 range:2' },
     },
     {
@@ -406,6 +411,7 @@ export const tacticsCommand = defineCommand<ApplyPress>({
           .addBooleanOption((o) => o.setName('collar').setDescription('A Psi collar is worn: −105'))
           .addStringOption(asNpc),
       run: psi,
+      again: true,
       help: { audience: 'player', example: '/tactics psi difficulty:-10' },
     },
     {
