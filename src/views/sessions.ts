@@ -1,6 +1,6 @@
 /** Play sessions' words (commit and reveal): a session opened, shown, closed with its secret, and a roll's seed note. */
 import { MessageFlags, type APIEmbed } from 'discord.js';
-import type { SeedNote } from '../store/seed-notes.js';
+import { seedNoteOfRoll, type SeedNote } from '../store/seed-notes.js';
 import type { PlaySessionView } from '../store/sessions.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
@@ -26,6 +26,11 @@ export function seedNoteText(note: SeedNote | null): string {
   if (!note) return '';
   const at = ` · seed ${note.seedIndex} of session ${note.sessionId}`;
   return note.dayCommitment ? `${at} · today's session commits to SHA-256 ${note.dayCommitment} (see /session show)` : at;
+}
+
+/** The seed note of the roll stored under `rollId`, for a message that names its roll outside `rollFooter`. */
+export function rollSeedNote(rollId: string): string {
+  return seedNoteText(seedNoteOfRoll(rollId));
 }
 
 const when = (date: Date) => `<t:${Math.floor(date.getTime() / 1000)}:f>`;

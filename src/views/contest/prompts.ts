@@ -11,6 +11,7 @@ import { nothingChangesLines, outcomeWords, roundField, standingSuccesses, whyLi
 import { moveOf } from './steps.js';
 import { COLOR, linkTo, shortName, type ContestView } from './view.js';
 import { contestEndText } from './words.js';
+import { rollSeedNote } from '../sessions.js';
 
 /** A message that pings exactly these players and nobody else (user text inside it never pings). */
 export interface PingMessage {
@@ -71,7 +72,7 @@ export function contestResultMessage(view: ContestView, round: ContestRound, act
     .setColor(round.winner === 'tie' ? COLOR.tie : round.winner === 'nobody' ? COLOR.over : COLOR.won)
     .setDescription(truncate(lines.join('\n'), DISCORD_LIMITS.embedDescription))
     .addFields(roundField(state, round, 'challenger'), roundField(state, round, 'opponent'))
-    .setFooter({ text: `Contest #${view.id}${round.rollId ? ` · roll ${round.rollId} · check with /roll replay` : ''}` });
+    .setFooter({ text: `Contest #${view.id}${round.rollId ? ` · roll ${round.rollId}${rollSeedNote(round.rollId)} · check with /roll replay` : ''}` });
   const content = `${told.map((side) => `<@${state[side].userId}>`).join(' ')} the dice of contest #${view.id} have rolled.`;
   return { content, embeds: [embed.toJSON()], allowedMentions: { parse: [], users: told.map((side) => state[side].userId) } };
 }
