@@ -179,6 +179,19 @@ describe('other blind rolls', () => {
     expect(textOf(shown)).toContain(`**${parts[1]!.result}**`);
   });
 
+  it('Roll again (issue 25 §1) on a blind roll rolls blind again, and shows nothing of either result', async () => {
+    const { rollId, message, die, total } = await blindStealth();
+    const again = await sandbox().act({ user: 'kat', button: `roll:again:${rollId}`, message });
+    // The new roll is a message of its own; the pressed one may be redrawn (its Roll again used), still blind.
+    const posted = again.responses.filter((response) => response.content?.includes('made a blind Stealth roll') && !response.content.includes(rollId));
+    expect(posted).toHaveLength(1);
+    const second = stealthRoll(SEEDS[1]!);
+    for (const response of again.responses) expectNoResult(response, [die, total, second.die, second.total, CL]);
+    const newId = /roll `(\w{8})`/.exec(posted[0]!.content!)![1]!;
+    expect(newId).not.toBe(rollId);
+    expect(await sandbox().bot.store.rolls.find(sandbox().fake.guildId, newId)).toMatchObject({ blind: true, revealedAt: null, total: second.total });
+  });
+
   it('dice notation blind shows the expression and label, not the dice; Reveal shows them', async () => {
     // The notation library's first use is acknowledged first; the answer then fills the acknowledgement.
     const { responses } = await sandbox().act({ user: 'kat', command: 'roll dice', options: { expression: '3d6+100', label: 'Lockpick', blind: true } });
