@@ -165,6 +165,19 @@ describe('/log and /roll replay', () => {
   });
 });
 
+describe('Replay this roll', () => {
+  it('on a blind roll’s message answers as /roll replay does: nothing of it to a player, everything privately to a Dispatcher', async () => {
+    const { rollId, message, die, total } = await blindStealth();
+    const player = await sandbox().one({ user: 'kat', menu: 'Replay this roll', message });
+    expect(player.ephemeral).toBe(true);
+    expect(player.content).toContain(`Roll \`${rollId}\``);
+    expectNoResult(player, [die, total, CL]);
+    const dispatcher = await sandbox().one({ ...DISPATCHER, menu: 'Replay this roll', message });
+    expect(dispatcher.ephemeral).toBe(true);
+    expect(textOf(dispatcher)).toContain(String(total));
+  });
+});
+
 describe('other blind rolls', () => {
   it('a linked roll blind shows the skills and nothing else; Show me gives every part', async () => {
     await stealthSheet();
