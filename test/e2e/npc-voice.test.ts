@@ -129,6 +129,13 @@ describe('/npc say', () => {
     expect(sandbox.fake.webhooksCreated).toBe(0);
   });
 
+  it('an NPC whose name Discord refuses for a webhook ("discord", "clyde") speaks as the bot, naming itself', async () => {
+    await asDispatcher({ command: 'npc create', options: { name: 'Discord Dan' } });
+    const said = await asDispatcher({ command: 'npc say', options: { npc: 'Discord Dan', text: 'Hi.' } });
+    expect(said).toMatchObject({ ephemeral: false, content: '🗣️ **Discord Dan:** Hi.', allowedMentions: NO_PINGS });
+    expect(spoken()).toEqual([]);
+  });
+
   it('refuses an unknown NPC or an empty line, saying what would be right', async () => {
     expect((await asDispatcher({ command: 'npc say', options: { npc: 'Thugg', text: 'Hi.' } })).content).toContain('There is no NPC named **Thugg**. Did you mean **Thug**?');
     const empty = await asDispatcher({ command: 'npc say', options: { npc: 'Thug', text: '   ' } });
