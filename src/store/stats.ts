@@ -62,7 +62,9 @@ const SEEN_BY_PLAYERS = Prisma.sql` AND "inputs" NOT LIKE '%"secret":true%' AND 
 export class StatsStore {
   constructor(private readonly db: Database) {}
 
-  async rolls(scope: StatsScope, options: { dispatcher: boolean }): Promise<ScopeRolls> {
+  /** `limit`: CALIBRATION_ROLLS_MAX but for tests, which need not write 10,000 rows to see the bound work. */
+  async rolls(scope: StatsScope, options: { dispatcher: boolean; limit?: number }): Promise<ScopeRolls> {
+    const limit = options.limit ?? CALIBRATION_ROLLS_MAX;
     const where = [Prisma.sql`"guildId" = ${scope.guildId}`, Prisma.sql`(("odds" IS NOT NULL AND "success" IS NOT NULL) OR "d100" IS NOT NULL)`];
     if (scope.userId) where.push(Prisma.sql`"userId" = ${scope.userId}`);
     if (scope.system) where.push(Prisma.sql`"system" = ${scope.system}`);
@@ -72,9 +74,9 @@ export class StatsStore {
     if (scope.to) where.push(Prisma.sql`"createdAt" <= ${scope.to}`);
     const rows = await this.db.$queryRaw<Array<{ odds: number | null; success: boolean | number | null; d100: number | null; blind: boolean | number; revealedAt: Date | string | null }>>`
       SELECT "odds", "success", "d100", "blind", "revealedAt" FROM "Roll" WHERE ${Prisma.join(where, ' AND ')}${options.dispatcher ? Prisma.empty : SEEN_BY_PLAYERS}
-      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${CALIBRATION_ROLLS_MAX + 1}`;
-    const capped = rows.length > CALIBRATION_ROLLS_MAX;
-    const newest = rows.slice(0, CALIBRATION_ROLLS_MAX).reverse();
+      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`;
+    const capped = rows.length > limit;
+    const newest = rows.slice(0, limit).reverse();
     const weighed: ScopeRolls['weighed'] = [];
     const faces: number[] = [];
     for (const row of newest) {
