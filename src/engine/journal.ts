@@ -110,11 +110,6 @@ export type JournalWrite = {
   };
 }[JournalKind];
 
-/** A roll's story is secret where its roll is (a blind request's): the export also leaves out any entry whose roll it leaves out. */
-function blindRequest(state: RollRequestState): boolean {
-  return (state as { blind?: unknown }).blind === true;
-}
-
 /**
  * What a roll request's change adds to the journal: from `before` (null: the request is new) to `after`. A player's
  * intent; a Dispatcher's call (answering the intent, or made directly with its intent); a decline; a request settled
@@ -148,12 +143,13 @@ export function requestJournal(requestId: number, before: RollRequestState | nul
   if (was !== after.phase && (after.phase === 'granted' || after.phase === 'cancelled' || after.phase === 'withdrawn')) {
     writes.push({ kind: 'settled', userId: after.phase === 'withdrawn' ? after.playerId : after.dispatcherId || null, details: { requestId, how: after.phase } });
   }
-  const secret = blindRequest(after);
+  // An answer is as secret as its roll, no more: the export leaves it out exactly while it leaves its roll out (a blind
+  // call's roll until it is revealed), so it is not marked secret itself.
   if (was !== 'rolled' && after.phase === 'rolled' && after.result?.rollId) {
-    writes.push({ kind: 'answer', userId: after.playerId, rollId: after.result.rollId, secret, details: { requestId, answers: 'call', table: null } });
+    writes.push({ kind: 'answer', userId: after.playerId, rollId: after.result.rollId, details: { requestId, answers: 'call', table: null } });
   }
   if (!before?.consequenceRoll && after.consequenceRoll) {
-    writes.push({ kind: 'answer', userId: after.playerId, rollId: after.consequenceRoll.rollId, secret, details: { requestId, answers: 'consequence', table: after.consequenceRoll.table } });
+    writes.push({ kind: 'answer', userId: after.playerId, rollId: after.consequenceRoll.rollId, details: { requestId, answers: 'consequence', table: after.consequenceRoll.table } });
   }
   return writes;
 }

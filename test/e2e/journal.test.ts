@@ -181,8 +181,30 @@ describe('/journal export', () => {
     expect(forDispatchers.markdown).toContain('(secret, shown to Dispatchers)');
 
     // Once revealed, the blind roll is in everyone's journal.
-    await s.bot.store.db.roll.update({ where: { id: blindRoll.id }, data: { revealedAt: new Date() } });
+    await s.one({ ...DISPATCHER, command: 'blind reveal', options: { id: blindRoll.id } });
     expect((await exportJournal({ user: 'sasha' }, { since: '1h' })).proof.rolls.map((roll) => roll.id).sort()).toEqual([plainRoll.id, blindRoll.id].sort());
+  });
+
+  it('a blind call: the call is told without its CL, its roll and what it answered are left out until a Dispatcher reveals it', async () => {
+    const s = sandbox();
+    await importSheet(s, 'mike', TROY);
+    const direct = await s.act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', skill: 'Climbing', cl: 70, ...CLIMB, blind: true } });
+    const post = direct.responses.find((response) => !response.ephemeral)!;
+    const requestId = /#(\d+)/.exec(textOf(post))![1]!;
+    await s.act({ user: 'mike', button: `dispatch:roll:${requestId}`, message: post.messageId! });
+    const [roll] = await s.bot.store.db.roll.findMany({ where: { blind: true } });
+    expect(roll).toBeDefined();
+
+    const before = await exportJournal({ user: 'mike' }, { since: '1h' });
+    expect(storyLines(before.markdown)).toEqual([expect.stringMatching(new RegExp(`dee calls for a roll from mike: Climbing against a hidden CL\\. .*\\(request ${requestId}\\)$`))]);
+    expect(before.markdown).not.toContain(roll!.id);
+    expect(before.markdown).not.toMatch(/\b70\b/);
+    const forDispatchers = await exportJournal(DISPATCHER, { since: '1h', include_secret: true });
+    expect(forDispatchers.markdown).toContain(`mike, answering the call of request ${requestId} (secret, shown to Dispatchers): \`roll ${roll!.id} · challenge`);
+
+    // Revealed, it is still a roll against a hidden CL (a blind call hides its CL): a player's journal keeps it out.
+    await s.one({ ...DISPATCHER, command: 'blind reveal', options: { id: roll!.id } });
+    expect((await exportJournal({ user: 'mike' }, { since: '1h' })).markdown).not.toContain(roll!.id);
   });
 
   it('since: a scene marker starts at the scene, picked from the suggestions (newest first) or typed by title; until: ends a span', async () => {
