@@ -171,6 +171,16 @@ describe('/stats', () => {
     expect(textOf(await stats({ user: 'sasha', command: 'stats', options: { sheet: 'troy' } }))).toContain('**3** rolls with a success or failure');
   });
 
+  it('session:True: the rolls of the play session open now, not those before it', async () => {
+    await troysRolls();
+    const opened = await sandbox().act({ ...DISPATCHER, command: 'session open', options: { title: 'The docks heist' } });
+    expect(opened.responses.at(-1)!.ephemeral).toBe(false);
+    await sandbox().one({ user: 'sasha', command: 'roll challenge', options: { skill: 'CQC', cl: 80 } });
+    const text = textOf(await stats({ user: 'mike', command: 'stats', options: { session: true } }));
+    expect(text).toContain('Rolls of everyone on this server in the play session “The docks heist” (open now).');
+    expect(text).toContain('**1** roll with a success or failure');
+  });
+
   it('an empty scope, an unknown sheet, two scopes at once and a session before any: each a clear private answer', async () => {
     const empty = await stats({ user: 'mike', command: 'stats' });
     expect(empty).toMatchObject({ ephemeral: true, attachments: [] });
