@@ -11,6 +11,7 @@ import { UserError } from '../src/errors.js';
 import { nameKey } from '../src/engine/names.js';
 import { SHEET_LIMITS, validName, type OperatorSheet } from '../src/engine/sheet.js';
 import { parseSheetFile, SHEET_FILE_MAX_BYTES, sheetFileText } from '../src/engine/sheet-file.js';
+import { sheetScope } from '../src/engine/saved-rolls.js';
 import type { SheetOwner } from '../src/store/operators.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
@@ -130,7 +131,9 @@ async function notes(interaction: ChatInputCommandInteraction, context: HandlerC
 
 async function exportSheet(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const sheet = await context.store.operators.byNameOrActive(ownerOf(context), interaction.options.getString('name'), null);
-  const file = Buffer.from(sheetFileText(sheet, context.now()), 'utf8');
+  // The sheet's saved rolls go with it, so an import elsewhere rolls them by name too.
+  const rolls = await context.store.savedRolls.list(context.guildId, sheetScope(sheet.id));
+  const file = Buffer.from(sheetFileText(sheet, context.now(), rolls), 'utf8');
   const fileName = `${sheet.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'sheet'}.json`;
   await context.answer.reply({ ...privateNote(`**${escapeMarkdown(sheet.name)}**, ready to keep or to import on another server with \`/sheet import\`.`), files: [{ attachment: file, name: fileName }] });
 }

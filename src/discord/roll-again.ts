@@ -44,8 +44,9 @@ export function invocationOf(interaction: ChatInputCommandInteraction): RollInvo
 async function withRollAgain(payload: AnswerPayload, rollId: string, context: HandlerContext): Promise<AnswerPayload> {
   const rows = (payload.components ?? []) as unknown[];
   if (rows.length >= DISCORD_LIMITS.actionRows) return payload;
-  // The handler may have refused, or found the outcome certain, and rolled nothing: then there is nothing to repeat.
-  if (!(await context.store.rolls.find(context.guildId, rollId))) return payload;
+  // The handler may have found the outcome certain and rolled nothing, or what was typed was too long to keep: then
+  // there is nothing to repeat.
+  if (!(await context.store.rolls.find(context.guildId, rollId))?.invocation) return payload;
   return { ...payload, components: [...(rows as NonNullable<AnswerPayload['components']>), rollAgainRow(rollId)] };
 }
 

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { INVOCATION_MAX_CHARS, invocationSchema, type RollInvocation } from './invocation.js';
 import { lookAlikeIn, nameKey, nameProblem, visibleName } from './names.js';
+import { SAVED_ROLL_LIMITS } from './saved-rolls.js';
 import { checkedBy, firstProblem, pathText } from './schema.js';
 import { DEFAULT_SYSTEM, sheetRulesOf, SYSTEM_IDS, systemIdSchema, systemName, type SystemId } from './systems/index.js';
 import { entryProblem, SHEET_LIMITS, validAttributeValue, type EntryKind, validModifier, validSkillLevel, type OperatorSheet } from './sheet.js';
@@ -88,6 +90,22 @@ const conditionSchema = z.object(
   { error: 'must be an object like {"name": "Wounded", "modifier": -10, "skills": null}' },
 );
 
+/** A saved roll in the file: its name and what it rolls, as `/roll saved` keeps it (src/engine/saved-rolls.ts). */
+const savedRollSchema = z.object(
+  {
+    name: z.string({ error: 'must be a text' }).transform((raw, context) => {
+      const checked = nameProblem(raw, SAVED_ROLL_LIMITS.nameLength);
+      if ('name' in checked) return checked.name;
+      context.issues.push({ code: 'custom', message: checked.problem, input: raw });
+      return z.NEVER;
+    }),
+    roll: invocationSchema.refine((roll) => JSON.stringify(roll).length <= INVOCATION_MAX_CHARS, {
+      error: `is longer than a saved roll keeps (${INVOCATION_MAX_CHARS} characters as JSON)`,
+    }),
+  },
+  { error: 'must be an object like {"name": "Breach", "roll": {"command": "roll", "path": "challenge", "options": [...]}}' },
+);
+
 /**
  * A sheet file as `/sheet import` reads it: every field but the name may be left out. Read, it is the sheet to
  * import (names cleaned, dates as dates); checked against its system's rules last (`fitsSystem`).
@@ -120,6 +138,12 @@ const sheetFileSchema = z
         z.object({ name: nameSchema, value: wholeNumber(validAttributeValue) }, { error: 'must be an object like {"name": "Aim", "value": 65}' }),
         SHEET_LIMITS.attributes,
       ),
+      // Absent in files written before saved rolls: a sheet replaced by such a file keeps the ones it had.
+      rolls: z
+        .array(savedRollSchema, { error: 'must be a list' })
+        .max(SAVED_ROLL_LIMITS.perSheet, { error: (issue) => `has ${(issue.input as unknown[]).length} entries; a sheet holds at most ${SAVED_ROLL_LIMITS.perSheet} saved rolls` })
+        .superRefine(namedOnce((read: { name: string }) => read.name, (index) => [index, 'name'], (name) => `repeats the saved roll "${name}"`))
+        .optional(),
     },
     { error: 'must be a JSON object' },
   )
@@ -135,6 +159,12 @@ const sheetFileSchema = z
 /** What a sheet file holds, as `/sheet export` writes it (every field) and `/sheet import` reads it. */
 export type SheetFile = Required<z.input<typeof sheetFileSchema>>;
 
+/** A sheet's saved roll as the file carries it. */
+export interface SheetFileRoll {
+  name: string;
+  invocation: RollInvocation;
+}
+
 /** A condition added before repeats were folded may name a skill twice; once means the same. */
 function onceEach(names: string[]): string[] {
   const seen = new Set<string>();
@@ -145,7 +175,7 @@ function onceEach(names: string[]): string[] {
  * The sheet's contents, ready to be written to a file; expired conditions are left behind. Names are written as
  * they look: one stored before invisible characters were refused is written without them, so the file imports.
  */
-export function toSheetFile(sheet: OperatorSheet, now: Date): SheetFile {
+export function toSheetFile(sheet: OperatorSheet, now: Date, rolls: readonly SheetFileRoll[] = []): SheetFile {
   return {
     format: SHEET_FILE_FORMAT,
     version: SHEET_FILE_VERSION,
@@ -163,12 +193,13 @@ export function toSheetFile(sheet: OperatorSheet, now: Date): SheetFile {
         expiresAt: expiresAt?.toISOString() ?? null,
       })),
     attributes: sheet.attributes.map(({ name, value }) => ({ name: visibleName(name), value })),
+    rolls: rolls.map(({ name, invocation }) => ({ name: visibleName(name), roll: invocation })),
   };
 }
 
 /** The text of the file `/sheet export` attaches: indented, for players who read or edit it. */
-export function sheetFileText(sheet: OperatorSheet, now: Date): string {
-  return `${JSON.stringify(toSheetFile(sheet, now), null, 2)}\n`;
+export function sheetFileText(sheet: OperatorSheet, now: Date, rolls: readonly SheetFileRoll[] = []): string {
+  return `${JSON.stringify(toSheetFile(sheet, now, rolls), null, 2)}\n`;
 }
 
 /**
@@ -194,7 +225,14 @@ function largestSheetFile(): SheetFile {
       expiresAt: latest,
     })),
     attributes: Array.from({ length: SHEET_LIMITS.attributes }, () => ({ name, value: -SHEET_LIMITS.attributeMagnitude })),
+    rolls: Array.from({ length: SAVED_ROLL_LIMITS.perSheet }, () => ({ name: '\u4e00'.repeat(SAVED_ROLL_LIMITS.nameLength), roll: largestInvocation() })),
   };
+}
+
+/** A saved roll's invocation at the most it may hold: its JSON at INVOCATION_MAX_CHARS, each character three bytes. */
+function largestInvocation(): RollInvocation {
+  const empty: RollInvocation = { command: 'roll', path: 'linked', options: [{ name: 'rolls', type: 3, value: '' }] };
+  return { ...empty, options: [{ name: 'rolls', type: 3, value: '\u4e00'.repeat(INVOCATION_MAX_CHARS - JSON.stringify(empty).length) }] };
 }
 
 /**
@@ -203,7 +241,10 @@ function largestSheetFile(): SheetFile {
  */
 export const SHEET_FILE_MAX_BYTES = Buffer.byteLength(JSON.stringify(largestSheetFile(), null, 4).replace(/\n/g, '\r\n'), 'utf8');
 
-export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions' | 'attributes'>;
+export type ImportedSheet = Pick<OperatorSheet, 'name' | 'system' | 'notes' | 'skills' | 'archetypes' | 'conditions' | 'attributes'> & {
+  /** The file's saved rolls; undefined for a file written before them. */
+  rolls?: SheetFileRoll[];
+};
 
 
 function problem(path: string, message: string): never {
@@ -229,8 +270,8 @@ export function parseSheetFile(text: string): ImportedSheet {
     const { path, message } = firstProblem(read.error);
     problem(pathText(path) || '(top level)', message);
   }
-  const { name, system, notes, skills, archetypes, conditions, attributes } = read.data;
-  return { name, system, notes, skills, archetypes, conditions, attributes };
+  const { name, system, notes, skills, archetypes, conditions, attributes, rolls } = read.data;
+  return { name, system, notes, skills, archetypes, conditions, attributes, ...(rolls ? { rolls: rolls.map((roll) => ({ name: roll.name, invocation: roll.roll as RollInvocation })) } : {}) };
 }
 
 /**

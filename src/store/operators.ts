@@ -2,6 +2,7 @@
  * Operator sheets in the database. Every method takes the acting user's scope (server + owner) and returns
  * engine types; limits and unique names are checked inside one transaction, so nothing half-written remains.
  */
+import { sheetScope } from '../engine/saved-rolls.js';
 import { cleanName, closestNames, lookAlikeIn, nameKey } from '../engine/names.js';
 import { Refused, type Refusal, type SheetEntryKind } from '../engine/refusals.js';
 import { NPC_OWNER_ID, SHEET_LIMITS, type ConditionEntry, type OperatorSheet } from '../engine/sheet.js';
@@ -662,6 +663,9 @@ export class OperatorStore {
           },
         };
         await tx.operator.updateMany({ where: { guildId: owner.guildId, ownerId: owner.ownerId, system: imported.system, active: true }, data: { active: false } });
+        // The file's saved rolls; a file from before saved rolls leaves the replaced sheet's as they were.
+        const kept = existing && !imported.rolls ? await tx.savedRoll.findMany({ where: { operatorId: existing.id }, select: { name: true, roll: true, createdBy: true } }) : [];
+        const rolls = imported.rolls?.map((saved) => ({ name: saved.name, roll: JSON.stringify(saved.invocation), createdBy: owner.ownerId })) ?? kept;
         if (existing) await tx.operator.delete({ where: { id: existing.id } });
         const row = await tx.operator.create({
           data: {
@@ -676,6 +680,9 @@ export class OperatorStore {
           },
           include: withContents,
         });
+        for (const saved of rolls) {
+          await tx.savedRoll.create({ data: { guildId: owner.guildId, scope: sheetScope(row.id), operatorId: row.id, name: saved.name, nameKey: nameKey(saved.name), roll: saved.roll, createdBy: saved.createdBy } });
+        }
         return { sheet: toSheet(row), replaced: existing !== null };
       });
     });
