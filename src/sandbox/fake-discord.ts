@@ -16,7 +16,7 @@
 // fake-rest.ts checkShard).
 // The fake never connects anywhere itself and listens on 127.0.0.1 only.
 import http from 'node:http';
-import { ApplicationIntegrationType, GatewayDispatchEvents, InteractionContextType, Locale } from 'discord-api-types/v10';
+import { ApplicationCommandType, ApplicationIntegrationType, GatewayDispatchEvents, InteractionContextType, Locale } from 'discord-api-types/v10';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FakeState, permissionBits } from './fake-state.js';
@@ -347,6 +347,21 @@ export class FakeDiscord {
    * The slash commands a guild offers (a name or id; default the default guild), exactly as the bot registered them:
    * the global ones, then the guild's own (FakeState.offeredCommands).
    */
+  /**
+   * The context-menu commands a guild offers under Apps, exactly as the bot registered them: a message's (right-click
+   * a message) then a member's (right-click a member).
+   */
+  contextMenus(guild?: string): unknown[] {
+    const found = this.state.guild(guild);
+    return ([ApplicationCommandType.Message, ApplicationCommandType.User] as const).flatMap((type) => this.state.offeredMenus(found, type).map((c) => structuredClone(c.definition)));
+  }
+
+  /** A member's own message in a guild's channel (what they typed there), for the bot's message context menus to act on. */
+  say(user: string, content: string, guild?: string): FakeMessage {
+    const found = this.state.guild(guild);
+    return this.state.fakeMessage(this.state.memberMessage(this.state.user(user).id, found.channelId, content));
+  }
+
   commands(guild?: string): unknown[] {
     return this.state.offeredCommands(this.state.guild(guild)).map((c) => structuredClone(c.definition));
   }

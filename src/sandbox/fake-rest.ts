@@ -143,9 +143,12 @@ const MAX_WEBHOOKS_PER_CHANNEL = 15;
 const MANAGE_WEBHOOKS = 1n << 29n;
 const SETTABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
 
-/** A slash command's answers are "chat input command" messages, every other one a default message. */
-const messageTypeOf = (interaction: InteractionRecord): MessageType =>
-  interaction.type === InteractionType.ApplicationCommand ? MessageType.ChatInputCommand : MessageType.Default;
+/** A slash command's answers are "chat input command" messages, a context menu's "context menu command" ones, every other one a default message. */
+const messageTypeOf = (interaction: InteractionRecord): MessageType => {
+  if (interaction.type !== InteractionType.ApplicationCommand) return MessageType.Default;
+  const data = interaction.payload.data as { type?: number } | undefined;
+  return data?.type === ApplicationCommandType.User || data?.type === ApplicationCommandType.Message ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
+};
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -243,6 +243,22 @@ export class FakeState {
     return [...all.filter((c) => !c.guildId), ...local];
   }
 
+  /** A member's own message (what they typed in the channel): Discord's default message, by that user. */
+  memberMessage(userId: string, channelId: string, content: string): MessageRecord {
+    const message: MessageRecord = { id: this.ids.next(), channelId, authorId: userId, content, embeds: [], components: [], flags: 0, type: 0, tts: false, attachments: [], createdAt: new Date().toISOString() };
+    this.messages.set(message.id, message);
+    this.messageChanged('create', message);
+    return message;
+  }
+
+  /** The context-menu commands of one type (2 a member's, 3 a message's) a server offers, as its slash commands are. */
+  offeredMenus(guild: FakeGuild, type: ApplicationCommandType.User | ApplicationCommandType.Message): CommandRecord[] {
+    const all = [...this.commands.values()].filter((c) => c.definition.type === type);
+    const own = all.filter((c) => c.guildId === guild.id);
+    const local = own.length > 0 || this.hasRegistered(guild.id) ? own : all.filter((c) => c.guildId === this.guildId);
+    return [...all.filter((c) => !c.guildId), ...local];
+  }
+
   /**
    * The slash command `name` (with the subcommand `path` typed after it) as a member of `guild` can send it: as
    * offered there, or as the guild's list had it before the bot dropped or changed it (a client that has not

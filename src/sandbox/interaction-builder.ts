@@ -13,6 +13,10 @@ import type {
   APIApplicationCommandInteractionDataBasicOption,
   APIChatInputApplicationCommandGuildInteraction,
   APIMessage,
+  APIMessageApplicationCommandGuildInteraction,
+  APIMessageApplicationCommandInteractionData,
+  APIUserApplicationCommandGuildInteraction,
+  APIUserApplicationCommandInteractionData,
   APIMessageComponentGuildInteraction,
   APIModalSubmitGuildInteraction,
   GatewayInteractionCreateDispatchData,
@@ -41,6 +45,7 @@ import { SandboxRequestError } from './types.js';
  */
 export type InteractionData =
   | { type: InteractionType.ApplicationCommand; data: APIChatInputApplicationCommandInteractionData }
+  | { type: InteractionType.ApplicationCommand; data: APIUserApplicationCommandInteractionData | APIMessageApplicationCommandInteractionData }
   | { type: InteractionType.ApplicationCommandAutocomplete; data: APIAutocompleteApplicationCommandInteractionData & Required<Pick<APIAutocompleteApplicationCommandInteractionData, 'options'>> }
   | { type: InteractionType.MessageComponent; data: APIMessageComponentInteractionData }
   | { type: InteractionType.ModalSubmit; data: APIModalSubmission };
@@ -66,6 +71,8 @@ export type InteractionCommon = Omit<APIChatInputApplicationCommandGuildInteract
 export function interactionPayload(built: InteractionData, common: InteractionCommon, message: APIMessage | undefined): GatewayInteractionCreateDispatchData {
   switch (built.type) {
     case InteractionType.ApplicationCommand:
+      if (built.data.type === ApplicationCommandType.User) return { ...common, type: built.type, data: built.data } satisfies APIUserApplicationCommandGuildInteraction;
+      if (built.data.type === ApplicationCommandType.Message) return { ...common, type: built.type, data: built.data } satisfies APIMessageApplicationCommandGuildInteraction;
       return { ...common, type: built.type, data: built.data } satisfies APIChatInputApplicationCommandGuildInteraction;
     case InteractionType.ApplicationCommandAutocomplete:
       return { ...common, type: built.type, data: built.data } satisfies APIApplicationCommandAutocompleteGuildInteraction;
@@ -99,9 +106,9 @@ export function buildInteraction(
   if (permissions === undefined) {
     throw new SandboxRequestError(`"permissions" must be a list of permission names: ${PERMISSION_NAMES.join(', ')}`);
   }
-  const kinds = ['command', 'button', 'select', 'modal'].filter((key) => request[key as keyof SandboxInteractionRequest] !== undefined);
+  const kinds = ['command', 'menu', 'button', 'select', 'modal'].filter((key) => request[key as keyof SandboxInteractionRequest] !== undefined);
   if (kinds.length !== 1) {
-    throw new SandboxRequestError('give exactly one of "command", "button", "select" or "modal"');
+    throw new SandboxRequestError('give exactly one of "command", "menu", "button", "select" or "modal"');
   }
   const isComponent = request.button !== undefined || request.select !== undefined;
   const source = isComponent
@@ -113,6 +120,15 @@ export function buildInteraction(
   const guild = resolveGuild(state, request.guild, source, opened?.guildId);
   const roleIds = (request.roles ?? []).map((name) => role(guild, name).id);
   guild.member(user.id, roleIds, permissions);
+  if (request.menu !== undefined) {
+    // A context menu acts where what was clicked is: a message's channel and guild, or the request's guild.
+    const target = request.message !== undefined ? sourceMessage(state, request.message, 'message context menu') : undefined;
+    const where = target ? (state.guildOfChannel(target.channelId) ?? state.defaultGuild) : resolveGuild(state, request.guild, undefined, undefined);
+    const menuRoles = (request.roles ?? []).map((name) => role(where, name).id);
+    where.member(user.id, menuRoles, permissions);
+    const built = buildMenu(state, where, request, target);
+    return { ...built, guild: where, channelId: target?.channelId ?? resolveChannel(where, request.channel), userId: user.id };
+  }
   const channelId = resolveChannel(guild, request.channel);
 
   if (request.command !== undefined) {
@@ -254,6 +270,46 @@ function buildCommand(
   }
   const data = { ...base, ...(nested.length ? { options: nested as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommand>[] } : {}) };
   return { type: kind, data, commandName: fullName };
+}
+
+// ---- context-menu commands -------------------------------------------------------------------------------
+
+/**
+ * A context-menu command run on a message (`message`) or a member (`target`), as Discord sends it: the command's
+ * type (2 a member, 3 a message), `target_id`, and what was clicked in `resolved` (the user and member, or the message).
+ * Only a command the guild offers (registered there, of that type and name) can be run, on a target of its kind.
+ */
+function buildMenu(
+  state: FakeState,
+  guild: FakeGuild,
+  request: SandboxInteractionRequest,
+  message: MessageRecord | undefined,
+): Extract<InteractionData, { type: InteractionType.ApplicationCommand }> & { commandName: string } {
+  if (typeof request.menu !== 'string' || !request.menu.trim()) throw new SandboxRequestError('"menu" must be a context-menu command\'s name');
+  const onMessage = message !== undefined;
+  if (onMessage === (request.target !== undefined)) {
+    throw new SandboxRequestError('a context menu is run on one thing: give "message" (a message id) or "target" (a user name or id)');
+  }
+  const type = onMessage ? ApplicationCommandType.Message : ApplicationCommandType.User;
+  const offered = state.offeredMenus(guild, type);
+  const record = offered.find((c) => String(c.definition.name).toLowerCase() === request.menu!.trim().toLowerCase());
+  if (!record) {
+    const names = offered.map((c) => `"${String(c.definition.name)}"`);
+    throw new SandboxRequestError(`no ${onMessage ? 'message' : 'user'} context menu "${request.menu}"${names.length ? ` (offered: ${names.join(', ')})` : ' (the bot registered none)'}`);
+  }
+  const base = { id: record.id, name: String(record.definition.name), ...(record.guildId ? { guild_id: guild.id } : {}) } as const;
+  if (message) {
+    if (state.guildOfChannel(message.channelId) !== guild) throw new SandboxRequestError(`message ${message.id} is not in the guild "${guild.name}"`);
+    const data: APIMessageApplicationCommandInteractionData = { ...base, type: ApplicationCommandType.Message, target_id: message.id, resolved: { messages: { [message.id]: state.apiMessage(message) } } };
+    return { type: InteractionType.ApplicationCommand, data, commandName: base.name };
+  }
+  if (typeof request.target !== 'string' || !request.target.trim()) throw new SandboxRequestError('"target" takes a user name or id');
+  const user = state.user(request.target);
+  guild.member(user.id);
+  const resolved: APIInteractionDataResolved = {};
+  resolver(state, guild, resolved).member(user.id);
+  const data: APIUserApplicationCommandInteractionData = { ...base, type: ApplicationCommandType.User, target_id: user.id, resolved: { users: resolved.users ?? {}, ...(resolved.members ? { members: resolved.members } : {}) } };
+  return { type: InteractionType.ApplicationCommand, data, commandName: base.name };
 }
 
 /**

@@ -75,6 +75,13 @@ export interface SandboxInteractionRequest {
   command?: string;
   /** Option name → value; user options take a user name or id, role options a role name, attachments a SandboxAttachment. */
   options?: Record<string, unknown>;
+  /**
+   * A context-menu command by its name ("Replay this roll"), run on `message` (a message id) or on `target` (a
+   * user's name or id), as right-clicking it → Apps does.
+   */
+  menu?: string;
+  /** With `menu`: the member it is run on. */
+  target?: string;
   /** With command: send an AUTOCOMPLETE interaction with this option focused. */
   focused?: string;
   /** A button press: custom_id + the message id it sits on. */

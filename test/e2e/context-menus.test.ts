@@ -1,0 +1,144 @@
+// The context-menu commands (right-click a message or a member → Apps) through the fake Discord and the real bot:
+// registered beside the slash commands (types 2 and 3, checked against Discord's spec by the fake), each one's happy
+// path and its refusals, in the words of the command it saves typing.
+import { ApplicationCommandType } from 'discord-api-types/v10';
+import { describe, expect, it } from 'vitest';
+import { contextMenus } from '../../commands/index.js';
+import { checkCommandSet } from '../../src/sandbox/discord-limits.js';
+import type { SandboxResponse } from '../../src/sandbox/fake-discord.js';
+import { importSheet, textOf, useTestSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useTestSandbox({ seeds: Array.from({ length: 50 }, (_, index) => `menu-seed-${index}`) });
+const NO_PINGS = { parse: [] };
+
+const KAT = { name: 'Kat', skills: [{ name: 'CQC', level: 37 }, { name: 'Climbing', level: 50 }], archetypes: [{ name: 'Acuity', modifier: 5 }], conditions: [] };
+const TROY = { name: 'Troy', skills: [{ name: 'CQC', level: 40 }], archetypes: [], conditions: [] };
+
+type Registered = { name: string; type?: number; description?: string; options?: unknown[]; contexts?: number[] };
+const menusOffered = () => sandbox().fake.contextMenus() as Registered[];
+const footerOf = (response: Pick<SandboxResponse, 'embeds'>) => (response.embeds[0] as { footer: { text: string } }).footer.text;
+const rollIdOf = (response: Pick<SandboxResponse, 'embeds'>) => /^Roll (\w{8}) ·/.exec(footerOf(response))![1]!;
+
+async function challengeRoll(user = 'sasha'): Promise<SandboxResponse> {
+  const rolled = await sandbox().one({ user, command: 'roll challenge', options: { skill: 'CQC', cl: 50 } });
+  expect(rolled).toMatchObject({ kind: 'reply', ephemeral: false });
+  return rolled;
+}
+
+describe('registration', () => {
+  it('each server’s list carries the four context menus after the slash commands: types 3 and 2, no description, in servers only', () => {
+    const menus = menusOffered();
+    expect(menus.map((menu) => [menu.type, menu.name])).toEqual([
+      [ApplicationCommandType.Message, 'Replay this roll'],
+      [ApplicationCommandType.Message, 'Add to journal'],
+      [ApplicationCommandType.User, 'Show sheet'],
+      [ApplicationCommandType.User, 'Challenge to a contest'],
+    ]);
+    for (const menu of menus) {
+      expect(menu.description ?? '').toBe('');
+      expect(menu.options ?? []).toEqual([]);
+      expect(menu.contexts).toEqual([0]);
+    }
+    // Beside them, the slash commands as before.
+    expect((sandbox().fake.commands() as Registered[]).map((command) => command.name)).toContain('roll');
+    // One registration, accepted by the fake (a body against Discord's spec would be a violation, checked after each test).
+    expect(sandbox().fake.commandWrites()).toBe(1);
+  });
+
+  it('the fake refuses what Discord refuses of a context menu: a description, options', () => {
+    expect(checkCommandSet(contextMenus.map((menu) => menu.data.toJSON()))).toEqual([]);
+    const issues = checkCommandSet([{ type: ApplicationCommandType.Message, name: 'Replay this roll', description: 'no', options: [{ type: 3, name: 'x', description: 'x' }] }]);
+    expect(issues.map((issue) => issue.code)).toEqual(['APPLICATION_COMMAND_INVALID_DESCRIPTION', 'APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED']);
+  });
+
+  it('a server that no longer plays Tac Talk drops Challenge to a contest from its list, and refuses it from a stale client', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    const saved = await sandbox().one({ user: 'olga', permissions: ['ManageGuild'], command: 'config systems', options: { play: 'd6 pools' } });
+    expect(textOf(saved)).toContain('This server plays');
+    expect(menusOffered().map((command) => command.name)).toEqual(['Replay this roll', 'Add to journal', 'Show sheet']);
+    // The fake offers only what is registered now: a stale client's menu is sent as its old list had it.
+    const refused = await sandbox().act({ user: 'sasha', menu: 'Challenge to a contest', target: 'mike' }).catch((error: Error) => error);
+    expect(String(refused)).toContain('no user context menu "Challenge to a contest"');
+  });
+});
+
+describe('Replay this roll', () => {
+  it('replays the roll a result shows, exactly as /roll replay does, and for anyone at the table', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    const rolled = await challengeRoll();
+    const id = rollIdOf(rolled);
+    const byMenu = await sandbox().one({ user: 'eve', menu: 'Replay this roll', message: rolled.messageId! });
+    const byCommand = await sandbox().one({ user: 'eve', command: 'roll replay', options: { id } });
+    expect(byMenu).toMatchObject({ kind: 'reply', ephemeral: false, allowedMentions: NO_PINGS });
+    expect(textOf(byMenu)).toBe(textOf(byCommand));
+    expect(textOf(byMenu)).toContain('the dice match');
+    // Discord shows a context menu's answer as such a message, with who ran what.
+    const shown = sandbox().fake.message(byMenu.messageId!)!;
+    expect(shown.interaction).toMatchObject({ type: 2, command: 'Replay this roll' });
+  });
+
+  it('a roll against a hidden Challenge Level replays privately, its CL shown to Dispatchers only, as /roll replay does', async () => {
+    await importSheet(sandbox(), 'mike', { ...TROY, skills: [{ name: 'Lock Picking', level: 40 }] });
+    const called = await sandbox().act({ user: 'dee', roles: ['dispatcher'], command: 'dispatch challenge', options: { player: 'mike', intent: 'get in', outcome: 'Troy is inside', skill: 'Lock Picking', cl: 77, hidden: true } });
+    const post = called.responses.find((response) => !response.ephemeral)!;
+    const requestId = /#(\d+)/.exec(textOf(post))![1]!;
+    await sandbox().act({ user: 'mike', button: `dispatch:roll:${requestId}`, message: post.messageId! });
+    const rollId = /Roll (\w{8}) ·/.exec(textOf(sandbox().fake.message(post.messageId!)!))![1]!;
+    const player = await sandbox().one({ user: 'mike', menu: 'Replay this roll', message: post.messageId! });
+    const command = await sandbox().one({ user: 'mike', command: 'roll replay', options: { id: rollId } });
+    expect(player.ephemeral).toBe(command.ephemeral);
+    expect(textOf(player)).toBe(textOf(command));
+    expect(textOf(player)).not.toContain('77');
+    const dispatcher = await sandbox().one({ user: 'dee', roles: ['dispatcher'], menu: 'Replay this roll', message: post.messageId! });
+    expect(dispatcher.ephemeral).toBe(true);
+    expect(textOf(dispatcher)).toContain('77');
+  });
+
+  it('on a contest’s message, replays the round it shows, as /roll replay does', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    await importSheet(sandbox(), 'mike', TROY);
+    const opening = await sandbox().one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'grab the keys', stakes: 'Troy walks', skill: 'CQC', role: 'attacker' } });
+    const contestId = /Contest #(\d+)/.exec(textOf(opening))![1]!;
+    expect((await sandbox().one({ user: 'mike', button: `contest:accept:${contestId}`, message: opening.messageId! })).kind).toBe('modal');
+    await sandbox().act({ user: 'mike', modal: `contest:acceptform:${contestId}`, fields: { stakes: 'Kat falls', role: 'defender', skill: 'CQC', archetypes: '' }, message: opening.messageId! });
+    await sandbox().act({ user: 'sasha', button: `contest:agree:${contestId}`, message: opening.messageId! });
+    const contestMessage = sandbox().fake.message(opening.messageId!)!;
+    const rollId = /rolls (\w{8})/.exec(textOf(contestMessage))![1]!;
+    const replayed = await sandbox().one({ user: 'eve', menu: 'Replay this roll', message: opening.messageId! });
+    expect(textOf(replayed)).toBe(textOf(await sandbox().one({ user: 'eve', command: 'roll replay', options: { id: rollId } })));
+    expect(textOf(replayed)).toContain('Kat (attacker): CQC');
+  });
+
+  it('a message with several rolls (an initiative tracker’s) replays the first and names the others, privately', async () => {
+    const dispatcher = { user: 'dee', roles: ['dispatcher'] };
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Troy', system: 'result-points' } });
+    await sandbox().one({ user: 'sasha', command: 'sheet create', options: { name: 'Kat', system: 'result-points' } });
+    const started = (await sandbox().act({ ...dispatcher, command: 'initiative start', options: { rule: 'debate' } })).responses.at(-1)!;
+    await sandbox().act({ user: 'mike', command: 'initiative join', options: { value: '4D+1' } });
+    await sandbox().act({ user: 'sasha', command: 'initiative join', options: { value: '3D+2' } });
+    const footer = footerOf(sandbox().fake.message(started.messageId!)!);
+    const ids = /rolls ([\w, ]+) ·/.exec(footer)![1]!.split(', ');
+    expect(ids).toHaveLength(2);
+    const answers = (await sandbox().act({ user: 'eve', menu: 'Replay this roll', message: started.messageId! })).responses;
+    expect(answers).toHaveLength(2);
+    expect(textOf(answers[0]!)).toBe(textOf(await sandbox().one({ user: 'eve', command: 'roll replay', options: { id: ids[0]! } })));
+    expect(answers[1]).toMatchObject({ kind: 'followup', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(answers[1]!.content).toBe(`That message shows 2 rolls; this is the first. The others: \`/roll replay id:${ids[1]}\`.`);
+  });
+
+  it('a message of the bot without a roll, and a member’s message, are refused privately, saying what would work', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    await importSheet(sandbox(), 'mike', TROY);
+    // A contest's opening: the bot's, public, and no dice rolled yet.
+    const opening = await sandbox().one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'grab the keys', stakes: 'Troy walks', skill: 'CQC', role: 'attacker' } });
+    const noRoll = await sandbox().one({ user: 'eve', menu: 'Replay this roll', message: opening.messageId! });
+    expect(noRoll).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(noRoll.content).toContain('This message holds no roll of mine');
+    // A member who types a roll id by hand does not make their message a roll of the bot's.
+    const rolled = await challengeRoll();
+    const typed = sandbox().fake.say('mike', `look at ${rollIdOf(rolled)}`);
+    const notMine = await sandbox().one({ user: 'eve', menu: 'Replay this roll', message: typed.id });
+    expect(notMine).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(notMine.content).toContain('This message is not one of mine, so it holds no roll of mine');
+  });
+});
