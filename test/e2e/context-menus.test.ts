@@ -142,3 +142,115 @@ describe('Replay this roll', () => {
     expect(notMine.content).toContain('This message is not one of mine, so it holds no roll of mine');
   });
 });
+
+describe('Show sheet', () => {
+  it('shows a member’s current sheet privately, as /sheet show user: does, naming their other sheets', async () => {
+    await importSheet(sandbox(), 'mike', TROY);
+    const byCommand = await sandbox().one({ user: 'eve', command: 'sheet show', options: { user: 'mike' } });
+    const byMenu = await sandbox().one({ user: 'eve', menu: 'Show sheet', target: 'mike' });
+    expect(byMenu).toMatchObject({ kind: 'reply', ephemeral: true, allowedMentions: NO_PINGS });
+    expect(byMenu.embeds).toEqual(byCommand.embeds);
+    expect(byMenu.content ?? '').toBe('');
+    expect(textOf(byMenu)).toContain('CQC **40**');
+
+    await sandbox().one({ user: 'mike', command: 'sheet create', options: { name: 'Ghost <@everyone>' } });
+    const two = await sandbox().one({ user: 'eve', menu: 'Show sheet', target: 'mike' });
+    expect(textOf(two)).toContain('Ghost');
+    expect(two.content).toBe('mike also keeps **Troy**: `/sheet show user:… name:…` shows one.');
+    expect(two.allowedMentions).toEqual(NO_PINGS);
+  });
+
+  it('a member without a sheet, and a bot, are answered as /sheet show answers them', async () => {
+    const byCommand = await sandbox().one({ user: 'eve', command: 'sheet show', options: { user: 'mike' } });
+    const byMenu = await sandbox().one({ user: 'eve', menu: 'Show sheet', target: 'mike' });
+    expect(byMenu).toMatchObject({ ephemeral: true });
+    expect(byMenu.content).toBe(byCommand.content);
+    expect(byMenu.content).toContain('mike');
+    const bot = await sandbox().one({ user: 'eve', menu: 'Show sheet', target: 'Tac Talk Bot' });
+    expect(bot).toMatchObject({ ephemeral: true });
+    expect(bot.content).toBe((await sandbox().one({ user: 'eve', command: 'sheet show', options: { user: 'Tac Talk Bot' } })).content);
+  });
+});
+
+describe('Challenge to a contest', () => {
+  const fields = { intent: 'grab the keys first', stakes: 'Troy walks home', role: 'attacker', skill: 'CQC', archetypes: 'Acuity' };
+
+  it('opens a form for /contest start’s terms, and its submit starts the same contest /contest start does', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    await importSheet(sandbox(), 'mike', TROY);
+    const form = await sandbox().one({ user: 'sasha', menu: 'Challenge to a contest', target: 'mike' });
+    expect(form.kind).toBe('modal');
+    const modal = form.modal as { custom_id: string; title: string; components: Array<{ component: { custom_id: string; options?: Array<{ value: string }> } }> };
+    expect(modal.title).toBe('Challenge mike to a contest');
+    expect(modal.components.map((label) => label.component.custom_id)).toEqual(['intent', 'stakes', 'role', 'skill', 'archetypes']);
+    expect(modal.components[3]!.component.options!.map((option) => option.value)).toEqual(['CQC', 'Climbing']);
+    const started = await sandbox().one({ user: 'sasha', modal: modal.custom_id, fields });
+    expect(started).toMatchObject({ kind: 'reply', ephemeral: false });
+    const byCommand = await sandbox().one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', ...fields } });
+    // The same opening, but for the contest's number.
+    expect(textOf(started).replace(/#\d+/g, '#N')).toBe(textOf(byCommand).replace(/#\d+/g, '#N'));
+    expect(started.allowedMentions).toEqual(byCommand.allowedMentions);
+    // And the same contest: the challenged player accepts it with its buttons.
+    const contestId = /Contest #(\d+)/.exec(textOf(started))![1]!;
+    expect((await sandbox().one({ user: 'mike', button: `contest:accept:${contestId}`, message: started.messageId! })).kind).toBe('modal');
+  });
+
+  it('refuses yourself and bots before the form, in /contest start’s words; without a Tac Talk sheet, as /contest start does', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    const self = await sandbox().one({ user: 'sasha', menu: 'Challenge to a contest', target: 'sasha' });
+    expect(self).toMatchObject({ kind: 'reply', ephemeral: true, content: '⚠️ You cannot contest yourself. Pick another player.' });
+    const bot = await sandbox().one({ user: 'sasha', menu: 'Challenge to a contest', target: 'Tac Talk Bot' });
+    expect(bot).toMatchObject({ kind: 'reply', ephemeral: true, content: '⚠️ You cannot contest a bot: a contest is between two players.' });
+    const noSheet = await sandbox().one({ user: 'eve', menu: 'Challenge to a contest', target: 'mike' });
+    const noSheetByCommand = await sandbox().one({ user: 'eve', command: 'contest start', options: { opponent: 'mike', ...fields } });
+    expect(noSheet).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(noSheet.content).toBe(noSheetByCommand.content);
+  });
+
+  it('a refused form says why and gives back what was typed; a forged form against oneself is refused as the menu is', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    await importSheet(sandbox(), 'mike', TROY);
+    const form = await sandbox().one({ user: 'sasha', menu: 'Challenge to a contest', target: 'mike' });
+    const customId = (form.modal as { custom_id: string }).custom_id;
+    const wrongSkill = await sandbox().one({ user: 'sasha', modal: customId, fields: { ...fields, skill: 'Climbing', archetypes: 'Grit' } });
+    expect(wrongSkill).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(wrongSkill.content).toContain('Grit');
+    expect(wrongSkill.content).toContain('What you typed:');
+    expect(wrongSkill.content).toContain('- intent: `grab the keys first`');
+    const self = await sandbox().one({ user: 'sasha', modal: `contestmenu:${sandbox().fake.user('sasha').id}`, fields });
+    expect(self).toMatchObject({ ephemeral: true });
+    expect(self.content).toContain('You cannot contest yourself. Pick another player.');
+    const garbled = await sandbox().one({ user: 'sasha', modal: 'contestmenu:not-a-user', fields });
+    expect(garbled.content).toContain('This form is from an older version of the bot, or was not made by it.');
+    expect(await sandbox().bot.store.db.contest.count()).toBe(0);
+  });
+});
+
+describe('Add to journal', () => {
+  it('keeps a member’s message and a roll’s result as notes, with who wrote them, who added them and a link; answers privately', async () => {
+    await importSheet(sandbox(), 'sasha', KAT);
+    const said = sandbox().fake.say('mike', 'Troy kicks the door in. <@everyone>');
+    const added = await sandbox().one({ user: 'sasha', menu: 'Add to journal', message: said.id });
+    expect(added).toMatchObject({ kind: 'reply', ephemeral: true, content: 'Added to the journal.', allowedMentions: NO_PINGS });
+    const rolled = await challengeRoll();
+    await sandbox().one({ user: 'eve', menu: 'Add to journal', message: rolled.messageId! });
+    const notes = await sandbox().bot.store.db.journalEntry.findMany({ where: { kind: 'note' }, orderBy: { id: 'asc' } });
+    expect(notes.map((note) => note.userId)).toEqual([sandbox().fake.user('sasha').id, sandbox().fake.user('eve').id]);
+    const [spoken, result] = notes.map((note) => JSON.parse(note.details) as { text: string; messageUrl: string });
+    const link = (id: string) => `https://discord.com/channels/${sandbox().fake.guildId}/${sandbox().fake.channelId}/${id}`;
+    expect(spoken).toEqual({ text: 'mike: Troy kicks the door in. <@everyone>', messageUrl: link(said.id) });
+    expect(result!.text).toMatch(/^Tac Talk Bot: \*\*.+\*\*/);
+    expect(result!.messageUrl).toBe(link(rolled.messageId!));
+    // And the exported journal reads them.
+    const exported = await sandbox().one({ user: 'sasha', command: 'journal export' });
+    expect(exported.attachments?.[0]?.content).toContain('Troy kicks the door in.');
+  });
+
+  it('a message with nothing to keep is refused, saying what to do instead', async () => {
+    const empty = sandbox().fake.say('mike', '');
+    const refused = await sandbox().one({ user: 'sasha', menu: 'Add to journal', message: empty.id });
+    expect(refused).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(refused.content).toContain('This message has no text to keep');
+    expect(await sandbox().bot.store.db.journalEntry.count({ where: { kind: 'note' } })).toBe(0);
+  });
+});
