@@ -102,12 +102,13 @@ export function statsChartSvg(data: StatsChartData): string {
       },
     ],
     yAxis: [
-      { gridIndex: 0, type: 'value', min: 0, minInterval: 1, axisLabel: axisText, splitLine },
-      { gridIndex: 1, type: 'value', min: 0, minInterval: 1, axisLabel: axisText, splitLine },
+      // A little room above the tallest bar, so the count drawn above it stays inside the panel.
+      { gridIndex: 0, type: 'value', min: 0, boundaryGap: [0, '12%'], minInterval: 1, axisLabel: axisText, splitLine },
+      { gridIndex: 1, type: 'value', min: 0, boundaryGap: [0, '12%'], minInterval: 1, axisLabel: axisText, splitLine },
     ],
     series: [
-      { name: 'Expected from odds', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, barGap: '10%', itemStyle: { color: EXPECTED }, label: barLabel, data: data.bands.map((band) => round(band.expected)) },
-      { name: 'Got', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, itemStyle: { color: GOT }, label: barLabel, data: data.bands.map((band) => band.got) },
+      { name: 'Expected from odds', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, barGap: '10%', itemStyle: { color: EXPECTED }, label: { ...barLabel, show: rolls > 0 }, data: data.bands.map((band) => round(band.expected)) },
+      { name: 'Got', type: 'bar', xAxisIndex: 0, yAxisIndex: 0, itemStyle: { color: GOT }, label: { ...barLabel, show: rolls > 0 }, data: data.bands.map((band) => band.got) },
       {
         name: 'Faces',
         type: 'bar',
