@@ -77,7 +77,7 @@ describe('older stored shapes still read', () => {
     const old = { kind: 'challenge', dispatcherId: 'dee', playerId: 'mike', parts: [{ skill: 'Climbing', archetypes: [], situationalModifier: 0, challengeLevel: 120 }], hidden: false, investigationTable: null, phase: 'open', investigation: null, result: null };
     const row = await store.db.rollRequest.create({ data: { guildId: GUILD, channelId: 'c', dispatcherId: 'dee', playerId: 'mike', phase: 'open', state: JSON.stringify(old) } });
     const read = await store.rollRequests.find(GUILD, row.id);
-    expect(read?.state).toEqual({ ...old, operatorName: null, intent: null, outcome: null, consequence: null, consequenceTable: null, consequenceRoll: null, formDraft: null, pingMessageId: null });
+    expect(read?.state).toEqual({ ...old, operatorName: null, intent: null, outcome: null, consequence: null, consequenceTable: null, consequenceRoll: null, formDraft: null, pingMessageId: null, blind: false });
   });
 
   it('a contest stored before linked sides, tie choices and secret roles reads as stored', async () => {

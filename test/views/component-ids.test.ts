@@ -3,6 +3,7 @@
 // one the bot never wrote, parses to nothing (the router then asks for the command again) rather than throwing.
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
+import { blindIds } from '../../src/views/blind.js';
 import type { ComponentIds } from '../../src/views/component-id.js';
 import { configIds } from '../../src/views/config.js';
 import { acceptModal, skillSearchModal } from '../../src/views/contest/forms.js';
@@ -40,6 +41,7 @@ const contestSamples: ContestControl[] = [
 
 /** One entry per command that has components: a new one without samples here fails the first test. */
 const families: Record<string, Family<unknown>> = {
+  blind: family(blindIds, [{ action: 'show', rollId: ROLL }, { action: 'reveal', rollId: ROLL }]),
   code: family(codeIds, [{ action: 'spend', rollId: ROLL }]),
   config: family(configIds, ['systems']),
   contest: family(contestIds, contestSamples),
