@@ -61,6 +61,7 @@ export function journalWork(where: { guildId: string; channelId: string }, write
 /** Roll rows are read this many at a time while filling a span. */
 const ROLL_PAGE = 1000;
 const SCENE_PAGE = 200;
+const SCENE_PAGES_READ = 10;
 
 const ROLL_FIELDS = {
   id: true,
@@ -171,7 +172,8 @@ export class JournalStore {
     const found: Array<{ id: number; title: string; createdAt: Date }> = [];
     let before: number | null = null;
     // Titles are JSON inside `details`, so matching is done here, a page at a time, never reading more than needed.
-    while (found.length < limit) {
+    // Typed text matching no title still reads at most this many markers: a server's oldest scenes are rarely wanted.
+    for (let page = 0; page < SCENE_PAGES_READ && found.length < limit; page++) {
       const rows: JournalRow[] = await this.db.journalEntry.findMany({
         where: { guildId, kind: 'scene', ...(before !== null ? { id: { lt: before } } : {}) },
         orderBy: { id: 'desc' },

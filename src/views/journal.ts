@@ -196,7 +196,8 @@ function entryPieces(entry: JournalEntry, who: (id: string | null) => string): P
       if (call.intent) pieces.push('. Stakes: ', userPiece(call.intent), ...(call.outcome ? [' → ', userPiece(call.outcome)] : []));
       if (call.consequence || call.consequenceTable) {
         pieces.push('. If it fails: ', ...(call.consequence ? [userPiece(call.consequence)] : []));
-        if (call.consequenceTable) pieces.push(call.consequence ? ', then a roll on the table ' : 'a roll on the table ', userPiece(call.consequenceTable));
+        const sentence = call.consequence !== null && /[.!?…]$/.test(call.consequence.trim());
+        if (call.consequenceTable) pieces.push(call.consequence ? (sentence ? ' Then a roll on the table ' : ', then a roll on the table ') : 'a roll on the table ', userPiece(call.consequenceTable));
       }
       pieces.push(` (request ${call.requestId})`);
       return pieces;
@@ -387,7 +388,7 @@ export function journalDocuments(input: JournalDocumentInput): JournalDocuments 
     ? `This journal stops here, at ${cut.at.toISOString()}: ${cut.reason === 'items' ? `one export holds at most ${maxItems} entries` : `each file holds at most ${Math.floor((input.maxFileBytes ?? JOURNAL_MAX_FILE_BYTES) / 1_000_000)} MB`}. For the rest: /journal export since:${cut.since}${input.untilOption}`
     : null;
   const empty = kept.length === 0 ? 'Nothing happened in this span.' : null;
-  const proofNote = `The proof below lets anyone recompute every roll shown here from its seed${proof.sessions.some((session) => session.secret === null) ? ' once its session is closed and its secret published' : ''} (npm run verify:journal -- <file>).`;
+  const proofNote = `The proof embedded in this file lets anyone recompute every roll shown here from its seed${proof.sessions.some((session) => session.secret === null) ? ' once its session is closed and its secret published' : ''} (npm run verify:journal -- <file>).`;
 
   const markdown = [
     `# ${escapeMarkdown(title)}\n\n${about}\n\n`,

@@ -125,9 +125,9 @@ describe('/journal export', () => {
     const order = [
       indexOfLine(lines, /^## Scene: The warehouse roof/),
       indexOfLine(lines, new RegExp(`mike states an intent for Troy: scale the side of the building to the balcony\\. If it works: Troy is on the balcony, unseen \\(request ${requestId}\\)`)),
-      indexOfLine(lines, new RegExp(`dee calls for a roll from mike: Climbing against CL 120\\. Stakes: .*If it fails: Troy falls from the wall\\., then a roll on the table Fall Damage \\(request ${requestId}\\)`)),
+      indexOfLine(lines, new RegExp(`dee calls for a roll from mike: Climbing against CL 120\\. Stakes: .*If it fails: Troy falls from the wall\\. Then a roll on the table Fall Damage \\(request ${requestId}\\)`)),
       indexOfLine(lines, new RegExp(`mike declines the roll: nothing is rolled \\(request ${requestId}\\)`)),
-      indexOfLine(lines, new RegExp(`dee calls for a roll from mike: Climbing against CL 120.*If it fails: Troy slips\\. \\(request ${directId}\\)|If it fails: Troy slips\\., then a roll on the table Fall Damage \\(request ${directId}\\)`)),
+      indexOfLine(lines, new RegExp(`dee calls for a roll from mike: Climbing against CL 120.*If it fails: Troy slips\\. \\(request ${directId}\\)|If it fails: Troy slips\\. Then a roll on the table Fall Damage \\(request ${directId}\\)`)),
       indexOfLine(lines, new RegExp(`mike, answering the call of request ${directId}: \`roll \\w{8} · challenge · D100 \\d+ \\(\\d, \\d\\) · total \\d+ · failure · seed ${FAILING}\``)),
       indexOfLine(lines, new RegExp(`mike, the consequence of request ${directId} on the table Fall Damage: \`roll \\w{8} · outcome`)),
       indexOfLine(lines, new RegExp(`Contest ${contestId} agreed: Kat disarms Troy on the roof\\. If Kat wins: Troy is disarmed\\. If Troy wins: Kat is thrown off the roof`)),
