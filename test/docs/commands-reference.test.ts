@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ApplicationCommandOptionType, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands, contextMenus } from '../../commands/index.js';
 import {
   COMMANDS_DOC,
   generatedPart,
@@ -92,7 +92,15 @@ describe('docs/commands.md', () => {
     const markdown = readFileSync(COMMANDS_DOC, 'utf8');
     const written = generatedPart(markdown);
     expect(written, `docs/commands.md must hold the markers of the command reference once each, in order:\n${REFERENCE_START}\n${REFERENCE_END}`).not.toBeNull();
-    expect(written, `docs/commands.md's command reference is out of date: run \`${REFERENCE_COMMAND}\``).toBe(renderCommandReference(definitions));
+    expect(written, `docs/commands.md's command reference is out of date: run \`${REFERENCE_COMMAND}\``).toBe(renderCommandReference(definitions, contextMenus));
+  });
+
+  it('the reference names every context-menu command, where it is found and how it is used', () => {
+    const reference = renderCommandReference(definitions, contextMenus);
+    for (const menu of contextMenus) {
+      expect(reference).toContain(`#### \`${menu.name}\` (on a ${menu.target === 'user' ? 'member' : 'message'})`);
+      expect(reference).toContain(menu.help.example);
+    }
   });
 
   it('the reference names every command, subcommand and option with its description, and the prose around it stays', () => {

@@ -94,7 +94,14 @@ describe('/help', () => {
     expect(embed.description).toContain('rolls the dice for your table');
     expect(embed.description).toContain('1. Make your character: `/sheet create name:Troy`');
     expect(embed.description).toContain('3. Roll: `/roll challenge skill:Climbing cl:90`');
-    expect((embed.fields ?? []).map((field) => field.name)).toEqual(['Players', 'Dispatchers (game masters)', 'Server admins']);
+    const fieldNames = (embed.fields ?? []).map((field) => field.name);
+    expect(fieldNames.filter((name) => !name.endsWith('(more)'))).toEqual(['Players', 'Dispatchers (game masters)', 'Server admins', 'Right-click → Apps (press and hold on a phone)']);
+    // The context menus, each with what it is used on and how.
+    const menus = section(embed, 'Right-click → Apps (press and hold on a phone)');
+    expect(menus).toContain('**Replay this roll** (on a message): Right-click a roll’s result');
+    expect(menus).toContain('**Add to journal** (on a message)');
+    expect(menus).toContain('**Show sheet** (on a member)');
+    expect(menus).toContain('**Challenge to a contest** (on a member)');
 
     const players = section(embed, 'Players');
     expect(players).toContain('**/sheet** create · show · list');
