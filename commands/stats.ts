@@ -10,6 +10,7 @@ import { systemName, isSystemId } from '../src/engine/systems/index.js';
 import { defineCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import type { StatsScope } from '../src/store/stats.js';
+import { escapeMarkdown } from '../src/views/format.js';
 import { DISCORD_LIMITS, truncate } from '../src/views/limits.js';
 import { noStatsNote, statsReply, type StatsScopeView } from '../src/views/stats.js';
 import { statsOffThread } from '../src/views/stats-thread.js';
@@ -30,10 +31,10 @@ async function run(interaction: ChatInputCommandInteraction, context: HandlerCon
   }
   if (sheetTyped) {
     const sheet = await context.store.stats.sheet(context.guildId, sheetTyped, context.userId);
-    if (sheet === 'ambiguous') throw new UserError(`Several members have a sheet named “${truncate(sheetTyped, 100)}”: pick one from the list \`sheet:\` offers, or use \`player:\`.`);
+    if (sheet === 'ambiguous') throw new UserError(`Several members have a sheet named “${escapeMarkdown(truncate(sheetTyped, 100))}”: pick one from the list \`sheet:\` offers, or use \`player:\`.`);
     // NPC sheets stay with the Dispatchers, as their names do everywhere else.
     if (!sheet || (sheet.ownerId === null && !dispatcher)) {
-      throw new UserError(`No sheet named “${truncate(sheetTyped, 100)}” on this server: pick one from the list \`sheet:\` offers (\`/sheet list\` shows yours).`);
+      throw new UserError(`No sheet named “${escapeMarkdown(truncate(sheetTyped, 100))}” on this server: pick one from the list \`sheet:\` offers (\`/sheet list\` shows yours).`);
     }
     if (sheet.ownerId === null) scope.npc = sheet.name;
     else {
@@ -88,5 +89,5 @@ export const statsCommand = defineCommand({
   run,
   autocomplete,
   heavy: true,
-  help: { audience: 'player', example: '/stats player:@Sasha session:True' },
+  help: { audience: 'player', example: '/stats player:@Sasha session:true' },
 });
