@@ -206,7 +206,9 @@ function entryPieces(entry: JournalEntry, who: (id: string | null) => string): P
       return [`${who(entry.details.playerId)} declines the roll: nothing is rolled (request ${entry.details.requestId})`];
     case 'settled': {
       const how = { granted: 'lets it happen with no roll', cancelled: 'cancels the request', withdrawn: 'withdraws the intent' }[entry.details.how];
-      return [`${who(entry.userId)} ${how} (request ${entry.details.requestId})`];
+      // A stated intent cancelled before any Dispatcher answered it does not say which one cancelled it.
+      const by = entry.userId === null && entry.details.how !== 'withdrawn' ? 'A Dispatcher' : who(entry.userId);
+      return [`${by} ${how} (request ${entry.details.requestId})`];
     }
     case 'answer':
       return null;

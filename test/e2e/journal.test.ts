@@ -150,6 +150,34 @@ describe('/journal export', () => {
     expect(proof.rolls.map((roll) => roll.kind)).toEqual(['challenge', 'outcome', 'contest']);
   });
 
+  it('tells requests settled without a roll (let happen, withdrawn, cancelled) and a challenge declined', async () => {
+    const s = sandbox();
+    await importSheet(s, 'mike', TROY);
+    await importSheet(s, 'sasha', KAT);
+    const intent = async () => {
+      const stated = await s.one({ user: 'mike', command: 'roll intent', options: CLIMB });
+      return { id: /Intent #(\d+)/.exec(textOf(stated))![1]!, message: stated.messageId! };
+    };
+    const granted = await intent();
+    await s.act({ ...DISPATCHER, button: `dispatch:noroll:${granted.id}`, message: granted.message });
+    const withdrawn = await intent();
+    await s.act({ user: 'mike', button: `dispatch:withdraw:${withdrawn.id}`, message: withdrawn.message });
+    const cancelled = await intent();
+    await s.act({ ...DISPATCHER, button: `dispatch:cancel:${cancelled.id}`, message: cancelled.message });
+    const opening = await s.one({ user: 'sasha', command: 'contest start', options: { opponent: 'mike', intent: 'Kat trips Troy', stakes: 'Troy falls', skill: 'CQC', role: 'attacker' } });
+    const contestId = /Contest #(\d+)/.exec(textOf(opening))![1]!;
+    await s.act({ user: 'mike', button: `contest:decline:${contestId}`, message: opening.messageId! });
+
+    const lines = storyLines((await exportJournal({ user: 'mike' }, { since: '1h' })).markdown).map((line) => line.replace(/^- \*\*\d\d:\d\d\*\* /, ''));
+    expect(lines.filter((line) => !line.includes('states an intent'))).toEqual([
+      `dee lets it happen with no roll (request ${granted.id})`,
+      `mike withdraws the intent (request ${withdrawn.id})`,
+      // Cancelled before any Dispatcher answered it: the request does not keep which one cancelled it.
+      `A Dispatcher cancels the request (request ${cancelled.id})`,
+      `Contest ${contestId} ended with no winner: the challenge was declined`,
+    ]);
+  });
+
   it('leaves a secret roll and a blind roll not yet revealed out for a player, and includes them for a Dispatcher’s include_secret, privately; a player may not ask for it', async () => {
     const s = sandbox();
     await importSheet(s, 'mike', TROY);
