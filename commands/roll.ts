@@ -236,7 +236,7 @@ export const rollCommand = defineCommand({
   name: 'roll',
   description: 'Roll the dice of the Decision Engine',
   systems: ['tactalk'],
-  everywhereDescription: 'Roll any dice, or replay a stored roll from its id',
+  everywhereDescription: 'Roll any dice or your saved rolls, or replay a stored roll from its id',
   subcommands: [
     {
       name: 'challenge',

@@ -105,7 +105,7 @@ describe('/help', () => {
 
     const players = section(embed, 'Players');
     expect(players).toContain('**/sheet** create · show · list');
-    expect(players).toContain('**/roll** challenge · linked · intent · outcome · dice · replay (Roll the dice of the Decision Engine)');
+    expect(players).toContain('**/roll** challenge · linked · intent · outcome · dice · replay · save · saved · saved-list · saved-delete (Roll the dice of the Decision Engine)');
     expect(players).toContain('**/table** export · show · list');
     expect(players).not.toContain('/dispatch');
     expect(players).not.toContain('/npc');

@@ -46,8 +46,8 @@ describe('/config systems', () => {
     expect(saved).toContain('New sheets are now **d6 pools with pushing** sheets by default');
     expect(names()).toEqual([...COMMON, 'pool', 'roll'].sort());
     const roll = offered().find((command) => command.name === 'roll')!;
-    expect(roll.options!.map((option) => option.name)).toEqual(['dice', 'replay']);
-    expect(roll.description).toBe('Roll any dice, or replay a stored roll from its id');
+    expect(roll.options!.map((option) => option.name)).toEqual(['dice', 'replay', 'save', 'saved', 'saved-list', 'saved-delete']);
+    expect(roll.description).toBe('Roll any dice or your saved rolls, or replay a stored roll from its id');
     expect(sandbox().fake.commandWrites()).toBe(2);
 
     const again = await playOnly('/pool');
