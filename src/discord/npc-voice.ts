@@ -56,14 +56,16 @@ export async function answerAsNpc(interaction: RepliableInteraction, context: Ha
  * and one with buttons or files stays the bot's, as the bot edits what its buttons change.
  */
 export async function postAsNpc(interaction: RepliableInteraction, context: HandlerContext, npc: NpcVoice, payload: AnswerPayload): Promise<boolean> {
-  if (!speakable(payload) || !usableName(npc.name) || !mayManageWebhooks(interaction)) return false;
-  const channel = interaction.channel;
-  const thread = channel?.isThread() ? channel : null;
-  const channelId = thread?.parentId ?? interaction.channelId;
-  if (!channelId) return false;
+  if (!speakable(payload) || !usableName(npc.name) || !mayManageWebhooks(interaction) || !interaction.channelId) return false;
   const body = webhookBody(npc, payload);
-  const where = { guildId: context.guildId, channelId };
+  let channelId = interaction.channelId;
   try {
+    // A thread the bot has not heard of yet (made before it started, not in its cache) is asked for: it posts through
+    // its parent's webhook.
+    const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
+    const thread = channel?.isThread() ? channel : null;
+    channelId = thread?.parentId ?? channelId;
+    const where = { guildId: context.guildId, channelId };
     let webhook = await channelWebhook(interaction, context, where);
     try {
       await execute(interaction, webhook, body, thread?.id);

@@ -258,7 +258,8 @@ export class FakeDiscord {
     const token = InteractionTracker.newToken();
     const permissions = guild.permissionsOf(built.userId);
     // Discord sends the member's permissions in the channel too; discord-api-types does not list them there.
-    const channel: InteractionCommon['channel'] & { permissions: string } = { ...guild.apiChannel(), permissions };
+    const where = guild.threads.has(built.channelId) ? guild.apiThread(built.channelId) : guild.apiChannel();
+    const channel: InteractionCommon['channel'] & { permissions: string } = { ...where, permissions };
     const payload = interactionPayload(
       built,
       {
@@ -374,6 +375,13 @@ export class FakeDiscord {
   /** The channel webhooks that exist now (a channel's, or every one), with their tokens: a test deletes or looks for them. */
   webhooks(channelId?: string): Array<{ id: string; token: string; channelId: string; name: string; applicationId: string }> {
     return [...this.state.webhooks.values()].filter((webhook) => channelId === undefined || webhook.channelId === channelId).map((webhook) => ({ ...webhook }));
+  }
+
+  /** A public thread of a guild's #table by name (made on first use, as a request's `thread` does): its id and parent. */
+  thread(name: string, guild?: string): { id: string; name: string; parentId: string } {
+    const where = this.state.guild(guild);
+    const thread = where.thread(name);
+    return { id: thread.id, name: thread.name, parentId: where.channelId };
   }
 
   /** How many webhooks the bot created in all: one per channel, however often its NPCs speak. */
@@ -507,7 +515,7 @@ export class FakeDiscord {
     if (path === '/api/commands') {
       const name = query.get('guild') || undefined;
       if (name !== undefined && !this.state.findGuild(name)) throw new SandboxRequestError(`unknown guild "${name}"`, 404);
-      return { commands: this.commands(name) };
+      return { commands: this.commands(name), menus: this.contextMenus(name) };
     }
     if (path === '/api/users') return { users: this.knownUsers() };
     if (path === '/api/server') {

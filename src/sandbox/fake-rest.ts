@@ -505,7 +505,10 @@ export class FakeRest {
       this.route(method, '/webhooks/:app/:token/messages/:message', 'none', (ctx) => this.webhookMessage(ctx));
     }
 
-    this.route('GET', '/channels/:channel', 'bot', (ctx) => ({ status: 200, body: this.channel(ctx).apiChannel() }));
+    this.route('GET', '/channels/:channel', 'bot', (ctx) => {
+      const guild = this.channel(ctx);
+      return { status: 200, body: guild.threads.has(ctx.params.channel!) ? guild.apiThread(ctx.params.channel!) : guild.apiChannel() };
+    });
     this.route('POST', '/channels/:channel/typing', 'bot', (ctx) => {
       this.channel(ctx);
       return { status: 204 };
@@ -909,6 +912,8 @@ export class FakeRest {
 
   private createWebhook(ctx: Context): RestResult {
     const guild = this.requireManageWebhooks(ctx);
+    // A thread has no webhooks of its own: its parent's posts in it with thread_id.
+    if (guild.threads.has(ctx.params.channel!)) throw this.fail(ctx, 400, RESTJSONErrorCodes.CannotExecuteActionOnThisChannelType, 'Cannot execute action on this channel type (a thread has no webhooks; use its parent channel\'s with thread_id)');
     const body = this.object(ctx);
     const name = String(body.name);
     // Discord refuses these words in a webhook's name.
@@ -940,9 +945,12 @@ export class FakeRest {
   private executeWebhook(ctx: Context): RestResult {
     const webhook = this.state.webhooks.get(ctx.params.app!);
     if (!webhook || webhook.token !== ctx.params.token) throw this.fail(ctx, 404, RESTJSONErrorCodes.UnknownWebhook, 'Unknown Webhook', false);
+    // A webhook belongs to a channel; with thread_id it posts in one of that channel's threads.
     const thread = ctx.request.query.get('thread_id');
-    // The fake's channels have no threads: a thread_id names none of them.
-    if (thread !== null) throw this.fail(ctx, 400, RESTJSONErrorCodes.UnknownChannel, `Unknown Channel (thread ${thread} is not a thread of this webhook's channel)`);
+    const guild = this.state.guilds.get(webhook.guildId);
+    if (thread !== null && !(guild?.threads.has(thread) && guild.channelId === webhook.channelId)) {
+      throw this.fail(ctx, 400, RESTJSONErrorCodes.UnknownChannel, `Unknown Channel (thread ${thread} is not a thread of this webhook's channel)`);
+    }
     const body = this.object(ctx);
     this.checkNewMessage(ctx, body);
     const username = typeof body.username === 'string' && body.username ? body.username : webhook.name;
@@ -951,7 +959,7 @@ export class FakeRest {
     }
     const flags = ((body.flags as number | undefined) ?? 0) & SETTABLE_FLAGS;
     const author = { username, ...(typeof body.avatar_url === 'string' ? { avatarUrl: body.avatar_url } : {}) };
-    const message = this.createMessage(ctx, body, { channelId: webhook.channelId, type: 0, flags, webhook: { id: webhook.id, author } });
+    const message = this.createMessage(ctx, body, { channelId: thread ?? webhook.channelId, type: 0, flags, webhook: { id: webhook.id, author } });
     if (ctx.request.query.get('wait') !== 'true') return { status: 204 };
     return { status: 200, body: this.state.apiMessage(message) };
   }

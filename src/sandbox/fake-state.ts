@@ -14,6 +14,7 @@ import type {
   APIMessageTopLevelComponent,
   APIRole,
   APITextChannel,
+  APIThreadChannel,
   APIUser,
   ChannelFlags,
   GatewayGuildCreateDispatchData,
@@ -127,6 +128,13 @@ export interface MessageRecord {
 }
 
 export type MessageChange = 'create' | 'update' | 'delete';
+
+/** A public thread of a guild's #table (a request's `thread`). */
+export interface ThreadRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
 
 /** A channel webhook (POST /channels/{id}/webhooks): anyone with its token posts in its channel under any name. */
 export interface WebhookRecord {
@@ -311,7 +319,7 @@ export class FakeState {
 
   /** The guild whose channel this is; undefined for a channel no guild has. */
   guildOfChannel(channelId: string): FakeGuild | undefined {
-    for (const guild of this.guilds.values()) if (guild.channelId === channelId) return guild;
+    for (const guild of this.guilds.values()) if (guild.channelId === channelId || guild.threads.has(channelId)) return guild;
     return undefined;
   }
 
@@ -579,6 +587,8 @@ export class FakeGuild {
    * their latest interaction in this guild.
    */
   readonly members = new Map<string, MemberRecord>();
+  /** Public threads of #table by id (`thread(name)`). */
+  readonly threads = new Map<string, ThreadRecord>();
   /** False while the constructor seeds the roles: the bot hears of those in GUILD_CREATE, not one by one. */
   private announced = false;
 
@@ -675,6 +685,41 @@ export class FakeGuild {
       pending: false,
       communication_disabled_until: null,
       ...unlisted,
+    };
+  }
+
+  /** A public thread of #table by name (case-insensitive), made on first use with a stable id: a request's `thread`. */
+  thread(name: string): ThreadRecord {
+    const key = name.trim();
+    if (!key) throw new Error('a thread needs a name');
+    const id = stableSnowflake(`thread:${this.name}/${this.channelName}/${key.toLowerCase()}`);
+    let thread = this.threads.get(id);
+    if (!thread) {
+      thread = { id, name: key, createdAt: new Date().toISOString() };
+      this.threads.set(id, thread);
+    }
+    return thread;
+  }
+
+  /** A thread as Discord sends it in an interaction: a public thread whose parent is #table. */
+  apiThread(id: string): APIThreadChannel {
+    const thread = this.threads.get(id);
+    if (!thread) throw new Error(`no thread ${id} in ${this.name}`);
+    const last = [...this.state.messages.values()].reverse().find((m) => m.channelId === id && !isEphemeral(m));
+    return {
+      id,
+      type: ChannelType.PublicThread,
+      guild_id: this.id,
+      name: thread.name,
+      parent_id: this.channelId,
+      owner_id: this.state.botUser.id,
+      last_message_id: last?.id ?? null,
+      rate_limit_per_user: 0,
+      message_count: 0,
+      member_count: 1,
+      total_message_sent: 0,
+      flags: 0 as ChannelFlags,
+      thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: thread.createdAt, locked: false },
     };
   }
 

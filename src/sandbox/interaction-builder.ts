@@ -129,7 +129,7 @@ export function buildInteraction(
     const built = buildMenu(state, where, request, target);
     return { ...built, guild: where, channelId: target?.channelId ?? resolveChannel(where, request.channel), userId: user.id };
   }
-  const channelId = resolveChannel(guild, request.channel);
+  const channelId = request.thread !== undefined ? guild.thread(String(request.thread)).id : resolveChannel(guild, request.channel);
 
   if (request.command !== undefined) {
     return { ...buildCommand(state, guild, request), guild, channelId, userId: user.id };

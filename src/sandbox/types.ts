@@ -101,6 +101,8 @@ export interface SandboxInteractionRequest {
   forged?: boolean;
   /** Channel name or id, within the interaction's guild; default its one text channel, #table. */
   channel?: string;
+  /** Act in a public thread of #table, by name (made on first use, with a stable id), instead of #table itself. */
+  thread?: string;
   /**
    * The guild (server) the user acts in, by name (case-insensitive, created on first use with a stable id) or
    * by a known guild's id; default the sandbox's own "Sandbox Server". A button, a select, or a modal given

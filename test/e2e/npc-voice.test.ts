@@ -110,6 +110,18 @@ describe('/npc say', () => {
     expect(spoken().map((message) => message.content)).toEqual(['Before.', 'After.', 'Found.']);
   });
 
+  it("in a thread speaks through its parent channel's webhook, into the thread", async () => {
+    await asDispatcher({ command: 'npc say', options: { npc: 'Thug', text: 'In the channel.' } });
+    const said = await sandbox.one({ user: 'dee', roles: ['dispatcher'], thread: 'Heist', command: 'npc say', options: { npc: 'Thug', text: 'In the thread.' } });
+    expect(said).toMatchObject({ ephemeral: true, content: 'Posted in this channel as **Thug**.' });
+    const thread = sandbox.fake.thread('Heist');
+    const [line] = sandbox.fake.messages(thread.id);
+    expect(line).toMatchObject({ channelId: thread.id, content: 'In the thread.', webhook: { username: 'Thug' } });
+    expect(sandbox.fake.messages().map((message) => message.content)).toEqual(['In the channel.']);
+    expect(sandbox.fake.webhooksCreated).toBe(1);
+    expect(line!.webhook!.id).toBe(sandbox.fake.webhooks(sandbox.fake.channelId)[0]!.id);
+  });
+
   it('two Dispatchers speaking at once in a channel without a webhook make one between them', async () => {
     const [first, second] = await Promise.all([
       sandbox.one({ user: 'dee', roles: ['dispatcher'], command: 'npc say', options: { npc: 'Thug', text: 'First.' } }),
