@@ -19,6 +19,13 @@ const dialog = $<HTMLDialogElement>('modal');
 
 let server: ServerInfo = { guild: { id: '', name: 'Sandbox Server' }, channel: { id: '', name: 'table' }, bot: { id: '', username: 'Tac Talk Bot', bot: true }, roles: [] };
 let leaves: Leaf[] = [];
+/** The context-menu commands the server offers (right-click a message or a player → Apps): 2 a member's, 3 a message's. */
+let menus: AppMenu[] = [];
+interface AppMenu {
+  name: string;
+  type: number;
+}
+const MENU_TYPE = { user: 2, message: 3 } as const;
 const users = new Map<string, User>();
 const messages = new Map<string, Message>();
 const failures = new Map<string, string>();
@@ -84,6 +91,11 @@ function renderPlayers(): void {
       h('button', { class: `player${p === me ? ' active' : ''}`, type: 'button', 'data-user': p.name, title: `Play as ${p.name}`, onclick: () => switchTo(p.name) },
         avatar(p.name, false, 'small'), h('span', { class: 'player-name' }, p.name), p.dispatcher ? h('span', { class: 'badge' }, 'Dispatcher') : null)),
   );
+  // As in Discord's member list: right-click a player (or their ⋯ without a mouse) → Apps.
+  for (const row of $('players').querySelectorAll<HTMLElement>('.player')) {
+    const name = row.dataset.user ?? '';
+    row.after(h('button', { class: 'apps-button player-apps', type: 'button', 'aria-label': `Apps for ${name}`, title: `Apps for ${name}`, 'aria-haspopup': 'menu', onclick: (event: Event) => openApps(event.currentTarget as HTMLElement, 'user', name) }, '⋯'));
+  }
   $('me-avatar').replaceWith(Object.assign(avatar(me?.name ?? '?', false, 'small'), { id: 'me-avatar' }));
   $('me-name').textContent = me?.name ?? 'nobody yet';
   const chip = $('me-chip');
@@ -192,9 +204,18 @@ function scrollToBottom(): void {
   list.scrollTop = list.scrollHeight;
 }
 
+/** A message as render.ts draws it, with its ⋯ (Apps) for those who use no mouse: what right-clicking it offers. */
+function drawn(message: Message, compactly: boolean): HTMLElement {
+  const element = renderMessage(message, context, compactly);
+  if ((message.flags & 64) === 0) {
+    element.append(h('button', { class: 'apps-button message-apps', type: 'button', 'aria-label': 'Apps for this message', title: 'Apps', 'aria-haspopup': 'menu', onclick: (event: Event) => openApps(event.currentTarget as HTMLElement, 'message', message.id) }, '⋯'));
+  }
+  return element;
+}
+
 function renderAll(): void {
   const shown = visible();
-  list.replaceChildren(welcome(), ...shown.map((m, i) => renderMessage(m, context, compact(shown[i - 1], m))));
+  list.replaceChildren(welcome(), ...shown.map((m, i) => drawn(m, compact(shown[i - 1], m))));
   scrollToBottom();
 }
 
@@ -202,7 +223,7 @@ function rerender(message: Message): void {
   const shown = visible();
   const index = shown.findIndex((m) => m.id === message.id);
   if (index < 0) return;
-  const element = renderMessage(message, context, compact(shown[index - 1], message));
+  const element = drawn(message, compact(shown[index - 1], message));
   const existing = list.querySelector(`[data-id="${message.id}"]`);
   if (existing) existing.replaceWith(element);
   else {
@@ -305,7 +326,9 @@ async function act(request: Record<string, unknown>): Promise<string | undefined
 /** The server's slash list changes with `/config systems`: the popup offers what the server offers now. */
 async function refreshCommands(): Promise<void> {
   try {
-    leaves = leafCommands((await get<{ commands: Command[] }>('/api/commands')).commands);
+    const offered = await get<{ commands: Command[]; menus?: AppMenu[] }>('/api/commands');
+    leaves = leafCommands(offered.commands);
+    menus = offered.menus ?? [];
   } catch {
     // The list in hand stays; the next answer tries again.
   }
@@ -319,6 +342,69 @@ async function componentAction(message: Message, request: Record<string, unknown
   const current = messages.get(message.id);
   if (current && (error || had)) rerender(current);
 }
+
+// ---- Apps: the context-menu commands --------------------------------------------------------------------
+
+let appsMenu: HTMLElement | undefined;
+
+function closeApps(): void {
+  appsMenu?.remove();
+  appsMenu = undefined;
+}
+
+/**
+ * Discord's Apps submenu: the context-menu commands of a message or a member, at the pointer (right-click) or under
+ * the ⋯ pressed. Choosing one runs it as the current player on that message or member.
+ */
+function openApps(at: HTMLElement | { x: number; y: number }, kind: 'message' | 'user', target: string): void {
+  closeApps();
+  const offered = menus.filter((menu) => menu.type === MENU_TYPE[kind]);
+  const run = async (menu: AppMenu): Promise<void> => {
+    closeApps();
+    const error = await act(kind === 'message' ? { menu: menu.name, message: target } : { menu: menu.name, target });
+    const message = kind === 'message' ? messages.get(target) : undefined;
+    if (message) {
+      const had = failures.has(target);
+      if (error) failures.set(target, error);
+      else failures.delete(target);
+      if (error || had) rerender(message);
+    } else if (error) notice(error);
+  };
+  const items = offered.map((menu) => h('button', { class: 'apps-item', type: 'button', role: 'menuitem', onclick: () => void run(menu) }, menu.name));
+  const panel = h('div', { class: 'apps-menu', role: 'menu', 'aria-label': kind === 'message' ? 'Apps for this message' : `Apps for ${target}` },
+    h('div', { class: 'apps-title' }, 'Apps'),
+    ...(items.length ? items : [h('div', { class: 'apps-empty' }, 'No apps here')]));
+  document.body.append(panel);
+  const point = 'x' in at ? at : (() => {
+    const box = at.getBoundingClientRect();
+    return { x: box.left, y: box.bottom + 4 };
+  })();
+  const { width, height } = panel.getBoundingClientRect();
+  panel.style.left = `${Math.max(4, Math.min(point.x, window.innerWidth - width - 4))}px`;
+  panel.style.top = `${Math.max(4, Math.min(point.y, window.innerHeight - height - 4))}px`;
+  appsMenu = panel;
+  items[0]?.focus();
+}
+
+list.addEventListener('contextmenu', (event) => {
+  const article = (event.target as Element).closest<HTMLElement>('article[data-id]');
+  const message = article ? messages.get(article.dataset.id ?? '') : undefined;
+  if (!message || (message.flags & 64) !== 0) return;
+  event.preventDefault();
+  openApps({ x: event.clientX, y: event.clientY }, 'message', message.id);
+});
+$('players').addEventListener('contextmenu', (event) => {
+  const player = (event.target as Element).closest<HTMLElement>('.player[data-user]');
+  if (!player) return;
+  event.preventDefault();
+  openApps({ x: event.clientX, y: event.clientY }, 'user', player.dataset.user ?? '');
+});
+document.addEventListener('click', (event) => {
+  if (appsMenu && !appsMenu.contains(event.target as Node) && !(event.target as Element).closest?.('.apps-button')) closeApps();
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') closeApps();
+});
 
 // ---- modals ----------------------------------------------------------------------------------------------
 
@@ -661,9 +747,10 @@ $('user-manage').addEventListener('change', (event) => {
 
 async function start(): Promise<void> {
   load();
-  const [info, registered] = await Promise.all([get<ServerInfo>('/api/server'), get<{ commands: Command[] }>('/api/commands'), refreshUsers()]);
+  const [info, registered] = await Promise.all([get<ServerInfo>('/api/server'), get<{ commands: Command[]; menus?: AppMenu[] }>('/api/commands'), refreshUsers()]);
   server = info;
   leaves = leafCommands(registered.commands);
+  menus = registered.menus ?? [];
   $('guild-name').textContent = server.guild.name;
   $('channel-name').textContent = server.channel.name;
   $('channel-name-side').textContent = server.channel.name;
