@@ -12,8 +12,8 @@ const sandbox = useTestSandbox();
 
 const ADMIN = { user: 'olga', permissions: ['ManageGuild'] };
 const NO_PINGS = { parse: [] };
-const COMMON = ['config', 'help', 'initiative', 'log', 'npc', 'sheet'];
-const EVERY = ['code', 'config', 'contest', 'd10', 'dispatch', 'help', 'initiative', 'log', 'npc', 'pool', 'roll', 'sheet', 'table', 'tactics'];
+const COMMON = ['blind', 'config', 'help', 'initiative', 'log', 'npc', 'sheet'];
+const EVERY = ['blind', 'code', 'config', 'contest', 'd10', 'dispatch', 'help', 'initiative', 'log', 'npc', 'pool', 'roll', 'sheet', 'table', 'tactics'];
 const SEED_NUMBER = /seed\s*#?\s*\d/i;
 
 type Definition = { name: string; description: string; options?: Array<{ name: string }> };
