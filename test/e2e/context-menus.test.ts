@@ -254,3 +254,21 @@ describe('Add to journal', () => {
     expect(await sandbox().bot.store.db.journalEntry.count({ where: { kind: 'note' } })).toBe(0);
   });
 });
+
+describe('on an NPC’s message (posted under its name through the channel’s webhook)', () => {
+  it('Replay this roll takes it as the bot’s own; Add to journal names the NPC as its author', async () => {
+    const dispatcher = { user: 'dee', roles: ['dispatcher'] };
+    await sandbox().one({ ...dispatcher, command: 'npc create', options: { name: 'Thug' } });
+    await sandbox().one({ ...dispatcher, command: 'npc skill set', options: { npc: 'Thug', name: 'Handgun Handling', level: 40 } });
+    await sandbox().one({ ...dispatcher, command: 'roll challenge', options: { npc: 'Thug', skill: 'Handgun Handling', cl: 90 } });
+    const posted = sandbox().fake.messages().find((message) => message.webhook !== undefined)!;
+    expect(posted).toBeDefined();
+    const rollId = /Roll (\w{8}) ·/.exec(textOf(posted))![1]!;
+    const replayed = await sandbox().one({ user: 'eve', menu: 'Replay this roll', message: posted.id });
+    expect(textOf(replayed)).toBe(textOf(await sandbox().one({ user: 'eve', command: 'roll replay', options: { id: rollId } })));
+
+    await sandbox().one({ user: 'eve', menu: 'Add to journal', message: posted.id });
+    const note = await sandbox().bot.store.db.journalEntry.findFirstOrThrow({ where: { kind: 'note' } });
+    expect((JSON.parse(note.details) as { text: string }).text).toMatch(/^Thug: /);
+  });
+});
