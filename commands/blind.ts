@@ -4,11 +4,11 @@
  * module answers their message's **Show me** and **Reveal**, and `/blind reveal id:` for a roll whose message is out of
  * reach. Who may read a result is one rule, `isHiddenFrom` (src/engine/blind.ts).
  */
-import type { ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction, Message } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import type { StoredRoll } from '../src/store/rolls.js';
-import { alreadyRevealedNote, blindIds, blindRevealed, blindShownPrivately, notBlindText, type BlindPress } from '../src/views/blind.js';
+import { alreadyRevealedNote, blindIds, blindRevealed, blindShownPrivately, notBlindText, revealedMark, type BlindPress } from '../src/views/blind.js';
 
 /**
  * The name a blind result is shown under: the NPC it was rolled for, else the roller's active Tac Talk sheet now
@@ -27,8 +27,11 @@ async function blindRoll(context: HandlerContext, rollId: string): Promise<Store
   return roll;
 }
 
-/** Puts a blind roll's result in the channel, once: a second press, or a press racing this one, posts nothing. */
-async function reveal(context: HandlerContext, rollId: string): Promise<void> {
+/**
+ * Puts a blind roll's result in the channel, once: a second press, or a press racing this one, posts nothing. The
+ * message pressed (its own, or the request it answered) then says it was revealed, keeping its words.
+ */
+async function reveal(context: HandlerContext, rollId: string, pressedOn?: Message): Promise<void> {
   const roll = await blindRoll(context, rollId);
   const at = context.now();
   if (!(await context.store.rolls.reveal(context.guildId, roll.id, at))) {
@@ -42,10 +45,13 @@ async function reveal(context: HandlerContext, rollId: string): Promise<void> {
     await context.store.rolls.unreveal(context.guildId, roll.id, at);
     throw error;
   }
+  if (!pressedOn) return;
+  // The result is in the channel already: a mark that cannot be written is only logged.
+  await pressedOn.edit(revealedMark(pressedOn.content, context.userId)).catch((error: unknown) => context.log.warn({ err: error, rollId: roll.id }, 'a revealed blind roll’s message could not be marked'));
 }
 
 /** Show me / Reveal on a blind roll's message: Dispatchers only, checked here for every press. */
-async function component(_interaction: ComponentInteraction, press: BlindPress, context: HandlerContext): Promise<void> {
+async function component(interaction: ComponentInteraction, press: BlindPress, context: HandlerContext): Promise<void> {
   if (press.action === 'show') {
     await context.requireDispatcher('see the result of a blind roll', 'The Dispatchers reveal it to the channel when the story allows.');
     const roll = await blindRoll(context, press.rollId);
@@ -53,7 +59,7 @@ async function component(_interaction: ComponentInteraction, press: BlindPress, 
     return;
   }
   await context.requireDispatcher('reveal a blind roll', 'A Dispatcher reveals it when the story allows.');
-  await reveal(context, press.rollId);
+  await reveal(context, press.rollId, interaction.isMessageComponent() ? interaction.message : undefined);
 }
 
 async function revealCommand(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {

@@ -99,6 +99,12 @@ export function blindRevealed(roll: StoredRoll, who: string, dispatcherId: strin
   };
 }
 
+/** The pressed message once its roll is revealed: what it said, and that the result now follows in the channel. */
+export function revealedMark(content: string, dispatcherId: string): MessageBody {
+  const mark = `👁️ Revealed by <@${dispatcherId}>: the result is below.`;
+  return { content: truncate(content ? `${content}\n${mark}` : mark, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
+}
+
 /** A second Reveal: nothing more is posted. */
 export function alreadyRevealedNote(roll: Pick<StoredRoll, 'id' | 'revealedAt'>): ReplyPayload {
   const when = roll.revealedAt ? ` <t:${Math.floor(roll.revealedAt.getTime() / 1000)}:R>` : '';

@@ -110,6 +110,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('a blind roll on the sandbox 
       const forAll = page.locator('#messages .message:not(.ephemeral)', { hasText: 'revealed the blind roll' });
       await forAll.waitFor();
       expect(await forAll.textContent()).toContain(`Stealth vs CL ${CL}`);
+      expect(await blind.textContent()).toContain('Revealed by');
       expect(await page.locator('#messages .message.ephemeral', { hasText: 'Chance of success' }).count()).toBe(0);
       await forAll.scrollIntoViewIfNeeded();
       await page.mouse.move(1, 1);

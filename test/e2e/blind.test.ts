@@ -50,6 +50,14 @@ async function blindStealth() {
 
 const channelPosts = () => sandbox().fake.messages().filter((message) => !message.ephemeral);
 
+/** A Dispatcher's Reveal on `message`: its answer (the pressed message is also marked, an edit beside it). */
+async function reveal(rollId: string, message: string, user = DISPATCHER.user): Promise<SandboxResponse> {
+  const { responses } = await sandbox().act({ user, roles: ['dispatcher'], button: `blind:reveal:${rollId}`, message });
+  const answers = responses.filter((response) => response.kind !== 'edit');
+  expect(answers, JSON.stringify(responses)).toHaveLength(1);
+  return answers[0]!;
+}
+
 describe('a player’s blind roll', () => {
   it('shows the channel and the roller who rolled what, and not one number, verdict or chance', async () => {
     const { posted, rollId, die, total } = await blindStealth();
@@ -89,8 +97,7 @@ describe('Reveal', () => {
   it('puts the result in the channel once: a second press and two at once post nothing more', async () => {
     const { rollId, message, die, total } = await blindStealth();
     const before = channelPosts().length;
-    const press = { ...DISPATCHER, button: `blind:reveal:${rollId}`, message };
-    const revealed = await sandbox().one(press);
+    const revealed = await reveal(rollId, message);
     expect(revealed.ephemeral).toBe(false);
     expect(revealed.content).toContain(`revealed the blind roll \`${rollId}\``);
     expect(textOf(revealed)).toContain(`${die} (D100) + ${STEALTH} Stealth = **${total}**`);
@@ -98,8 +105,11 @@ describe('Reveal', () => {
     expect(channelPosts()).toHaveLength(before + 1);
     const stored = await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollId);
     expect(stored?.revealedAt).toBeInstanceOf(Date);
+    // The blind message keeps its words and says it was revealed, still without a number.
+    const marked = sandbox().fake.messages().find((m) => m.id === message)!;
+    expect(marked.content).toBe(`🙈 **Kat** made a blind Stealth roll · roll \`${rollId}\` — its result is for the Dispatchers.\n👁️ Revealed by <@${sandbox().fake.user('dee').id}>: the result is below.`);
 
-    const again = await sandbox().one(press);
+    const again = await reveal(rollId, message);
     expect(again.ephemeral).toBe(true);
     expect(again.content).toContain(`Roll \`${rollId}\` was already revealed to the channel`);
     expect(channelPosts()).toHaveLength(before + 1);
@@ -110,7 +120,7 @@ describe('Reveal', () => {
     const before = channelPosts().length;
     const press = (user: string) => sandbox().act({ user, roles: ['dispatcher'], button: `blind:reveal:${rollId}`, message });
     const results = await Promise.all([press('dee'), press('ria')]);
-    const answers = results.flatMap((result) => result.responses);
+    const answers = results.flatMap((result) => result.responses).filter((response) => response.kind !== 'edit');
     expect(answers.filter((answer) => !answer.ephemeral)).toHaveLength(1);
     expect(answers.filter((answer) => answer.ephemeral).map((answer) => answer.content)).toEqual([expect.stringContaining('already revealed')]);
     expect(channelPosts()).toHaveLength(before + 1);
@@ -156,7 +166,7 @@ describe('/log and /roll replay', () => {
     expect(JSON.stringify(choices.choices)).toContain('result hidden');
     expect(JSON.stringify(choices.choices)).not.toMatch(new RegExp(`→ ${total}|success|failure|CL`));
 
-    await sandbox().one({ ...DISPATCHER, button: `blind:reveal:${rollId}`, message });
+    await reveal(rollId, message);
     const afterLog = await sandbox().one({ user: 'kat', command: 'log' });
     expect(logLine(afterLog)).toContain(`Stealth ${STEALTH} vs CL ${CL} → **${total}**`);
     const afterReplay = await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } });
@@ -215,7 +225,7 @@ describe('other blind rolls', () => {
     const stored = await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollId);
     expect(stored).toMatchObject({ blind: true });
     expectNoResult(posted, [stored!.total!]);
-    const revealed = await sandbox().one({ ...DISPATCHER, button: `blind:reveal:${rollId}`, message: posted.messageId! });
+    const revealed = await reveal(rollId, posted.messageId!);
     expect(textOf(revealed)).toContain(`**${stored!.total}**`);
   });
 
@@ -268,9 +278,13 @@ describe('a Dispatcher’s blind call', () => {
     const shown = await sandbox().one({ ...DISPATCHER, button: `blind:show:${rollId}`, message: post.messageId! });
     expect(shown.ephemeral).toBe(true);
     expect(textOf(shown)).toContain(`= **${total}**`);
-    const revealed = await sandbox().one({ ...DISPATCHER, button: `blind:reveal:${rollId}`, message: post.messageId! });
+    const revealed = await reveal(rollId, post.messageId!);
     expect(revealed.ephemeral).toBe(false);
     expect(textOf(revealed)).toContain(`Stealth vs CL ${CL}`);
+    // The request keeps saying it was taken blind, and now that it was revealed.
+    const request = sandbox().fake.messages().find((m) => m.id === post.messageId)!;
+    expect(request.content).toContain('👁️ Revealed by');
+    expect(JSON.stringify(request.embeds)).toContain('took the roll blind');
     // Revealed, the blind call's hidden CL is in the channel: a player's replay shows every number.
     const replayed = await sandbox().one({ user: 'sasha', command: 'roll replay', options: { id: rollId } });
     expect(replayed.ephemeral).toBe(false);
