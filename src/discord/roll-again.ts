@@ -77,6 +77,50 @@ async function optionsOf(base: MessageComponentInteraction | ModalSubmitInteract
   );
 }
 
+/** An option as the command defines it (its registered JSON). */
+interface DefinedOption {
+  name: string;
+  type: number;
+  required?: boolean;
+  options?: DefinedOption[];
+  choices?: Array<{ value: string | number }>;
+  min_value?: number;
+  max_value?: number;
+  min_length?: number;
+  max_length?: number;
+}
+
+/**
+ * What is wrong with `typed` as the command defines its options now, as Discord would check it when typed; null when
+ * nothing is. A stored roll may be from an older definition, and a saved roll from an edited sheet file.
+ */
+export function invocationProblem(defined: readonly DefinedOption[], typed: RollInvocation): string | null {
+  let leaf: readonly DefinedOption[] = defined;
+  for (const part of typed.path ? typed.path.split(' ') : []) {
+    const next = leaf.find((option) => option.name === part && (option.type === ApplicationCommandOptionType.Subcommand || option.type === ApplicationCommandOptionType.SubcommandGroup));
+    if (!next) return 'it is no longer a command of this bot';
+    leaf = next.options ?? [];
+  }
+  const given = new Set<string>();
+  for (const option of typed.options) {
+    const definition = leaf.find((candidate) => candidate.name === option.name);
+    if (!definition || definition.type !== option.type || given.has(option.name)) return `its option \`${option.name}\` is not one the command takes now`;
+    given.add(option.name);
+    const { value } = option;
+    if (typeof value === 'string') {
+      const length = [...value].length;
+      if ((definition.max_length !== undefined && length > definition.max_length) || (definition.min_length !== undefined && length < definition.min_length)) return `its \`${option.name}\` is not of a length the command takes`;
+    }
+    if (typeof value === 'number') {
+      if (definition.type === ApplicationCommandOptionType.Integer && !Number.isInteger(value)) return `its \`${option.name}\` is not a whole number`;
+      if ((definition.max_value !== undefined && value > definition.max_value) || (definition.min_value !== undefined && value < definition.min_value)) return `its \`${option.name}\` is out of the command's range`;
+    }
+    if (definition.choices && !definition.choices.some((choice) => choice.value === value)) return `its \`${option.name}\` is not one of the command's choices`;
+  }
+  const missing = leaf.find((option) => option.required === true && !given.has(option.name));
+  return missing ? `it lacks the option \`${missing.name}\` the command needs now` : null;
+}
+
 type Resolver = new (client: unknown, options: readonly CommandInteractionOption[], resolved: object) => CommandInteractionOptionResolver;
 
 /**
@@ -105,6 +149,9 @@ export async function runInvocation(base: MessageComponentInteraction | ModalSub
   const runnable = command?.subcommands.find((candidate) => candidate.path === typed.path && candidate.again === true);
   const shown = `/${[typed.command, typed.path].filter(Boolean).join(' ')}`;
   if (!command || !runnable) throw new UserError(`${shown} is no longer a roll this bot repeats. Type the roll anew. Nothing was rolled.`);
+  // Checked as Discord checks what is typed: the handler may count on it (a label's length, a choice).
+  const problem = invocationProblem((command.data.toJSON().options ?? []) as DefinedOption[], typed);
+  if (problem) throw new UserError(`This roll of ${shown} cannot be rolled again as kept: ${problem}. Type the roll anew (and save it again). Nothing was rolled.`);
   const interaction = await asTyped(base, typed);
   await requirePlayedHere(interaction, command, context.store.servers);
   await meetRequirement(runnable.requires, interaction, context);

@@ -161,4 +161,29 @@ describe('saved rolls', () => {
     const again = await sandbox().one({ user: 'mike', command: 'roll saved', options: { name: 'Breach' } });
     expect(textOf(again)).toContain('Troy Two');
   });
+
+  it('a saved roll from an edited file is checked as typing it would be: an option the command lacks, a wrong type or too long a label is refused, rolling nothing', async () => {
+    const file = (rolls: unknown[]) => ({ file: { filename: 'troy.json', content: JSON.stringify({ name: 'Troy', skills: [{ name: 'Climbing', level: 40 }], rolls }) }, replace: true });
+    const edited = [
+      { name: 'Unknown', roll: { command: 'roll', path: 'challenge', options: [{ name: 'skill', type: 3, value: 'Climbing' }, { name: 'cl', type: 4, value: 90 }, { name: 'luck', type: 4, value: 50 }] } },
+      { name: 'Typed', roll: { command: 'roll', path: 'challenge', options: [{ name: 'skill', type: 3, value: 'Climbing' }, { name: 'cl', type: 3, value: '90' }] } },
+      { name: 'Label', roll: { command: 'roll', path: 'dice', options: [{ name: 'expression', type: 3, value: '1d6' }, { name: 'label', type: 3, value: 'x'.repeat(101) }] } },
+      { name: 'Missing', roll: { command: 'roll', path: 'challenge', options: [{ name: 'skill', type: 3, value: 'Climbing' }] } },
+      { name: 'Gone', roll: { command: 'roll', path: 'replay', options: [{ name: 'id', type: 3, value: 'abcdefgh' }] } },
+    ];
+    expect((await sandbox().one({ user: 'mike', command: 'sheet import', options: file(edited) })).content).toContain('Imported **Troy**');
+    const words = {
+      Unknown: 'its option `luck` is not one the command takes now',
+      Typed: 'its option `cl` is not one the command takes now',
+      Label: 'its `label` is not of a length the command takes',
+      Missing: 'it lacks the option `cl` the command needs now',
+      Gone: '/roll replay is no longer a roll this bot repeats',
+    };
+    for (const [name, text] of Object.entries(words)) {
+      const refused = await sandbox().one({ user: 'mike', command: 'roll saved', options: { name } });
+      expect(refused, name).toMatchObject({ ephemeral: true });
+      expect(refused.content, name).toContain(text);
+    }
+    expect(await sandbox().bot.store.db.roll.count()).toBe(0);
+  });
 });
