@@ -161,6 +161,29 @@ describe('Roll again', () => {
     expect((await stored(rollIdOf(outcomeAgain)))!.inputs).toEqual((await stored(rollIdOf(outcome)))!.inputs);
   });
 
+  it("repeats another system's roll that names a member: /tactics attack against the same target, and /pool", async () => {
+    for (const [user, name, attributes] of [
+      ['mike', 'Mike', { Aim: 200 }],
+      ['sasha', 'Sasha', { Health: 1000 }],
+    ] as const) {
+      await sandbox().one({ user, command: 'sheet create', options: { name, system: 'd100-tactics' } });
+      for (const [attribute, value] of Object.entries(attributes)) await sandbox().one({ user, command: 'sheet attribute set', options: { name: attribute, value } });
+    }
+    const attack = await sandbox().one({ user: 'mike', command: 'tactics attack', options: { target: 'sasha', weapon_base: 6, weapon_range: 3, cover: 'none' } });
+    const again = (await sandbox().act({ user: 'mike', button: button(attack, 'Roll again').custom_id, message: attack.messageId! })).responses[1]!;
+    const [first, second] = [await stored(rollIdOf(attack)), await stored(rollIdOf(again))];
+    expect(second!.kind).toBe(first!.kind);
+    expect(second!.invocation).toEqual(first!.invocation);
+    expect(first!.invocation!.options).toContainEqual({ name: 'target', type: 6, value: sandbox().fake.user('sasha').id });
+    expect(textOf(again)).toContain('Sasha');
+
+    await sandbox().one({ user: 'kat', command: 'sheet create', options: { name: 'Kat', system: 'd6-pool' } });
+    await sandbox().one({ user: 'kat', command: 'sheet set', options: { attributes: 'STR 4, AGI 3, WIT 2, EMP 2', skills: 'Force 2' } });
+    const pool = await sandbox().one({ user: 'kat', command: 'pool', options: { skill: 'Force', gear: 1 } });
+    const poolAgain = (await sandbox().act({ user: 'kat', button: button(pool, 'Roll again').custom_id, message: pool.messageId! })).responses[1]!;
+    expect((await stored(rollIdOf(poolAgain)))!.inputs).toEqual((await stored(rollIdOf(pool)))!.inputs);
+  });
+
   it('is not on a roll made by a press: a Dispatcher’s call answered carries none', async () => {
     await troy();
     const call = await sandbox().act({ ...DISPATCHER, command: 'dispatch challenge', options: { player: 'mike', intent: 'Climb the wall', outcome: 'Over it', skill: 'Climbing', cl: 90 } });
