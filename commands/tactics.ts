@@ -236,7 +236,7 @@ async function move(interaction: ChatInputCommandInteraction, context: HandlerCo
   const other = interaction.options.getInteger('other') ?? 0;
   if (other > 0) actions.push({ name: 'other move actions', cost: other });
   const result = resolveMove({ mobility, dash: interaction.options.getBoolean('dash') ?? false, path, actions });
-  await context.answer.reply(moveReply(result, who));
+  await answerAsNpc(interaction, context, asNpcRoller(interaction, sheet), moveReply(result, who));
 }
 
 /** `tactics:apply:<attack roll id>`: the attacker subtracts the damage from the target's Health, once. */

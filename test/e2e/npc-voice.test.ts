@@ -222,5 +222,11 @@ describe('rolls made for an NPC', () => {
     const [result] = sandbox.fake.messages();
     expect(result).toMatchObject({ webhook: { username: 'Sniper' } });
     expect(textOf(result!)).toContain('Sniper');
+
+    // A move made for it too: one message of its own, under its name.
+    await asDispatcher({ command: 'npc attribute set', options: { npc: 'Sniper', name: 'Mobility', value: 6 } });
+    const moved = await asDispatcher({ command: 'tactics move', options: { path: '3s', as_npc: 'Sniper' } });
+    expect(moved.content).toBe('Posted in this channel as **Sniper**.');
+    expect(sandbox.fake.messages()[1]).toMatchObject({ webhook: { username: 'Sniper' } });
   });
 });

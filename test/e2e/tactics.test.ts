@@ -412,7 +412,8 @@ describe('/tactics move', () => {
     expect(bad.content).toContain('could not be read at `north`');
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc create', options: { name: 'Chryssalid', system: 'd100-tactics' } });
     await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'npc attribute set', options: { npc: 'Chryssalid', name: 'Mobility', value: 12 } });
-    expect(textOf(await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics move', options: { path: '12s', as_npc: 'Chryssalid' } }))).toContain('Chryssalid: Move, 12 of 12 Mobility points');
+    const moved = await sandbox().one({ user: 'dee', roles: ['dispatcher'], command: 'tactics move', options: { path: '12s', as_npc: 'Chryssalid' } });
+    expect(textOf(postedAs(sandbox(), moved, 'Chryssalid'))).toContain('Chryssalid: Move, 12 of 12 Mobility points');
     expect((await sandbox().one({ user: 'sasha', command: 'tactics move', options: { path: '1s', as_npc: 'Chryssalid' } }))).toMatchObject({ ephemeral: true });
   });
 });
