@@ -115,6 +115,20 @@ describe('Reveal', () => {
     expect(channelPosts()).toHaveLength(before + 1);
   });
 
+  it('a reveal whose answer never reached Discord is taken back, so the next press reveals it', async () => {
+    const { rollId, message, total } = await blindStealth();
+    const before = channelPosts().length;
+    const failing = sandbox().fake.faults.add({ target: 'callback', status: 500 });
+    const lost = await sandbox().fake.interact({ ...DISPATCHER, button: `blind:reveal:${rollId}`, message });
+    failing.remove();
+    expect(lost.faults?.length).toBeGreaterThan(0);
+    expect(channelPosts()).toHaveLength(before);
+    expect((await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollId))?.revealedAt).toBeNull();
+    const revealed = await reveal(rollId, message);
+    expect(revealed.ephemeral).toBe(false);
+    expect(textOf(revealed)).toContain(`**${total}**`);
+  });
+
   it('two Dispatchers pressing at once reveal it once', async () => {
     const { rollId, message } = await blindStealth();
     const before = channelPosts().length;
