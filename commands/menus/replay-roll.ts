@@ -28,6 +28,8 @@ async function rollsShown(message: Message, context: HandlerContext): Promise<st
 export const replayThisRoll = defineContextMenu({
   name: 'Replay this roll',
   target: 'message',
+  // As /roll replay: the roll may be dice notation, which runs the notation library.
+  heavy: true,
   run: async (interaction, context) => {
     const message = interaction.targetMessage;
     if (!isMine(message)) throw new UserError(NOT_MY_MESSAGE_TEXT);

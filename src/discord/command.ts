@@ -280,6 +280,8 @@ export interface ContextMenuDeclaration<Target extends MenuTarget, Form> {
    * before the form opens) and is never deferred by the router for waiting.
    */
   opensForm?: boolean;
+  /** Heavy work, one at a time per member, as a subcommand's `heavy` (Replay this roll may run the notation library). */
+  heavy?: boolean;
   form?: MenuForm<Form>;
   help: HelpEntry;
 }
@@ -291,6 +293,7 @@ export interface BotContextMenu {
   systems?: readonly SystemId[];
   requires?: Requirement;
   opensForm: boolean;
+  heavy?: boolean;
   form?: MenuForm<unknown>;
   help: HelpEntry;
   data: { name: string; toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody };

@@ -73,7 +73,7 @@ export class Router {
 
   /** A context-menu command: the server plays its systems, the member meets its requirement, then it runs. */
   private async runMenu(interaction: MessageContextMenuCommandInteraction | UserContextMenuCommandInteraction, context: HandlerContext): Promise<void> {
-    const menu = this.menusByKey.get(menuKey(interaction.commandType, interaction.commandName));
+    const menu = this.menuOf(interaction);
     if (!menu) throw new UserError(`“${interaction.commandName}” is not known to this bot version.`);
     await requireMenuPlayedHere(interaction, menu, this.services.store.servers);
     await meetRequirement(menu.requires, interaction, context);
@@ -94,9 +94,14 @@ export class Router {
     await form.submit(interaction, value, context);
   }
 
+  /** The context menu an interaction runs, if it runs one. */
+  private menuOf(interaction: Interaction): BotContextMenu | undefined {
+    return interaction.isContextMenuCommand() ? this.menusByKey.get(menuKey(interaction.commandType, interaction.commandName)) : undefined;
+  }
+
   /** A context menu that may open a form: it goes ahead of the queue, as a press that opens a form does. */
   private menuOpensForm(interaction: Interaction): boolean {
-    return interaction.isContextMenuCommand() && this.menusByKey.get(menuKey(interaction.commandType, interaction.commandName))?.opensForm === true;
+    return this.menuOf(interaction)?.opensForm === true;
   }
 
   private contextFor(interaction: Interaction): HandlerContext {
@@ -203,7 +208,7 @@ export class Router {
       const command = menuForm ? undefined : this.commandFor(interaction);
       const control = menuForm ? undefined : this.controlOf(interaction, command);
       if (!this.skipsTheQueue(interaction, command, control) && !this.menuOpensForm(interaction)) {
-        const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) };
+        const claim = { server: interaction.guildId, member: interaction.user.id, heavy: isHeavyWork(interaction, command) || this.menuOf(interaction)?.heavy === true };
         const waitMs = this.turns.expectedWaitMs(claim);
         if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) answer.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
         endTurn = await this.turns.take(claim);

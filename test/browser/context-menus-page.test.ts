@@ -125,7 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('context menus on the sandbox
     await page.locator('.apps-menu').waitFor({ state: 'detached' });
     await more.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Replay this roll');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Replay this roll');
     await page.keyboard.press('Enter');
     await message(page, 'the dice match').waitFor();
   });
@@ -139,7 +139,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('context menus on the sandbox
     await send(page, '/roll dice expression:1d20');
     const roll = message(page, 'mike used').filter({ hasText: '/roll dice' }).filter({ hasText: /Roll \w{8}/ });
     await roll.waitFor();
-    await expect.poll(() => roll.locator('.message-apps').evaluate((button) => getComputedStyle(button).opacity)).toBe('1');
+    await expect.poll(() => roll.locator('.message-apps').evaluate((button) => (button.ownerDocument.defaultView as unknown as { getComputedStyle(element: unknown): { opacity: string } }).getComputedStyle(button).opacity)).toBe('1');
     await roll.locator('.message-apps').tap();
     await page.locator('.apps-menu').waitFor();
     const box = (await page.locator('.apps-menu').boundingBox())!;
