@@ -3,7 +3,7 @@
  * again, Save… and its form), and `/roll save`, `/roll saved`, `/roll saved-list`, `/roll saved-delete`. A roll is
  * repeated by running what was typed anew through its own handler (src/discord/roll-again.ts).
  */
-import type { AutocompleteInteraction, ChatInputCommandInteraction, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction, MessageComponentInteraction, ModalSubmitInteraction, SlashCommandStringOption } from 'discord.js';
 import type { ComponentInteraction, HandlerContext, Subcommand } from '../src/discord/command.js';
 import { formText } from '../src/discord/form-text.js';
 import { rolledAgainComponents, runInvocation } from '../src/discord/roll-again.js';
@@ -13,12 +13,13 @@ import { nameKey } from '../src/engine/names.js';
 import { Refused } from '../src/engine/refusals.js';
 import { SAVED_ROLL_LIMITS, sheetScope, validSavedRollName, type SavedRoll, type SavedRollScope } from '../src/engine/saved-rolls.js';
 import type { OperatorSheet } from '../src/engine/sheet.js';
-import { SYSTEM_IDS, type SystemId } from '../src/engine/systems/index.js';
+import { SYSTEM_IDS, systemName, type SystemId } from '../src/engine/systems/index.js';
 import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
 import { DISCORD_LIMITS } from '../src/views/limits.js';
 import { privateNote } from '../src/views/messages.js';
 import {
-  NOT_TYPED_TEXT,
+  noSheetToSaveOnText,
+  notTypedText,
   notYourRollText,
   readSaveForm,
   saveRollModal,
@@ -39,7 +40,7 @@ function ownerOf(context: HandlerContext) {
 async function ownTypedRoll(rollId: string, context: HandlerContext, action: 'again' | 'save'): Promise<StoredRoll & { invocation: RollInvocation }> {
   const stored = await context.store.rolls.require(context.guildId, rollId);
   if (stored.userId !== context.userId) throw new UserError(notYourRollText(stored.userId, action));
-  if (!stored.invocation) throw new UserError(NOT_TYPED_TEXT.replace('Nothing was rolled.', action === 'again' ? 'Nothing was rolled.' : 'Nothing was saved.'));
+  if (!stored.invocation) throw new UserError(notTypedText(action));
   return stored as StoredRoll & { invocation: RollInvocation };
 }
 
@@ -57,8 +58,10 @@ async function rollAgain(interaction: MessageComponentInteraction, rollId: strin
 /** The sheet a saved roll of `system` goes on: the member's active sheet of it (dice notation: the current sheet). */
 async function sheetToSaveOn(system: string, context: HandlerContext): Promise<OperatorSheet> {
   const owner = ownerOf(context);
-  if ((SYSTEM_IDS as readonly string[]).includes(system)) return context.store.operators.requireActive(owner, system as SystemId, { command: 'a saved roll' });
-  return context.store.operators.requireCurrent(owner);
+  const ofSystem = (SYSTEM_IDS as readonly string[]).includes(system) ? (system as SystemId) : null;
+  const sheet = ofSystem ? await context.store.operators.active(owner, ofSystem) : await context.store.operators.current(owner);
+  if (!sheet) throw new UserError(noSheetToSaveOnText(ofSystem ? systemName(ofSystem) : null));
+  return sheet;
 }
 
 async function openSaveForm(interaction: MessageComponentInteraction, rollId: string, context: HandlerContext): Promise<void> {
@@ -199,7 +202,7 @@ async function deleteAutocomplete(interaction: AutocompleteInteraction, context:
   await interaction.respond(await savedChoices(interaction, context, interaction.options.getBoolean('shared') ? 'server' : 'mine'));
 }
 
-const nameOption = (description: string) => (o: import('discord.js').SlashCommandStringOption) =>
+const nameOption = (description: string) => (o: SlashCommandStringOption) =>
   o.setName('name').setDescription(description).setRequired(true).setAutocomplete(true).setMaxLength(SAVED_ROLL_LIMITS.nameLength);
 
 /** `/roll save`, `/roll saved`, `/roll saved-list`, `/roll saved-delete`: every server has them, whatever it plays. */

@@ -103,4 +103,13 @@ export function notYourRollText(rollerId: string, action: 'again' | 'save'): str
   return `Only <@${rollerId}>, who made this roll, can ${action === 'again' ? 'roll it again' : 'save it'}. Make your own roll, and its **Roll again** is yours. Nothing was ${action === 'again' ? 'rolled' : 'saved'}.`;
 }
 
-export const NOT_TYPED_TEXT = 'This roll keeps nothing to roll again: it was made by a press, or before rolls kept what was typed. Type the command anew. Nothing was rolled.';
+/** A roll that kept nothing of what was typed (made by a press, before rolls kept it, or too long to keep). */
+export function notTypedText(action: 'again' | 'save'): string {
+  return `This roll keeps nothing to ${action === 'again' ? 'roll again' : 'save'}: it was made by a press, or before rolls kept what was typed. Type the command anew. Nothing was ${action === 'again' ? 'rolled' : 'saved'}.`;
+}
+
+/** No sheet to save on: a saved roll lives on the member's active sheet of its system (`kind`; null: any sheet). */
+export function noSheetToSaveOnText(kind: string | null): string {
+  const sheet = kind ? `${kind} sheet` : 'sheet';
+  return `A saved roll is kept on your active ${sheet}, and you have no active ${sheet} on this server. Make one with \`/sheet create name:…\` (or pick one with \`/sheet use name:…\`), then save it. Nothing was saved.`;
+}

@@ -135,7 +135,7 @@ describe('saved rolls', () => {
     const dice = (await sandbox().act({ user: 'kat', command: 'roll dice', options: { expression: '1d20' } })).responses.at(-1)!;
     const noSheet = await sandbox().one({ user: 'kat', button: button(dice, 'Save…').custom_id, message: dice.messageId! });
     expect(noSheet).toMatchObject({ ephemeral: true });
-    expect(noSheet.content).toContain('/sheet create');
+    expect(noSheet.content).toBe('⚠️ A saved roll is kept on your active sheet, and you have no active sheet on this server. Make one with `/sheet create name:…` (or pick one with `/sheet use name:…`), then save it. Nothing was saved.');
   });
 
   it('go with the sheet: exported and imported as another sheet they roll by name; an older file replacing it keeps them', async () => {
