@@ -150,6 +150,14 @@ const messageTypeOf = (interaction: InteractionRecord): MessageType => {
   return data?.type === ApplicationCommandType.User || data?.type === ApplicationCommandType.Message ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
 };
 
+/** A context menu's answer names what it was run on, as Discord's interaction metadata does (a member, or a message). */
+function menuTarget(interaction: InteractionRecord): Json {
+  const data = interaction.payload.data as { type?: number; target_id?: string; resolved?: { users?: Record<string, unknown> } } | undefined;
+  if (interaction.type !== InteractionType.ApplicationCommand || !data?.target_id) return {};
+  if (data.type === ApplicationCommandType.User) return { target_user: data.resolved?.users?.[data.target_id] ?? { id: data.target_id } };
+  return data.type === ApplicationCommandType.Message ? { target_message_id: data.target_id } : {};
+}
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class FakeRest {
@@ -415,6 +423,7 @@ export class FakeRest {
         ...(init.originalId ? { original_response_message_id: init.originalId } : {}),
         ...(interaction.sourceMessageId && interaction.type === InteractionType.MessageComponent ? { interacted_message_id: interaction.sourceMessageId } : {}),
         ...(interaction.commandName && interaction.type === InteractionType.ApplicationCommand ? { name: interaction.commandName } : {}),
+        ...menuTarget(interaction),
       };
     }
     this.state.messages.set(message.id, message);

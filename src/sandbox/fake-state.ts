@@ -487,6 +487,7 @@ export class FakeState {
       userId: String(user.id),
       username: String(user.username),
       ...(typeof metadata.name === 'string' ? { command: metadata.name } : {}),
+      ...(metadata.target_user !== undefined || metadata.target_message_id !== undefined ? { contextMenu: true } : {}),
     };
   }
 

@@ -162,7 +162,7 @@ export interface FakeMessage {
    * Who caused the message, for messages the bot sent in answer to an interaction: the interaction's type
    * (2 a slash command, 3 a component, 5 a modal), its user, and for a slash command its name ("roll challenge").
    */
-  interaction?: { type: number; userId: string; username: string; command?: string };
+  interaction?: { type: number; userId: string; username: string; command?: string; /** A context menu's (no slash before its name). */ contextMenu?: true };
   /** A message a channel webhook posted (an NPC's line or roll): the webhook and the name and picture it posted under. */
   webhook?: { id: string; username: string; avatarUrl?: string };
   attachments: SandboxAttachment[];

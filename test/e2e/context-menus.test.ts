@@ -74,7 +74,8 @@ describe('Replay this roll', () => {
     expect(textOf(byMenu)).toContain('the dice match');
     // Discord shows a context menu's answer as such a message, with who ran what.
     const shown = sandbox().fake.message(byMenu.messageId!)!;
-    expect(shown.interaction).toMatchObject({ type: 2, command: 'Replay this roll' });
+    expect(shown.interaction).toMatchObject({ type: 2, command: 'Replay this roll', contextMenu: true });
+    expect(sandbox().fake.message(rolled.messageId!)!.interaction).not.toHaveProperty('contextMenu');
   });
 
   it('a roll against a hidden Challenge Level replays privately, its CL shown to Dispatchers only, as /roll replay does', async () => {

@@ -68,7 +68,7 @@ export interface Message {
   flags: number;
   ephemeral: boolean;
   interactionId?: string;
-  interaction?: { type: number; userId: string; username: string; command?: string };
+  interaction?: { type: number; userId: string; username: string; command?: string; contextMenu?: true };
   /** Posted through a channel webhook under another name (an NPC's), with its picture if it has one. */
   webhook?: { id: string; username: string; avatarUrl?: string };
   attachments: Attachment[];

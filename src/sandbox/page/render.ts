@@ -216,7 +216,7 @@ export function renderMessage(message: Message, ctx: RenderContext, compact: boo
   return h('article', { class: `message${showHeader ? '' : ' compact'}${ephemeral ? ' ephemeral' : ''}`, 'data-id': message.id, 'data-author': author },
     command ? h('div', { class: 'reply-context' },
       h('span', { class: 'spine' }), avatar(command.username, false, 'small'),
-      h('span', { class: 'who' }, command.username), ' used ', h('span', { class: 'command-name' }, `/${command.command ?? ''}`)) : null,
+      h('span', { class: 'who' }, command.username), ' used ', h('span', { class: 'command-name' }, `${command.contextMenu ? '' : '/'}${command.command ?? ''}`)) : null,
     h('div', { class: 'message-main' },
       showHeader ? picture : h('time', { class: 'gutter-time', datetime: message.createdAt }, time(message.createdAt, false)),
       body),
