@@ -14,6 +14,7 @@ import { initiativeIds } from '../../src/views/initiative.js';
 import { logIds } from '../../src/views/log.js';
 import { codeIds } from '../../src/views/result-points.js';
 import { callModal, dispatchIds } from '../../src/views/roll-request.js';
+import { rollIds } from '../../src/views/roll-again.js';
 import { npcIds, sheetIds } from '../../src/views/sheet.js';
 import { tableIds } from '../../src/views/tables.js';
 import { tacticsIds } from '../../src/views/tactics.js';
@@ -64,6 +65,7 @@ const families: Record<string, Family<unknown>> = {
     { query: { viewerId: SNOWFLAKE, userId: SNOWFLAKE, count: 1000, page: 99_999 }, direction: 'older', cursor: { createdAt: new Date(4_102_444_800_000), id: `${ROLL}-next` } },
   ]),
   npc: family(npcIds, [{ action: 'delete', sheetId: ROW }, { action: 'keep', sheetId: 1 }]),
+  roll: family(rollIds, [{ action: 'again', rollId: ROLL }, { action: 'save', rollId: ROLL }, { action: 'saveform', rollId: ROLL }]),
   pool: family(poolIds, [{ action: 'push', rollId: ROLL }, { action: 'condition', rollId: ROLL }, { action: 'oppose', rollId: ROLL }, { action: 'tiebreak', rollId: ROLL, round: 99 }]),
   sheet: family(sheetIds, [{ action: 'delete', sheetId: ROW }, { action: 'keep', sheetId: 1 }]),
   table: family(tableIds, [
