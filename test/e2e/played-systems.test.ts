@@ -39,7 +39,7 @@ describe('/config systems', () => {
     expect(sandbox().fake.commandWrites('global')).toBe(0);
   });
 
-  it('d6 pools only: the list has /pool and the common commands, /roll cut to dice and replay; chosen again, nothing is registered', async () => {
+  it('d6 pools only: the list has /pool and the common commands, /roll cut to dice, replay and saved rolls; chosen again, nothing is registered', async () => {
     const saved = await playOnly('d6 pools');
     expect(saved).toContain('This server plays **d6 pools with pushing**.');
     expect(saved).toContain('Its slash list now has `/sheet`, `/roll`, `/npc`, `/config`, `/log`, `/pool`, `/initiative`, `/help`.');
