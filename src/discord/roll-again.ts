@@ -21,7 +21,7 @@ import { INVOCATION_OPTION_TYPES, type InvocationOption, type RollInvocation } f
 import { newRollId } from '../store/rolls.js';
 import { isRollAgainRow, rollAgainRow } from '../views/roll-again.js';
 import { DISCORD_LIMITS } from '../views/limits.js';
-import { subcommandPath, type HandlerContext, type RunnablePath } from './command.js';
+import { subcommandPath, type HandlerContext, type RunnablePath, type TypedRoll } from './command.js';
 import { meetRequirement } from './requirements.js';
 import type { AnswerPayload } from './responder.js';
 import { requirePlayedHere } from './slash-list.js';
@@ -41,19 +41,20 @@ export function invocationOf(interaction: ChatInputCommandInteraction): RollInvo
 }
 
 /** The handler's answer, with the row of the roll it made when it made one (and there is room for a row). */
-async function withRollAgain(payload: AnswerPayload, rollId: string, context: HandlerContext): Promise<AnswerPayload> {
+function withRollAgain(payload: AnswerPayload, made: TypedRoll, context: HandlerContext): AnswerPayload {
   const rows = (payload.components ?? []) as unknown[];
   if (rows.length >= DISCORD_LIMITS.actionRows) return payload;
   // The handler may have found the outcome certain and rolled nothing, or what was typed was too long to keep: then
   // there is nothing to repeat.
-  if (!(await context.store.rolls.find(context.guildId, rollId))?.invocation) return payload;
-  return { ...payload, components: [...(rows as NonNullable<AnswerPayload['components']>), rollAgainRow(rollId)] };
+  if (!context.store.rolls.madeAndKept(made)) return payload;
+  return { ...payload, components: [...(rows as NonNullable<AnswerPayload['components']>), rollAgainRow(made.rollId)] };
 }
 
 /** Runs the handler with `typed` as what it repeats: its roll is stored under `rollId`, its answer offers Roll again. */
 async function runWith(runnable: RunnablePath, interaction: ChatInputCommandInteraction, context: HandlerContext, typed: RollInvocation, rollId: string): Promise<void> {
-  context.invocation = { typed, rollId };
-  context.answer.beforeReply((payload) => withRollAgain(payload, rollId, context));
+  const made: TypedRoll = { typed, rollId };
+  context.invocation = made;
+  context.answer.beforeReply(async (payload) => withRollAgain(payload, made, context));
   await runnable.run(interaction, context);
 }
 

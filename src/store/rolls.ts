@@ -153,8 +153,15 @@ export async function insertRoll(writer: Pick<Database, '$executeRaw'>, row: Rol
 export class RollLog {
   /** Rolls made within one millisecond still list in the order they were made. */
   private lastCreatedAt = 0;
+  /** The typed rolls this process recorded: whether a handler's answer has a roll to offer again, without a read. */
+  private readonly recordedTyped = new WeakSet<object>();
 
   constructor(private readonly db: Database) {}
+
+  /** Whether `typed` made its roll here, keeping what was typed (an invocation too long to keep is not kept). */
+  madeAndKept(typed: { typed: RollInvocation; rollId: string }): boolean {
+    return this.recordedTyped.has(typed) && invocationJson(typed.typed) !== null;
+  }
 
   private nextCreatedAt(): Date {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
@@ -208,7 +215,10 @@ export class RollLog {
   async record(roll: RollRecordInput): Promise<string> {
     if (roll.typed) {
       // Its id is the one its answer's Roll again names, or a Roll again's own (one roll per press): never another.
-      if (await this.recordOnce(roll.typed.rollId, roll)) return roll.typed.rollId;
+      if (await this.recordOnce(roll.typed.rollId, roll)) {
+        this.recordedTyped.add(roll.typed);
+        return roll.typed.rollId;
+      }
       throw new Refused({ kind: 'already-rolled-again' });
     }
     for (let attempt = 0; ; attempt++) {
