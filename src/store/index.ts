@@ -50,7 +50,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function openStore(databaseUrl: string, log?: Logger): Promise<Store> {
+/** What tests may fix in the store: a new play session's secret (default: the operating system's randomness). */
+export interface StoreOptions {
+  newSessionSecret?: () => string;
+}
+
+export async function openStore(databaseUrl: string, log?: Logger, options: StoreOptions = {}): Promise<Store> {
   const opened = await openDatabase(databaseUrl);
   const { db } = opened;
   // Names keyed before issue 11 exist in SQLite files only; a PostgreSQL database is written by this bot (or copied
@@ -71,7 +76,7 @@ export async function openStore(databaseUrl: string, log?: Logger): Promise<Stor
     rollRequests: new RollRequestStore(db),
     savedRolls: new SavedRollStore(db),
     servers: new ServerStore(db, caches),
-    sessions: new SessionStore(db),
+    sessions: new SessionStore(db, options.newSessionSecret),
     stats: new StatsStore(db),
     tables: new TableStore(db),
     caches,

@@ -82,7 +82,11 @@ export class SessionStore {
   /** A server's `prepare` under way: two interactions at once load (or create) its session once. */
   private readonly preparing = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Where a new session's secret comes from: the operating system's randomness, or a fixed source in tests. */
+    private readonly newSecret: () => string = newSessionSecret,
+  ) {}
 
   /** Whether the server's seeds can be taken now without a look-up: its session is loaded and still current. */
   isReady(guildId: string, now: Date): boolean {
@@ -134,7 +138,7 @@ export class SessionStore {
   }
 
   private async create(guildId: string, session: { kind: SessionKind; day: string | null; title: string; channelId: string | null; openedBy: string | null; now: Date }): Promise<SessionRow> {
-    const secret = newSessionSecret();
+    const secret = this.newSecret();
     return (await this.db.playSession.create({
       data: {
         guildId,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect } from 'vitest';
+import { createHash } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import type { BotCommand } from '../../src/discord/command.js';
@@ -39,12 +40,15 @@ export async function startTestSandbox(
   const databaseUrl = options.databaseUrl ?? freshDatabaseUrl();
   const seeds = [...(options.seeds ?? [])];
   let counter = 0;
+  let secrets = 0;
   const sandbox = await startSandbox({
     port: 0,
     databaseUrl,
     migrate: false,
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...(options.committedSeeds ? {} : { newSeed: () => seeds.shift() ?? `test-seed-${counter++}` }),
+    // Sessions' secrets are fixed too, so a run gives the same commitments twice (the fuzz's reproducibility).
+    newSessionSecret: () => createHash('sha256').update(`test-session-secret-${secrets++}`).digest('hex'),
     ...(options.now ? { now: options.now } : {}),
     welcome: options.welcome ?? false,
     ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
