@@ -19,6 +19,9 @@ import { DISCORD_LIMITS } from '../src/views/limits.js';
 import { privateNote } from '../src/views/messages.js';
 import {
   noSheetToSaveOnText,
+  otherSheetsRollsText,
+  savedRollDeletedText,
+  savedWhereText,
   notTypedText,
   notYourRollText,
   readSaveForm,
@@ -80,11 +83,11 @@ async function saveRoll(invocation: RollInvocation, system: string, rawName: str
   if (shared) {
     await context.requireDispatcher('share a saved roll with the server', 'Save it on your own sheet instead.');
     scope = 'server';
-    where = 'for everyone on this server (each rolls it with their own sheet)';
+    where = savedWhereText(null);
   } else {
     const sheet = await sheetToSaveOn(system, context);
     scope = sheetScope(sheet.id);
-    where = `on ${sheet.name}`;
+    where = savedWhereText(sheet.name);
   }
   const { replaced } = await context.store.savedRolls.save(context.guildId, scope, name, invocation, context.userId);
   await context.answer.reply(privateNote(savedRollText({ name, scope, invocation }, replaced ? `${where}, replacing the roll saved under that name` : where)));
@@ -148,8 +151,8 @@ async function listSaved(_interaction: ChatInputCommandInteraction, context: Han
   const otherLists = await Promise.all(others.map(async (sheet) => ({ sheet, saved: await context.store.savedRolls.list(context.guildId, sheetScope(sheet.id)) })));
   const server = await context.store.savedRolls.list(context.guildId, 'server');
   let text = savedRollListText(current?.name ?? null, mine, server);
-  const more = otherLists.filter(({ saved }) => saved.length > 0).map(({ sheet, saved }) => `${sheet.name}: ${saved.map((roll) => roll.name).join(', ')}`);
-  if (more.length) text = `${text}\n\nOn your other active sheets: ${more.join('; ')}`.slice(0, DISCORD_LIMITS.content);
+  const more = otherLists.filter(({ saved }) => saved.length > 0).map(({ sheet, saved }) => ({ sheetName: sheet.name, names: saved.map((roll) => roll.name) }));
+  if (more.length) text = `${text}\n\n${otherSheetsRollsText(more)}`.slice(0, DISCORD_LIMITS.content);
   await context.answer.reply(privateNote(text));
 }
 
@@ -159,13 +162,13 @@ async function deleteSaved(interaction: ChatInputCommandInteraction, context: Ha
     await context.requireDispatcher("delete the server's shared rolls", 'Leave `shared` out to delete one of your own.');
     const deleted = await context.store.savedRolls.delete(context.guildId, 'server', name);
     if (!deleted) throw new Refused({ kind: 'no-such-saved-roll', typed: name, suggestions: [] });
-    await context.answer.reply(privateNote(`Deleted **${deleted}**, shared on this server. Nothing else changed.`));
+    await context.answer.reply(privateNote(savedRollDeletedText(deleted, null)));
     return;
   }
   for (const sheet of await activeSheets(context)) {
     const deleted = await context.store.savedRolls.delete(context.guildId, sheetScope(sheet.id), name);
     if (deleted) {
-      await context.answer.reply(privateNote(`Deleted **${deleted}** from ${sheet.name}. Nothing else changed.`));
+      await context.answer.reply(privateNote(savedRollDeletedText(deleted, sheet.name)));
       return;
     }
   }

@@ -98,6 +98,21 @@ export function savedRollText(saved: SavedRollShown, where: string): string {
   return `Saved **${escapeMarkdown(saved.name)}** ${where}: \`${invocationText(saved.invocation).replace(/`/g, "'")}\`. Roll it with \`/roll saved name:${saved.name.replace(/`/g, "'")}\`.`;
 }
 
+/** A saved roll deleted: from one of the member's sheets (its name), or from the server's shared ones (null). */
+export function savedRollDeletedText(name: string, sheetName: string | null): string {
+  return `Deleted **${escapeMarkdown(name)}**${sheetName === null ? ', shared on this server' : ` from ${escapeMarkdown(sheetName)}`}. Nothing else changed.`;
+}
+
+/** The saved rolls of the member's other active sheets, by name, after the list of the current one's. */
+export function otherSheetsRollsText(others: ReadonlyArray<{ sheetName: string; names: string[] }>): string {
+  return `On your other active sheets: ${others.map(({ sheetName, names }) => `${escapeMarkdown(sheetName)}: ${names.map(escapeMarkdown).join(', ')}`).join('; ')}`;
+}
+
+/** Where a saved roll was put, as the answer to saving says it. */
+export function savedWhereText(sheetName: string | null): string {
+  return sheetName === null ? 'for everyone on this server (each rolls it with their own sheet)' : `on ${escapeMarkdown(sheetName)}`;
+}
+
 /** Someone else's roll: only the member who made it may press its Roll again or Save…. */
 export function notYourRollText(rollerId: string, action: 'again' | 'save'): string {
   return `Only <@${rollerId}>, who made this roll, can ${action === 'again' ? 'roll it again' : 'save it'}. Make your own roll, and its **Roll again** is yours. Nothing was ${action === 'again' ? 'rolled' : 'saved'}.`;
