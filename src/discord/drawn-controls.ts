@@ -4,6 +4,8 @@
  * tell a message that lags behind the store from one drawn since the press. It imports neither, so both can use it.
  */
 
+import { isRollAgainRow } from '../views/roll-again.js';
+
 /** A control as a message shows it: its custom_id, whether it is greyed, and what its menu has picked. */
 export interface ShownControl {
   customId: string | undefined;
@@ -11,10 +13,14 @@ export interface ShownControl {
   picked: string[];
 }
 
-/** The controls in action rows (as sent to Discord, or as builders). */
+/**
+ * The controls in action rows (as sent to Discord, or as builders). A typed roll's Roll again row is left out: it is
+ * on the message whatever state the command stored, so it tells nothing of that state.
+ */
 export function controlsIn(rows: readonly unknown[]): ShownControl[] {
   return rows.flatMap((row) => {
     const json = typeof (row as { toJSON?: unknown }).toJSON === 'function' ? (row as { toJSON(): unknown }).toJSON() : row;
+    if (isRollAgainRow(json as { components?: Array<{ custom_id?: string }> })) return [];
     return ((json as { components?: unknown[] }).components ?? []).map((component) => {
       const { custom_id, disabled, options } = component as { custom_id?: string; disabled?: boolean; options?: { value: string; default?: boolean }[] };
       return { customId: custom_id, disabled: disabled === true, picked: (options ?? []).filter((option) => option.default).map((option) => option.value) };

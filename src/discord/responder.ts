@@ -34,6 +34,7 @@ import { recordDrawn } from './drawn-controls.js';
 import { fromMessage } from './interaction-kinds.js';
 import type { Logger } from '../log.js';
 import { formTooLateReply } from '../views/messages.js';
+import { withRollAgainKept } from '../views/roll-again.js';
 
 /** When the responder acknowledges: 2 s after the interaction arrived leaves a second for the request to reach Discord. */
 export const DEFAULT_DEFER_AFTER_MS = 2000;
@@ -122,7 +123,10 @@ export class Responder {
   }
 
   /** A press's answer that redraws the message it came from. */
-  async update(payload: UpdatePayload): Promise<void> {
+  async update(given: UpdatePayload): Promise<void> {
+    // A typed roll's message redrawn by its own controls keeps its Roll again row (src/views/roll-again.ts).
+    const drawn = this.target && fromMessage(this.target) ? this.target.message?.components : undefined;
+    const payload = drawn && given.components !== undefined ? ({ ...given, components: withRollAgainKept(drawn, given.components) } as UpdatePayload) : given;
     await this.answer(payload, 'update');
     const pressed = this.target && fromMessage(this.target) ? this.target.message?.id : undefined;
     if (pressed && payload.components !== undefined) recordDrawn(pressed, payload.components);

@@ -128,3 +128,17 @@ export function noSheetToSaveOnText(kind: string | null): string {
   const sheet = kind ? `${kind} sheet` : 'sheet';
   return `A saved roll is kept on your active ${sheet}, and you have no active ${sheet} on this server. Make one with \`/sheet create name:…\` (or pick one with \`/sheet use name:…\`), then save it. Nothing was saved.`;
 }
+
+type Drawable = object;
+type RowJson = { components?: Array<{ custom_id?: string }> };
+const asJson = (row: Drawable): RowJson => ('toJSON' in row && typeof row.toJSON === 'function' ? row.toJSON() : row) as RowJson;
+
+/**
+ * A typed roll's message redrawn by its own controls (a push, Apply damage, a next table) keeps its Roll again row:
+ * `drawn` is the message as it stands, `components` what the redraw gives it; the row goes last, where there is room.
+ */
+export function withRollAgainKept<T extends Drawable>(drawn: readonly Drawable[], components: readonly T[]): Array<T | Row> {
+  const row = drawn.map(asJson).find(isRollAgainRow);
+  if (!row || components.length >= DISCORD_LIMITS.actionRows || components.map(asJson).some(isRollAgainRow)) return [...components];
+  return [...components, row as Row];
+}

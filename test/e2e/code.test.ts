@@ -286,7 +286,10 @@ describe('/code roll: points spent on a condition track', () => {
 
     await sandbox().restartBot();
     const spent = await sandbox().one({ user: 'mike', button: `code:spend:${rollId}`, message: reply.messageId! });
-    expect(spent).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS, components: [] });
+    expect(spent).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+    // Its own button is gone; the roll's Roll again stays.
+    expect(buttonsOf(spent)).toEqual([]);
+    expect(JSON.stringify(spent.components)).toContain(`roll:again:${rollId}`);
     expect(textOf(spent)).toContain(`✅ Spent **${amount}** on Kat's Wounds 0 → **${amount}**`);
     await expect(sandbox().fake.interact({ user: 'mike', button: `code:spend:${rollId}`, message: reply.messageId! })).rejects.toThrow(/has no component/);
 

@@ -93,7 +93,10 @@ describe('/pool', () => {
     await sandbox().restartBot();
     const pushed = resolvePush({ rollId, attribute: 'STR', dice: roll.dice }, seededRng('pool-2'));
     const update = await sandbox().one({ user: 'mike', select: `pool:push:${rollId}`, values: ['Angry'], message });
-    expect(update).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS, components: [] });
+    expect(update).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+    // The push's select is gone; the roll's Roll again stays.
+    expect(componentsOf(update)).toEqual([]);
+    expect(JSON.stringify(update.components)).toContain(`roll:again:${rollId}`);
     const pushText = textOf(update);
     expect(pushText).toContain(`${pushed.rerolled} ${pushed.rerolled === 1 ? 'die' : 'dice'} re-rolled; 1s and 6s stay:`);
     const shown = pushed.dice.map((die) => (die.rerolled ? `[${die.before}→${die.face}]` : `[${die.face}]`));

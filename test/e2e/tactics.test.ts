@@ -135,7 +135,10 @@ describe('/tactics attack', () => {
 
     await sandbox().restartBot();
     const applied = await sandbox().one({ user: 'mike', button: `tactics:apply:${rollId}`, message: reply.messageId! });
-    expect(applied).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS, components: [] });
+    expect(applied).toMatchObject({ kind: 'update', allowedMentions: NO_PINGS });
+    // Apply damage is gone; the attack's Roll again stays.
+    expect(buttonsOf(applied)).toEqual([]);
+    expect(JSON.stringify(applied.components)).toContain(`roll:again:${rollId}`);
     expect(textOf(applied)).toContain(`Sasha: Health 12 → **${12 - damage}** (${damage} damage)`);
 
     // The button is gone, so it cannot be pressed again (a stale second press is refused: see the next test).
