@@ -30,7 +30,7 @@ import {
   type PoolResult,
   type SheetEntryRef,
 } from '../src/engine/systems/d10-pool/pool.js';
-import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
+import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { advancedRollName, basicRollName, cumulativeMessage, d10Ids, poolReply, rollerName, type RollAgainPress, type StoredStep } from '../src/views/d10-pool.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { privateNote } from '../src/views/messages.js';
@@ -224,7 +224,7 @@ async function extended(interaction: ChatInputCommandInteraction, context: Handl
   const seed = context.newSeed();
   // Step 1 carries its own roll id in its inputs (every step does), so it is stored under an id chosen first.
   for (let attempt = 0; attempt < 4; attempt++) {
-    const cumulativeId = newRollId();
+    const cumulativeId = context.store.rolls.newId();
     const result = resolveCumulativeStep({ ...settings, cumulativeId, step: 1, before: { total: 0, successes: 0 } }, seededRng(seed));
     if (await recordStep(context, cumulativeId, seed, result, npcFact(interaction, sheet))) {
       await context.answer.reply(cumulativeMessage([{ rollId: cumulativeId, result }], interaction.user.displayName));

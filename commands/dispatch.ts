@@ -50,7 +50,7 @@ import {
 } from '../src/engine/systems/tactalk/roll-request.js';
 import { resolveOutcomeRoll, revealChallengeLevel, type OutcomeRollResult } from '../src/engine/tables.js';
 import type { StoredRollRequest } from '../src/store/roll-requests.js';
-import { derivedRollId, newRollId, type RollEntry } from '../src/store/rolls.js';
+import { derivedRollId, type RollEntry } from '../src/store/rolls.js';
 import { nameChoices, noSheetChoice } from '../src/views/autocomplete.js';
 import { messageLink } from '../src/views/contest/view.js';
 import { escapeMarkdown } from '../src/views/format.js';
@@ -281,7 +281,7 @@ async function roll(context: HandlerContext, request: StoredRollRequest): Promis
   const linked = state.kind === 'linked';
   const results = linked ? resolveLinkedChallenge(inputs, seededRng(seed)).results : [resolveChallenge(inputs[0]!, seededRng(seed))];
   const rolled = results.some((result) => result.outcome === 'rolled');
-  const rollId = rolled ? newRollId() : null;
+  const rollId = rolled ? context.store.rolls.newId() : null;
   const succeeded = results.filter((result) => result.success).length;
   const next = recordRoll(state, context.userId, { rollId, succeeded, total: results.length, operatorName: sheet.name, results });
   if (!rollId) return { state: next };
@@ -319,7 +319,7 @@ async function investigate(context: HandlerContext, request: StoredRollRequest):
   const seed = context.newSeed();
   const outcome = resolveOutcomeRoll({ table, modifiers: [{ name: skill.name, value: skill.level }] }, seededRng(seed));
   const revealed = revealChallengeLevel(outcome.row.reveals, part.challengeLevel);
-  const rollId = newRollId();
+  const rollId = context.store.rolls.newId();
   const roll = context.store.rolls.entry(rollId, {
     ...rolledBy(context),
     kind: 'outcome',

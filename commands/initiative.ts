@@ -42,7 +42,7 @@ import { initiativePool, phaseInitiativeDice, rollPhaseInitiative, type Initiati
 import { parseDieCode } from '../src/engine/systems/result-points/die-code.js';
 import { chasePosition, debateInitiativeDice, meleeValue, rollDebateInitiative } from '../src/engine/systems/result-points/initiative.js';
 import type { StoredTracker } from '../src/store/initiatives.js';
-import { newRollId, type RollEntry } from '../src/store/rolls.js';
+import type { RollEntry } from '../src/store/rolls.js';
 import { nameChoices } from '../src/views/autocomplete.js';
 import { escapeMarkdown } from '../src/views/format.js';
 import { endPrompt, endedMessage, initiativeIds, initiativeText, messageLink, movedMessage, ruleTitle, trackerMessage, turnPing, type EndPromptPress, type InitiativeControl, type TrackerPress, type TrackerView } from '../src/views/initiative.js';
@@ -141,7 +141,7 @@ const poolOf = (combatant: Pick<Combatant, 'name' | 'source'>): InitiativePool =
 
 /** A roll saved with the tracker's state that shows it (one transaction), under the id the tracker shows. */
 function initiativeEntry(context: HandlerContext, tracker: StoredTracker, kind: 'code-initiative' | 'd10-initiative', inputs: object, seed: string, dice: number[][], result: unknown, total: number | null, npc?: string): RollEntry {
-  return context.store.rolls.entry(newRollId(), {
+  return context.store.rolls.entry(context.store.rolls.newId(), {
     ...rolledBy(context),
     kind,
     system: kind === 'code-initiative' ? 'result-points' : 'd10-pool',

@@ -14,7 +14,7 @@ import { Refused } from '../src/engine/refusals.js';
 import { SAVED_ROLL_LIMITS, sheetScope, validSavedRollName, type SavedRoll, type SavedRollScope } from '../src/engine/saved-rolls.js';
 import type { OperatorSheet } from '../src/engine/sheet.js';
 import { SYSTEM_IDS, systemName, type SystemId } from '../src/engine/systems/index.js';
-import { derivedRollId, newRollId, type StoredRoll } from '../src/store/rolls.js';
+import { derivedRollId, type StoredRoll } from '../src/store/rolls.js';
 import { DISCORD_LIMITS } from '../src/views/limits.js';
 import { privateNote } from '../src/views/messages.js';
 import {
@@ -125,7 +125,7 @@ async function scopesOf(context: HandlerContext): Promise<SavedRollScope[]> {
 
 async function rollSaved(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const saved = await context.store.savedRolls.require(context.guildId, await scopesOf(context), interaction.options.getString('name', true));
-  await runInvocation(interaction, saved.invocation, newRollId(), context);
+  await runInvocation(interaction, saved.invocation, context.store.rolls.newId(), context);
 }
 
 /** `/roll save`'s roll: the member's newest roll here that keeps what was typed, or the one whose id was given. */

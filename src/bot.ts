@@ -26,6 +26,8 @@ export interface BotOptions {
   newSeed?: () => string;
   /** Fixes each new play session's secret in tests, so a run is the same twice (its commitments too). */
   newSessionSecret?: () => string;
+  /** Fixes new roll ids in tests (a roll id a member types in part is then matched the same way twice). */
+  newRollId?: () => string;
   now?: () => Date;
   /** How long a handler may run before the router defers its interaction (default 2 s); tests shorten it. */
   deferAfterMs?: number;
@@ -78,7 +80,7 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     await migrateDatabase(options.databaseUrl);
     log.info('database migrations applied');
   }
-  const store = await openStore(options.databaseUrl, log, options.newSessionSecret ? { newSessionSecret: options.newSessionSecret } : {});
+  const store = await openStore(options.databaseUrl, log, { newSessionSecret: options.newSessionSecret, newRollId: options.newRollId });
   // A SQLite file can be deleted under the running bot (sqlite.ts); a PostgreSQL server reports its own failures.
   const unwatchFile =
     dialectOf(options.databaseUrl) === 'sqlite' ? watchDatabaseFile(options.databaseUrl, (problem) => log.error({ file: databaseFile(options.databaseUrl) }, problem)) : () => undefined;

@@ -18,7 +18,6 @@ import {
 } from 'discord.js';
 import { UserError } from '../errors.js';
 import { INVOCATION_OPTION_TYPES, type InvocationOption, type RollInvocation } from '../engine/invocation.js';
-import { newRollId } from '../store/rolls.js';
 import { isRollAgainRow, rollAgainRow } from '../views/roll-again.js';
 import { DISCORD_LIMITS } from '../views/limits.js';
 import { subcommandPath, type HandlerContext, type RunnablePath, type TypedRoll } from './command.js';
@@ -61,7 +60,7 @@ async function runWith(runnable: RunnablePath, interaction: ChatInputCommandInte
 /** The router's run of a typed subcommand: one that declares `again` keeps what was typed. */
 export async function runTyped(runnable: RunnablePath, interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   if (!runnable.again) return runnable.run(interaction, context);
-  await runWith(runnable, interaction, context, invocationOf(interaction), newRollId());
+  await runWith(runnable, interaction, context, invocationOf(interaction), context.store.rolls.newId());
 }
 
 /** The leaf's options as discord.js hands them to a handler: a user option with its user (and member, if present). */

@@ -11,7 +11,7 @@ import type { Database } from './database-client.js';
 import type { Turns } from './locks.js';
 import { journalWork } from './journal.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
-import { newRollId, type RollEntry, type RollLog, type RollRecordInput } from './rolls.js';
+import { type RollEntry, type RollLog, type RollRecordInput } from './rolls.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
@@ -177,7 +177,7 @@ export class ContestStore {
     const rolled = state.rounds.length > contest.state.rounds.length ? state.rounds.at(-1)! : null;
     if (!rolled) return this.save(contest, state, expiresAt);
     for (let attempt = 1; ; attempt++) {
-      const round: ContestRound = { ...rolled, rollId: newRollId() };
+      const round: ContestRound = { ...rolled, rollId: this.rolls.newId() };
       const withRoll: ContestState = { ...state, rounds: [...state.rounds.slice(0, -1), round] };
       try {
         return await this.save(contest, withRoll, expiresAt, this.roundEntry(contest.id, withRoll, round, made));

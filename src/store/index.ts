@@ -50,9 +50,11 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** What tests may fix in the store: a new play session's secret (default: the operating system's randomness). */
+/** What tests may fix in the store, where the bot takes the operating system's randomness. */
 export interface StoreOptions {
   newSessionSecret?: () => string;
+  /** New roll ids (default random): fixed in tests, as seeds are, so a run's answers are the same twice. */
+  newRollId?: () => string;
 }
 
 export async function openStore(databaseUrl: string, log?: Logger, options: StoreOptions = {}): Promise<Store> {
@@ -63,7 +65,7 @@ export async function openStore(databaseUrl: string, log?: Logger, options: Stor
   if (opened.sqlite) await rekeyNames(opened.sqlite, log);
   const caches = opened.pool ? await postgresCacheBus(opened.pool, log) : processLocalBus();
   const turns = opened.pool ? postgresTurns(opened.pool) : processLocalTurns();
-  const rolls = new RollLog(db);
+  const rolls = new RollLog(db, options.newRollId);
   return {
     db,
     dialect: opened.dialect,

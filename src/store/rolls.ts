@@ -92,9 +92,14 @@ const POSTING_MARK = 'posting:';
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
 export const ROLL_ID_PATTERN = /^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/;
 
-export function newRollId(): string {
-  const bytes = randomBytes(8);
-  return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
+/** A new roll id from the operating system's randomness (the bot's; tests fix theirs through openStore). */
+export function randomRollId(): string {
+  return rollIdOf(randomBytes(8));
+}
+
+/** A roll id from 8 bytes: each picks one of the id's letters. */
+export function rollIdOf(bytes: Uint8Array): string {
+  return Array.from(bytes.subarray(0, 8), (byte) => ALPHABET[byte % ALPHABET.length]).join('');
 }
 
 /**
@@ -102,8 +107,7 @@ export function newRollId(): string {
  * always give the same id, so whether that roll was already made is a look-up in the roll log.
  */
 export function derivedRollId(parentId: string, label: string): string {
-  const bytes = createHash('sha256').update(`${parentId}:${label}`).digest().subarray(0, 8);
-  return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('');
+  return rollIdOf(createHash('sha256').update(`${parentId}:${label}`).digest());
 }
 
 /** A roll's row in the log: ready to be written, or as read back. */
@@ -156,7 +160,11 @@ export class RollLog {
   /** The typed rolls this process recorded: whether a handler's answer has a roll to offer again, without a read. */
   private readonly recordedTyped = new WeakSet<object>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Where new roll ids come from: random, or a fixed sequence in tests, so a run is the same twice. */
+    readonly newId: () => string = randomRollId,
+  ) {}
 
   /** Whether `typed` made its roll here, keeping what was typed (an invocation too long to keep is not kept). */
   madeAndKept(typed: { typed: RollInvocation; rollId: string }): boolean {
@@ -222,7 +230,7 @@ export class RollLog {
       throw new Refused({ kind: 'already-rolled-again' });
     }
     for (let attempt = 0; ; attempt++) {
-      const id = newRollId();
+      const id = this.newId();
       try {
         await this.insert(id, roll);
         return id;

@@ -6,6 +6,7 @@ import type { BotCommand } from '../../src/discord/command.js';
 import { MessageFlags } from 'discord.js';
 import type { FakeDiscord, SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { freshDatabaseUrl } from './database.js';
+import { rollIdOf } from '../../src/store/rolls.js';
 
 export interface TestSandbox extends Sandbox {
   databaseUrl: string;
@@ -41,6 +42,7 @@ export async function startTestSandbox(
   const seeds = [...(options.seeds ?? [])];
   let counter = 0;
   let secrets = 0;
+  let rollIds = 0;
   const sandbox = await startSandbox({
     port: 0,
     databaseUrl,
@@ -49,6 +51,8 @@ export async function startTestSandbox(
     ...(options.committedSeeds ? {} : { newSeed: () => seeds.shift() ?? `test-seed-${counter++}` }),
     // Sessions' secrets are fixed too, so a run gives the same commitments twice (the fuzz's reproducibility).
     newSessionSecret: () => createHash('sha256').update(`test-session-secret-${secrets++}`).digest('hex'),
+    // Roll ids too (8 of the ids' letters, from a hash of a counter): a prefix typed at random matches alike twice.
+    newRollId: () => rollIdOf(createHash('sha256').update(`test-roll-${rollIds++}`).digest()),
     ...(options.now ? { now: options.now } : {}),
     welcome: options.welcome ?? false,
     ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
