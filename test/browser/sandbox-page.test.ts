@@ -137,7 +137,8 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     await expect.poll(() => offered('/ta')).toContain('/tactics check');
     await send(page, '/config systems play:d6 pools');
     await message(page, 'This server plays').waitFor();
-    await expect.poll(() => offered('/ro')).toEqual(['/roll dice', '/roll replay']);
+    // /roll keeps what belongs to no system: notation, replays and saved rolls; its challenge and linked rolls go.
+    await expect.poll(() => offered('/ro')).toEqual(['/roll dice', '/roll replay', '/roll save', '/roll saved', '/roll saved-list', '/roll saved-delete']);
     await expect.poll(() => offered('/po')).toContain('/pool');
     let all: string[] = [];
     await expect.poll(async () => (all = await offered('/'))).not.toEqual([]);

@@ -12,8 +12,8 @@ const sandbox = useTestSandbox();
 
 const ADMIN = { user: 'olga', permissions: ['ManageGuild'] };
 const NO_PINGS = { parse: [] };
-const COMMON = ['blind', 'config', 'help', 'initiative', 'log', 'npc', 'sheet'];
-const EVERY = ['blind', 'code', 'config', 'contest', 'd10', 'dispatch', 'help', 'initiative', 'log', 'npc', 'pool', 'roll', 'sheet', 'table', 'tactics'];
+const COMMON = ['blind', 'config', 'help', 'initiative', 'journal', 'log', 'npc', 'session', 'sheet', 'stats'];
+const EVERY = ['blind', 'code', 'config', 'contest', 'd10', 'dispatch', 'help', 'initiative', 'journal', 'log', 'npc', 'pool', 'roll', 'session', 'sheet', 'stats', 'table', 'tactics'];
 const SEED_NUMBER = /seed\s*#?\s*\d/i;
 
 type Definition = { name: string; description: string; options?: Array<{ name: string }> };
@@ -42,7 +42,7 @@ describe('/config systems', () => {
   it('d6 pools only: the list has /pool and the common commands, /roll cut to dice, replay and saved rolls; chosen again, nothing is registered', async () => {
     const saved = await playOnly('d6 pools');
     expect(saved).toContain('This server plays **d6 pools with pushing**.');
-    expect(saved).toContain('Its slash list now has `/sheet`, `/roll`, `/npc`, `/config`, `/log`, `/pool`, `/initiative`, `/help`.');
+    expect(saved).toContain('Its slash list now has `/sheet`, `/roll`, `/npc`, `/config`, `/log`, `/pool`, `/initiative`, `/session`, `/journal`, `/blind`, `/stats`, `/help`.');
     expect(saved).toContain('New sheets are now **d6 pools with pushing** sheets by default');
     expect(names()).toEqual([...COMMON, 'pool', 'roll'].sort());
     const roll = offered().find((command) => command.name === 'roll')!;
