@@ -2,35 +2,18 @@
 // made and nothing of its result; their Show me is refused; a Dispatcher's Show me shows the result to them alone, and
 // Reveal puts it in the channel for all. Each run refreshes test/artifacts/blind-<width>-*.png.
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type Page } from 'playwright-core';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
+import { ARTIFACTS, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
 
 const SEED = 'blind-page-0';
 const STEALTH = 45;
 const CL = 77;
 
 describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('a blind roll on the sandbox page', () => {
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  let sandbox: TestSandbox | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-    const current = sandbox;
-    sandbox = undefined;
-    await stopChecked(current);
-  });
+  const pages = useBrowserPages();
 
   const drawer = (page: Page) => page.locator('#sidebar');
 
@@ -63,18 +46,13 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('a blind roll on the sandbox 
     { width: 390, height: 844 },
   ]) {
     it(`a player rolls blind, sees no number; a Dispatcher reads and reveals it, at ${viewport.width} px`, async () => {
-      sandbox = await startTestSandbox({ seeds: [SEED] });
+      const sandbox = await pages.startSandbox({ seeds: [SEED] });
       await sandbox.one({ user: 'kat', command: 'sheet create', options: { name: 'Kat' } });
       await sandbox.one({ user: 'kat', command: 'sheet skill set', options: { name: 'Stealth', level: STEALTH } });
       const total = rollD100(seededRng(SEED)).value + STEALTH;
       const phone = viewport.width < 500;
-      context = await browser.newContext({ viewport, reducedMotion: 'reduce', ...(phone ? { isMobile: true, hasTouch: true } : {}) });
-      context.setDefaultTimeout(8000);
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(sandbox.url);
-      await page.locator('body[data-ready="true"]').waitFor();
+      // Its uncaught errors are checked once the roll has been played and revealed, not on load.
+      const { page, problems } = await pages.open(sandbox.url, { viewport, reducedMotion: 'reduce', ...(phone ? { isMobile: true, hasTouch: true } : {}) });
       const shoot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `blind-${viewport.width}-${name}.png`) });
 
       await playAs(page, 'kat', phone, false);

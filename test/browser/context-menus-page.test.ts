@@ -2,43 +2,20 @@
 // in the member list → Apps → the command; without a mouse, the ⋯ beside each; on a phone (390 px, touch) the ⋯ is
 // always shown. Screenshots of the Apps menu go to test/artifacts/.
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
 
 if (!HAVE_CHROMIUM && !process.env.CI) {
   console.warn(`Skipping the browser tests of the context menus: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it).`);
 }
 
 describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('context menus on the sandbox page in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  let sandbox: TestSandbox | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-    const current = sandbox;
-    sandbox = undefined;
-    await stopChecked(current);
-  });
+  const pages = useBrowserPages();
 
   async function open(viewport: { width: number; height: number }, phone = false): Promise<Page> {
-    sandbox = await startTestSandbox();
-    context = await browser.newContext({ viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
-    context.setDefaultTimeout(8000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(sandbox.url);
-    await page.locator('body[data-ready="true"]').waitFor();
+    const sandbox = await pages.startSandbox();
+    const { page, problems } = await pages.open(sandbox.url, { viewport, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
     expect(problems).toEqual([]);
     return page;
   }

@@ -1,10 +1,8 @@
 // The sandbox page draws an NPC's line as Discord does: under the NPC's name and picture, tagged APP, not under the
 // bot's name; two NPCs speaking one after the other are two authors, though both speak through one webhook.
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
 
 if (!HAVE_CHROMIUM && !process.env.CI) {
   console.warn(`Skipping the browser test of NPC voices on the sandbox page: ${CHROMIUM} is missing.`);
@@ -13,45 +11,24 @@ if (!HAVE_CHROMIUM && !process.env.CI) {
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('NPC voices on the sandbox page in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  let sandbox: TestSandbox | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-    const current = sandbox;
-    sandbox = undefined;
-    await stopChecked(current);
-  });
+  const pages = useBrowserPages();
 
   for (const [width, height] of [
     [1280, 900],
     [390, 844],
   ] as const) {
     it(`shows each NPC's line under its own name and picture with the APP tag, at ${width} px`, async () => {
-      sandbox = await startTestSandbox();
+      const sandbox = await pages.startSandbox();
       const dispatcher = { user: 'dee', roles: ['dispatcher'] };
       await sandbox.one({ ...dispatcher, command: 'npc create', options: { name: 'Thug', avatar: 'https://example.com/npcs/thug.png' } });
       await sandbox.one({ ...dispatcher, command: 'npc create', options: { name: 'Boss' } });
       await sandbox.one({ ...dispatcher, command: 'npc say', options: { npc: 'Thug', text: 'Hands where I can see them.' } });
       await sandbox.one({ ...dispatcher, command: 'npc say', options: { npc: 'Boss', text: 'Let him talk.' } });
 
-      context = await browser.newContext({ viewport: { width, height } });
-      context.setDefaultTimeout(8000);
-      const page = await context.newPage();
       // The picture's host is not reached from here: a one-pixel PNG stands in for it.
-      await page.route('https://example.com/**', (route) => route.fulfill({ contentType: 'image/png', body: Buffer.from(ONE_PIXEL_PNG, 'base64') }));
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(sandbox.url);
-      await page.locator('body[data-ready="true"]').waitFor();
+      const { page, problems } = await pages.open(sandbox.url, { viewport: { width, height } }, (blank) =>
+        blank.route('https://example.com/**', (route) => route.fulfill({ contentType: 'image/png', body: Buffer.from(ONE_PIXEL_PNG, 'base64') })),
+      );
       // Seen by a player (on a phone, picking one closes the player list over the channel).
       await page.fill('#user-name', 'mike');
       await page.press('#user-name', 'Enter');

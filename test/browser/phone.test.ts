@@ -2,10 +2,10 @@
 // playwright-core, as test/browser/sandbox-page.test.ts does. Each run refreshes the screenshots
 // test/artifacts/page-390-*.png and page-1280-*.png.
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { type Locator, type Page } from 'playwright-core';
+import { ARTIFACTS, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
+import { type TestSandbox } from '../helpers/sandbox.js';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -26,36 +26,14 @@ function overlaps(a: Box, b: Box): boolean {
 }
 
 describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page on a phone', () => {
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  let sandbox: TestSandbox | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-    const current = sandbox;
-    sandbox = undefined;
-    await stopChecked(current);
-  });
+  const pages = useBrowserPages();
 
   async function open(viewport: { width: number; height: number }): Promise<{ page: Page; sandbox: TestSandbox }> {
-    sandbox = await startTestSandbox({});
+    const sandbox = await pages.startSandbox({});
     const phone = viewport.width < 500;
     // isMobile honours the page's viewport tag: a page too wide for the phone would widen the layout viewport.
     // Reduced motion: the player list appears at once instead of sliding in, so its place can be measured.
-    context = await browser.newContext({ viewport, reducedMotion: 'reduce', ...(phone ? { isMobile: true, hasTouch: true } : {}) });
-    context.setDefaultTimeout(8000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(sandbox.url);
-    await page.locator('body[data-ready="true"]').waitFor();
+    const { page, problems } = await pages.open(sandbox.url, { viewport, reducedMotion: 'reduce', ...(phone ? { isMobile: true, hasTouch: true } : {}) });
     expect(problems).toEqual([]);
     return { page, sandbox };
   }

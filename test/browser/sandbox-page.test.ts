@@ -3,12 +3,12 @@
 // skipped on a developer's machine and fail in CI (CI=true), where .ci/run installs it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type Page } from 'playwright-core';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { startTestSandbox, stopChecked, type TestSandbox } from '../helpers/sandbox.js';
+import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
+import { type TestSandbox } from '../helpers/sandbox.js';
 
 if (!HAVE_CHROMIUM && !process.env.CI) {
   console.warn(`Skipping the browser tests of the sandbox page: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it).`);
@@ -25,33 +25,11 @@ function seedWhereBothSucceed(): string {
 }
 
 describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-  let sandbox: TestSandbox | undefined;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-    const current = sandbox;
-    sandbox = undefined;
-    await stopChecked(current);
-  });
+  const pages = useBrowserPages();
 
   async function open(seeds?: string[]): Promise<{ page: Page; sandbox: TestSandbox }> {
-    sandbox = await startTestSandbox(seeds ? { seeds } : {});
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(8000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(sandbox.url);
-    await page.locator('body[data-ready="true"]').waitFor();
+    const sandbox = await pages.startSandbox(seeds ? { seeds } : {});
+    const { page, problems } = await pages.open(sandbox.url, { viewport: { width: 1280, height: 900 } });
     expect(problems).toEqual([]);
     return { page, sandbox };
   }

@@ -2,7 +2,9 @@
 // it the tests are skipped on a developer's machine and fail in CI (CI=true), where .ci/run installs it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { startTestSandbox, stopChecked, type TestSandbox } from './sandbox.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
@@ -17,4 +19,60 @@ export async function launchChromium(): Promise<Browser> {
     // Playwright gives every launch a new, empty profile (user-data-dir) of its own.
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * One Chromium for the describe block, and for each test at most one sandbox and one page of the sandbox page: after
+ * the test the page's context is closed, then the sandbox is stopped and checked for broken Discord rules.
+ */
+export function useBrowserPages() {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let sandbox: TestSandbox | undefined;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+    const current = sandbox;
+    sandbox = undefined;
+    await stopChecked(current);
+  });
+
+  const launched = (): Browser => {
+    if (!browser) throw new Error('Chromium runs only inside the describe block that asked for it');
+    return browser;
+  };
+
+  return {
+    browser: launched,
+
+    /** The test's sandbox, stopped after it. */
+    async startSandbox(options?: Parameters<typeof startTestSandbox>[0]): Promise<TestSandbox> {
+      sandbox = await startTestSandbox(options);
+      return sandbox;
+    },
+
+    /**
+     * The sandbox page at `url`, loaded and ready, in a new context closed after the test. `prepare` runs on the blank
+     * page before it loads (routes, say). `problems` gathers the page's uncaught errors from its load on, for the
+     * test to check when it chooses: some check right away, some once the page has been played.
+     */
+    async open(url: string, options: BrowserContextOptions, prepare?: (page: Page) => Promise<unknown>): Promise<{ page: Page; problems: string[] }> {
+      context = await launched().newContext(options);
+      context.setDefaultTimeout(8000);
+      const page = await context.newPage();
+      await prepare?.(page);
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(url);
+      await page.locator('body[data-ready="true"]').waitFor();
+      return { page, problems };
+    },
+  };
 }
