@@ -8,7 +8,7 @@ import type { ChatInputCommandInteraction, Message } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import type { StoredRoll } from '../src/store/rolls.js';
-import { alreadyRevealedNote, blindIds, blindRevealed, blindShownPrivately, notBlindText, revealedMark, type BlindPress } from '../src/views/blind.js';
+import { alreadyRevealedNote, blindIds, blindRevealed, blindShownPrivately, notBlindText, revealedMark, type BlindPress, type MessageRow } from '../src/views/blind.js';
 
 /**
  * The name a blind result is shown under: the NPC it was rolled for, else the roller's active Tac Talk sheet now
@@ -47,7 +47,7 @@ async function reveal(context: HandlerContext, rollId: string, pressedOn?: Messa
   }
   if (!pressedOn) return;
   // The result is in the channel already: a mark that cannot be written is only logged.
-  await pressedOn.edit(revealedMark(pressedOn.content, context.userId)).catch((error: unknown) => context.log.warn({ err: error, rollId: roll.id }, 'a revealed blind roll’s message could not be marked'));
+  await pressedOn.edit(revealedMark(pressedOn.content, context.userId, pressedOn.components.map((row) => row.toJSON() as MessageRow))).catch((error: unknown) => context.log.warn({ err: error, rollId: roll.id }, 'a revealed blind roll’s message could not be marked'));
 }
 
 /** Show me / Reveal on a blind roll's message: Dispatchers only, checked here for every press. */

@@ -4,7 +4,7 @@
  * blind roll's message holds (text, custom_ids) is drawn here from what may be shown, so nothing of the result can
  * slip into it.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type APIEmbed } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord.js';
 import type { DiceNotationResult } from '../engine/dice-notation.js';
 import type { ChallengeResult, LinkedChallengeResult } from '../engine/systems/tactalk/challenge.js';
 import type { StoredRoll } from '../store/rolls.js';
@@ -99,10 +99,19 @@ export function blindRevealed(roll: StoredRoll, who: string, dispatcherId: strin
   };
 }
 
-/** The pressed message once its roll is revealed: what it said, and that the result now follows in the channel. */
-export function revealedMark(content: string, dispatcherId: string): MessageBody {
+export type MessageRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+/**
+ * The pressed message once its roll is revealed: what it said, and that the result now follows in the channel. Show me
+ * and Reveal leave it (nothing is secret any more, and a live Reveal would invite a press that does nothing); its other
+ * rows (Roll again, a request's own) stay as they were.
+ */
+export function revealedMark(content: string, dispatcherId: string, rows: readonly MessageRow[]): MessageBody {
   const mark = `👁️ Revealed by <@${dispatcherId}>: the result is below.`;
-  return { content: truncate(content ? `${content}\n${mark}` : mark, DISCORD_LIMITS.content), allowedMentions: NO_PINGS };
+  const kept = rows
+    .map((row) => ({ ...row, components: row.components.filter((component) => !('custom_id' in component && blindIds.parse(component.custom_id))) }))
+    .filter((row) => row.components.length > 0);
+  return { content: truncate(content ? `${content}\n${mark}` : mark, DISCORD_LIMITS.content), components: kept, allowedMentions: NO_PINGS };
 }
 
 /** A second Reveal: nothing more is posted. */

@@ -108,8 +108,13 @@ describe('Reveal', () => {
     // The blind message keeps its words and says it was revealed, still without a number.
     const marked = sandbox().fake.messages().find((m) => m.id === message)!;
     expect(marked.content).toBe(`🙈 **Kat** made a blind Stealth roll · roll \`${rollId}\` — its result is for the Dispatchers.\n👁️ Revealed by <@${sandbox().fake.user('dee').id}>: the result is below.`);
+    // Show me and Reveal leave the message with the secret; Kat's Roll again stays.
+    const left = (marked.components as Array<{ components: Array<{ custom_id?: string }> }>).flatMap((row) => row.components.map((c) => c.custom_id ?? ''));
+    expect(left.filter((id) => id.startsWith('blind:'))).toEqual([]);
+    expect(left.some((id) => id.startsWith('roll:again:'))).toBe(true);
 
-    const again = await reveal(rollId, message);
+    // Revealed again by its id: nothing more is posted.
+    const again = await sandbox().one({ ...DISPATCHER, command: 'blind reveal', options: { id: rollId } });
     expect(again.ephemeral).toBe(true);
     expect(again.content).toContain(`Roll \`${rollId}\` was already revealed to the channel`);
     expect(channelPosts()).toHaveLength(before + 1);
