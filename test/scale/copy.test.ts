@@ -69,6 +69,15 @@ async function playedDatabase(): Promise<{ url: string; rollId: string }> {
     await db.rollRequest.create({ data: { guildId, channelId: 'c1', dispatcherId: 'u3', playerId: 'u1', phase: 'asked', state: JSON.stringify({ cl: 120, hidden: true }) } });
     await db.outcomeTable.create({ data: { guildId, name: 'Fall Damage', nameKey: 'fall damage', rows: JSON.stringify([{ min: 1, max: 100, text: 'Ouch', next: null, reveals: null }]) } });
     await db.initiativeTracker.create({ data: { guildId, channelId: 'c1', system: 'tactalk', state: JSON.stringify({ order: ['Troy', 'Sectoid'], turn: 0, round: 1 }) } });
+    // Issue 25's tables: a saved roll on a sheet and one shared, an NPC's webhook, a journal entry, a closed and an open
+    // session (its unique open key), and a roll's odds (a fraction), blind flag and reveal time.
+    await db.savedRoll.create({ data: { guildId, operatorId: troy.id, scope: `operator:${troy.id}`, name: 'Breach', nameKey: 'breach', roll: JSON.stringify({ path: 'roll linked' }), createdBy: 'u1' } });
+    await db.savedRoll.create({ data: { guildId, scope: 'server', name: 'Shared', nameKey: 'shared', roll: '{}', createdBy: 'u3' } });
+    await db.channelWebhook.create({ data: { channelId: 'c1', guildId, webhookId: 'w1', token: 'secret-token' } });
+    await db.journalEntry.create({ data: { guildId, channelId: 'c1', userId: 'u1', kind: 'note', details: JSON.stringify({ text: 'Kat pockets the keycard' }), secret: true } });
+    await db.playSession.create({ data: { guildId, kind: 'day', day: '2026-11-26', secret: 'a'.repeat(64), commitment: 'b'.repeat(64), closedAt: new Date('2026-11-27T00:00:00.000Z') } });
+    await db.playSession.create({ data: { guildId, kind: 'play', title: 'The warehouse', secret: 'c'.repeat(64), commitment: 'd'.repeat(64), openKey: guildId } });
+    await db.roll.update({ where: { id: rollId }, data: { odds: 0.58, d100: 62, blind: true, revealedAt: new Date('2026-11-27T01:02:03.004Z') } });
     await db.server.upsert({ where: { guildId }, create: { guildId, welcomedAt: new Date('2026-11-01T01:02:03.004Z'), playerChallengeRolls: false }, update: { welcomedAt: new Date('2026-11-01T01:02:03.004Z'), playerChallengeRolls: false } });
   } finally {
     await close();
@@ -81,7 +90,7 @@ async function everyRow(url: string): Promise<Record<string, Array<Record<string
   try {
     const rows: Record<string, Array<Record<string, unknown>>> = {};
     for (const model of MODELS) {
-      const key = model === 'Server' ? 'guildId' : 'id';
+      const key = model === 'Server' ? 'guildId' : model === 'ChannelWebhook' ? 'channelId' : 'id';
       rows[model] = await delegate(db, model).findMany({ orderBy: { [key]: 'asc' } });
     }
     return rows;

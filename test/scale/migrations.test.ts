@@ -60,8 +60,11 @@ function columnsOfMigrations(): Map<string, Map<string, string>> {
       for (const [, column, type] of body!.matchAll(/^\s+"(\w+)" ([A-Z]+(?:\(\d+\))?)/gm)) columns.set(column!, types[type!] ?? type!);
       tables.set(table!, columns);
     }
-    // Prisma aligns the column with spaces after ADD COLUMN in PostgreSQL's migrations.
-    for (const [, table, column, type] of sql.matchAll(/ALTER TABLE "(\w+)" ADD COLUMN\s+"(\w+)"\s+([A-Z]+(?:\(\d+\))?)/g)) tables.get(table!)?.set(column!, types[type!] ?? type!);
+    // Prisma aligns the column with spaces after ADD COLUMN in PostgreSQL's migrations, and adds several columns to one
+    // table in one statement, each on a line of its own.
+    for (const [, table, changes] of sql.matchAll(/ALTER TABLE "(\w+)" ([\s\S]*?);/g)) {
+      for (const [, column, type] of changes!.matchAll(/ADD COLUMN\s+"(\w+)"\s+([A-Z]+(?:\(\d+\))?)/g)) tables.get(table!)?.set(column!, types[type!] ?? type!);
+    }
   }
   return tables;
 }
