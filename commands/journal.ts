@@ -4,17 +4,13 @@
  * checks; secret and blind rolls stay out unless a Dispatcher asks, and then only they see the files. `scene` is a
  * Dispatcher's marker in the channel a journal can start from; `note` keeps a line of the story by hand.
  */
-import type { AutocompleteInteraction, ChatInputCommandInteraction, Guild } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type HandlerContext } from '../src/discord/command.js';
 import { JOURNAL_NOTE_MAX_LENGTH, JOURNAL_SCENE_TITLE_MAX_LENGTH, parseJournalTime, startOfUtcDay } from '../src/engine/journal.js';
 import { UserError } from '../src/errors.js';
-import { JOURNAL_MAX_ITEMS, journalDocuments, journalExportText, journalTimeChoices, sceneMarkerMessage } from '../src/views/journal.js';
+import { journalExportText, journalTimeChoices, sceneMarkerMessage } from '../src/views/journal.js';
 import { privateNote, publicNote } from '../src/views/messages.js';
-
-/** Members whose names a journal looks up at most; any others read as "member <id>". */
-const NAMES_LOOKED_UP = 100;
-/** Name look-ups sent to Discord at once. */
-const NAME_BATCH = 10;
+import { journalFiles } from './shared/journal-files.js';
 
 const TIME_FORMS = '`2h`, `3d`, `1w`, `today`, `this session`, a date such as `2026-11-27` or `2026-11-27T19:30`, or a scene from the list';
 
@@ -54,26 +50,6 @@ async function resolveTime(context: HandlerContext, typed: string, option: 'sinc
   }
 }
 
-/** The display names of these members, looked up on Discord in small batches; one not found is left out. */
-async function memberNames(guild: Guild | null, ids: Iterable<string>): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (!guild) return names;
-  const wanted = [...new Set(ids)].slice(0, NAMES_LOOKED_UP);
-  for (let at = 0; at < wanted.length; at += NAME_BATCH) {
-    await Promise.all(
-      wanted.slice(at, at + NAME_BATCH).map(async (id) => {
-        try {
-          const member = await guild.members.fetch(id);
-          names.set(id, member.displayName);
-        } catch {
-          // A member who left the server is still in the story, under their id.
-        }
-      }),
-    );
-  }
-  return names;
-}
-
 async function exportJournal(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const includeSecret = interaction.options.getBoolean('include_secret') ?? false;
   if (includeSecret) await context.requireDispatcher('include secret and blind rolls in a journal', 'Leave `include_secret` out for the journal everyone may see.');
@@ -85,34 +61,16 @@ async function exportJournal(interaction: ChatInputCommandInteraction, context: 
   if (until.at.getTime() <= since.at.getTime()) {
     throw new UserError(`\`until:\` (${until.at.toISOString()}) must come after \`since:\` (${since.at.toISOString()}): the journal runs from since to until.`);
   }
-  const span = await context.store.journal.span(context.guildId, { from: since.at, to: until.at, limit: JOURNAL_MAX_ITEMS, includeSecret });
-  const userIds = [
-    ...span.rolls.map((roll) => roll.userId),
-    ...span.entries.flatMap((entry) => [entry.userId, ...('playerId' in entry.details ? [entry.details.playerId] : []), ...('dispatcherId' in entry.details ? [entry.details.dispatcherId] : [])]),
-  ].filter((id): id is string => typeof id === 'string' && id !== '');
   const spanWords = `${sinceTyped === null && since.words !== 'today' ? 'of' : 'since'} ${since.words}${untilTyped !== null ? ` until ${until.words}` : ''}`;
-  const documents = journalDocuments({
-    guildId: context.guildId,
-    serverName: interaction.guild?.name ?? 'this server',
+  const { documents, files } = await journalFiles(context, interaction.guild, {
     from: since.at,
     to: until.at,
-    spanWords: spanWords.charAt(0).toUpperCase() + spanWords.slice(1),
+    spanWords,
     untilOption: untilTyped !== null || since.endsAt ? ` until:${until.at.toISOString()}` : '',
-    entries: span.entries,
-    rolls: span.rolls,
-    sessions: span.sessions,
-    names: await memberNames(interaction.guild, userIds),
     includeSecret,
-    madeAt: now,
   });
   const note = journalExportText(documents, spanWords, includeSecret);
-  await context.answer.reply({
-    ...(includeSecret ? privateNote(note) : publicNote(note)),
-    files: [
-      { attachment: Buffer.from(documents.markdown, 'utf8'), name: `${documents.baseName}.md` },
-      { attachment: Buffer.from(documents.html, 'utf8'), name: `${documents.baseName}.html` },
-    ],
-  });
+  await context.answer.reply({ ...(includeSecret ? privateNote(note) : publicNote(note)), files });
 }
 
 /** With no `since:`: the current or last play session, else today. */

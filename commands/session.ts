@@ -7,7 +7,9 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type HandlerContext } from '../src/discord/command.js';
 import { UserError } from '../src/errors.js';
 import { SESSION_TITLE_MAX } from '../src/store/sessions.js';
-import { noPlaySessionText, playSessionOpenText, sessionClosedReply, sessionOpenedReply, sessionShowReply } from '../src/views/sessions.js';
+import { journalExportText } from '../src/views/journal.js';
+import { noPlaySessionText, playSessionOpenText, sessionClosedReply, sessionName, sessionOpenedReply, sessionShowReply } from '../src/views/sessions.js';
+import { journalFiles } from './shared/journal-files.js';
 
 async function open(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const title = interaction.options.getString('title', true).trim();
@@ -18,25 +20,29 @@ async function open(interaction: ChatInputCommandInteraction, context: HandlerCo
 }
 
 /** Closes the open session and publishes its secret, once the caller has checked it is the kind it closes. */
-async function closeAndReveal(context: HandlerContext): Promise<void> {
+async function closeAndReveal(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const closed = await context.store.sessions.closeOpen(context.guildId, context.now());
   // Closed by another interaction a moment ago: that one published the secret.
   if (!closed) throw new UserError('The session was closed a moment ago, and its secret published; `/session show` shows it.');
   const rolls = await context.store.sessions.rollCount(context.guildId, closed.id);
-  await context.answer.reply(sessionClosedReply(closed, rolls));
+  // The session's journal goes with its secret, so the table can check its dice at once, without an export of its own.
+  const closedAt = closed.closedAt ?? context.now();
+  const spanWords = `of ${sessionName(closed)}`;
+  const { documents, files } = await journalFiles(context, interaction.guild, { from: closed.openedAt, to: closedAt, spanWords, untilOption: ` until:${closedAt.toISOString()}`, includeSecret: false });
+  await context.answer.reply({ ...sessionClosedReply(closed, rolls, journalExportText(documents, spanWords, false)), files });
 }
 
-async function close(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function close(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const current = await context.store.sessions.current(context.guildId);
   if (current?.kind !== 'play') throw new UserError(noPlaySessionText(current));
-  await closeAndReveal(context);
+  await closeAndReveal(interaction, context);
 }
 
-async function reveal(_interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
+async function reveal(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
   const current = await context.store.sessions.current(context.guildId);
   if (!current) throw new UserError(noPlaySessionText(null));
   if (current.kind === 'play') throw new UserError(playSessionOpenText(current));
-  await closeAndReveal(context);
+  await closeAndReveal(interaction, context);
 }
 
 async function show(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -62,15 +68,18 @@ export const sessionCommand = defineCommand({
     },
     {
       name: 'close',
-      build: (sub) => sub.setDescription('Close the play session and publish its secret, so anyone can check its rolls'),
+      build: (sub) => sub.setDescription('Close the play session and publish its secret and journal, so anyone can check its rolls'),
       run: close,
+      // The session's journal is read and written out with it.
+      heavy: true,
       requires: { dispatcher: 'close a play session' },
       help: { audience: 'dispatcher', example: '/session close' },
     },
     {
       name: 'reveal',
-      build: (sub) => sub.setDescription("Close today's day session early and publish its secret"),
+      build: (sub) => sub.setDescription("Close today's day session early and publish its secret and journal"),
       run: reveal,
+      heavy: true,
       requires: { dispatcher: "reveal a day session's secret" },
       help: { audience: 'dispatcher', example: '/session reveal' },
     },

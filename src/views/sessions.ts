@@ -55,21 +55,21 @@ export function sessionOpenedReply(opened: PlaySessionView, closed: PlaySessionV
 }
 
 /** `/session close` and `/session reveal`: the secret published, with how to check it and the journal. */
-export function sessionClosedReply(closed: PlaySessionView, rolls: number): ReplyPayload {
+export function sessionClosedReply(closed: PlaySessionView, rolls: number, journal: string): ReplyPayload {
   const embed: APIEmbed = {
     color: COLOR.closed,
     title: truncate(`🔓 ${sessionName(closed).replace(/^s/, 'S')} is closed: its secret is published`, DISCORD_LIMITS.embedTitle),
     description: truncate(
       [
         `${rolls === 1 ? '1 roll was' : `${rolls} rolls were`} made from its seeds. Its SHA-256 must equal the commitment published when it opened, and every roll's seed is HMAC-SHA256(secret, "${closed.id}-<seed number>").`,
-        `Check a journal of it: export it with \`/journal\`, then run \`${VERIFY_COMMAND}\` in a copy of the bot's repository.`,
+        `Its journal is attached: run \`${VERIFY_COMMAND}\` on either file, in a copy of the bot's repository, to recompute every roll from the secret (\`/journal export\` writes it again later).`,
       ].join('\n'),
       DISCORD_LIMITS.embedDescription,
     ),
     fields: revealedField(closed),
     footer: { text: 'Later rolls use a new session with a new commitment.' },
   };
-  return { embeds: [embed], allowedMentions: NO_PINGS };
+  return { content: truncate(journal, DISCORD_LIMITS.content), embeds: [embed], allowedMentions: NO_PINGS };
 }
 
 /** `/session show`: the open session, its commitment and its rolls so far; the last revealed secret. */

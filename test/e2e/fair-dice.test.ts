@@ -102,6 +102,14 @@ describe('dice you can prove fair', () => {
     expect(commitmentOf(secretHex)).toBe(play!.commitment);
     expect(closedText).toContain('4 rolls were made from its seeds');
     expect(closedText).toContain('npx tsx src/verify-journal.ts <journal file>');
+    // The close carries the session's journal, checkable at once: its three public rolls recomputed from the secret
+    // just published (the Dispatcher's secret roll is left out, a gap).
+    expect(closed.attachments?.map((file) => file.filename.replace(/\d{4}-\d\d-\d\d/, 'DATE'))).toEqual(['journal-DATE.md', 'journal-DATE.html']);
+    for (const file of closed.attachments ?? []) {
+      const verdict = await verifyJournal(file.content!);
+      expect(verdict.confirmed, verdict.lines.join('\n')).toBe(true);
+      expect(verdict.lines.join('\n')).toContain('CONFIRMED: 3 roll(s) recomputed from published secrets');
+    }
     expect(derivedSeed(secretHex, { sessionId: play!.id, seedIndex: 0 })).toBe((await sandbox().bot.store.rolls.find(sandbox().fake.guildId, rollIdOf(first)))!.seed);
     const twice = await sandbox().one({ ...DISPATCHER, command: 'session close' });
     expect(twice.content).toContain('No session is open, so there is nothing to close');

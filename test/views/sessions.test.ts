@@ -38,9 +38,10 @@ describe('the posts of /session', () => {
     const opened = JSON.stringify(sessionOpenedReply(session(), session({ id: 2, kind: 'day', day: '2026-11-27', secret: SECRET, closedAt: new Date() })));
     expect(opened).toContain(commitmentOf(SECRET));
     expect(opened).toContain(SECRET);
-    const closed = sessionClosedReply(session({ secret: SECRET, closedAt: new Date() }), 1);
+    const closed = sessionClosedReply(session({ secret: SECRET, closedAt: new Date() }), 1, '📜 The journal of session 1: 1 entry');
     expect(closed.allowedMentions).toEqual({ parse: [] });
     expect(JSON.stringify(closed)).toContain('1 roll was made from its seeds');
     expect(JSON.stringify(closed)).toContain('npx tsx src/verify-journal.ts <journal file>');
+    expect(closed.content).toBe('📜 The journal of session 1: 1 entry');
   });
 });
