@@ -127,7 +127,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const opening = openBotStore(options, client, served);
   const handled = options.onInteractionHandled;
   client.on(Events.InteractionCreate, (interaction) => {
-    const handling = opening.then(({ router, seeds }) => (seeds ? seeds.around(interaction, () => router.handle(interaction)) : router.handle(interaction)), () => undefined);
+    const handling = opening.then(async ({ router, seeds }) => {
+      await seeds?.prepare(interaction);
+      await router.handle(interaction);
+    }, () => undefined);
     void (handled ? handling.finally(() => handled(interaction.id)) : handling);
   });
   // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.

@@ -32,7 +32,8 @@ export interface BotServices {
   store: Store;
   log: Logger;
   now(): Date;
-  newSeed(): string;
+  /** A new roll's seed for this server: derived from its open session (commit and reveal), or fixed in tests. */
+  newSeed(guildId: string): string;
   /**
    * The shards this process runs (null: every server): background work for a server (expiring its contests) is done
    * by the one process whose shard receives the server's events, so it runs once per server however many processes
@@ -55,7 +56,9 @@ export interface SlashListUpdater {
 }
 
 /** One interaction's view of the services: who, where, and a logger that carries them. */
-export interface HandlerContext extends BotServices {
+export interface HandlerContext extends Omit<BotServices, 'newSeed'> {
+  /** A new roll's seed, for the interaction's server. */
+  newSeed(): string;
   guildId: string;
   channelId: string;
   userId: string;

@@ -119,6 +119,7 @@ export class Router {
       guildId: interaction.guildId ?? '',
       channelId: interaction.channelId ?? '',
       userId: interaction.user.id,
+      newSeed: () => services.newSeed(interaction.guildId ?? ''),
       isDispatcher: async () => isDispatcher(interaction, await settings()),
       requireDispatcher: async (action, advice) => {
         const current = await settings();
