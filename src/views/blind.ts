@@ -11,7 +11,7 @@ import type { StoredRoll } from '../store/rolls.js';
 import { challengeEmbed, linkedEmbed } from './challenge.js';
 import { rollActionIds } from './component-id.js';
 import { diceEmbed } from './dice.js';
-import { escapeMarkdown } from './format.js';
+import { escapeMarkdown, storedAt, storedText } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import { privateNote, type MessageBody, type ReplyPayload } from './messages.js';
 import type { ReplayFacts } from './replay.js';
@@ -23,31 +23,20 @@ export const BLIND_KINDS = ['challenge', 'linked', 'dice'] as const;
 export const blindIds = rollActionIds('blind', ['show', 'reveal'] as const);
 export type BlindPress = NonNullable<ReturnType<typeof blindIds.parse>>;
 
-/** A value inside stored JSON, by path; undefined where the path does not lead. */
-function at(value: unknown, ...path: Array<string | number>): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
-
-const plain = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?');
 
 /**
  * What a blind roll was, as anyone may read it: the skills tested, or the dice expression and label. Never a level,
  * modifier or CL: those would give the odds away.
  */
 export function blindWhat(roll: Pick<StoredRoll, 'kind' | 'inputs'>): string {
-  if (roll.kind === 'challenge') return `${plain(at(roll.inputs, 'skill', 'name'))} roll`;
+  if (roll.kind === 'challenge') return `${storedText(storedAt(roll.inputs, 'skill', 'name'))} roll`;
   if (roll.kind === 'linked') {
     const parts = Array.isArray(roll.inputs) ? (roll.inputs as unknown[]) : [];
-    return `linked roll (${parts.map((part) => plain(at(part, 'skill', 'name'))).join('; ')})`;
+    return `linked roll (${parts.map((part) => storedText(storedAt(part, 'skill', 'name'))).join('; ')})`;
   }
   if (roll.kind === 'dice') {
-    const label = at(roll.inputs, 'label');
-    return `roll of \`${String(at(roll.inputs, 'expression')).replace(/`/g, "'")}\`${typeof label === 'string' ? ` (${plain(label)})` : ''}`;
+    const label = storedAt(roll.inputs, 'label');
+    return `roll of \`${String(storedAt(roll.inputs, 'expression')).replace(/`/g, "'")}\`${typeof label === 'string' ? ` (${storedText(label)})` : ''}`;
   }
   return `${escapeMarkdown(roll.kind)} roll`;
 }

@@ -118,3 +118,18 @@ export function percent(faces: number): string {
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
+
+/** A value inside stored JSON, by path; undefined where the path does not lead. */
+export function storedAt(value: unknown, ...path: Array<string | number>): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+/** Stored text on one line of a message (a row's line breaks read as spaces), escaped; '?' where it is not text. */
+export function storedText(value: unknown): string {
+  return typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?';
+}

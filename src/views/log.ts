@@ -9,7 +9,7 @@ import type { DeclinedRequest } from '../store/roll-requests.js';
 import type { RollCursor, StoredRoll } from '../store/rolls.js';
 import { blindWhat } from './blind.js';
 import { componentIds, oneOf, wholeNumber } from './component-id.js';
-import { escapeMarkdown } from './format.js';
+import { escapeMarkdown, storedAt, storedText } from './format.js';
 import { DISCORD_LIMITS, NO_PINGS, truncate } from './limits.js';
 import type { MessageBody } from './messages.js';
 
@@ -65,22 +65,11 @@ export function logPageLimit(query: LogQuery): number {
 
 // ---- one roll as a line ------------------------------------------------------------------------------------
 
-/** A value inside stored JSON, by path; undefined where the path does not lead. */
-function at(value: unknown, ...path: Array<string | number>): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
 
-// One line per roll: a row's line breaks are read as spaces.
-const text = (value: unknown): string => (typeof value === 'string' ? escapeMarkdown(value.replace(/\s+/g, ' ')) : '?');
-const skillOf = (value: unknown): string => `${text(at(value, 'skill', 'name'))}${typeof at(value, 'skill', 'level') === 'number' ? ` ${String(at(value, 'skill', 'level'))}` : ''}`;
+const skillOf = (value: unknown): string => `${storedText(storedAt(value, 'skill', 'name'))}${typeof storedAt(value, 'skill', 'level') === 'number' ? ` ${String(storedAt(value, 'skill', 'level'))}` : ''}`;
 /** A contest side: its skill, or the skills of the linked roll the Dispatcher made it ("Handgun Handling 40 + Driving 30"). */
 const contestSideOf = (value: unknown): string => {
-  const linked = at(value, 'linked');
+  const linked = storedAt(value, 'linked');
   return Array.isArray(linked) ? linked.map(skillOf).join(' + ') : skillOf(value);
 };
 
@@ -89,25 +78,25 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
   switch (roll.kind) {
     case 'challenge':
       return {
-        what: `${skillOf(roll.inputs)} vs CL ${roll.challengeLevel ?? String(at(roll.inputs, 'challengeLevel'))}`,
+        what: `${skillOf(roll.inputs)} vs CL ${roll.challengeLevel ?? String(storedAt(roll.inputs, 'challengeLevel'))}`,
         outcome: `**${roll.total ?? '?'}**, ${roll.success ? 'success' : 'failure'}`,
       };
     case 'linked': {
-      const parts = Array.isArray(at(roll.result, 'results')) ? (at(roll.result, 'results') as unknown[]) : [];
+      const parts = Array.isArray(storedAt(roll.result, 'results')) ? (storedAt(roll.result, 'results') as unknown[]) : [];
       return {
-        what: `linked: ${parts.map((part) => `${text(at(part, 'input', 'skill', 'name'))} vs ${String(at(part, 'input', 'challengeLevel'))}`).join('; ')}`,
-        outcome: `**${String(at(roll.result, 'succeeded'))} of ${parts.length}** succeeded`,
+        what: `linked: ${parts.map((part) => `${storedText(storedAt(part, 'input', 'skill', 'name'))} vs ${String(storedAt(part, 'input', 'challengeLevel'))}`).join('; ')}`,
+        outcome: `**${String(storedAt(roll.result, 'succeeded'))} of ${parts.length}** succeeded`,
       };
     }
     case 'contest': {
-      const winner = at(roll.result, 'winner');
+      const winner = storedAt(roll.result, 'winner');
       // Rounds rolled since issue 23 keep the Operators' names; older ones say which side won.
       const named = (side: 'challenger' | 'opponent') => {
-        const name = at(roll.inputs, 'names', side);
-        return typeof name === 'string' ? text(name) : `the ${side}`;
+        const name = storedAt(roll.inputs, 'names', side);
+        return typeof name === 'string' ? storedText(name) : `the ${side}`;
       };
       return {
-        what: `contest #${String(at(roll.inputs, 'contestId'))}, round ${String(at(roll.inputs, 'round'))}: ${contestSideOf(at(roll.inputs, 'challenger'))} vs ${contestSideOf(at(roll.inputs, 'opponent'))}`,
+        what: `contest #${String(storedAt(roll.inputs, 'contestId'))}, round ${String(storedAt(roll.inputs, 'round'))}: ${contestSideOf(storedAt(roll.inputs, 'challenger'))} vs ${contestSideOf(storedAt(roll.inputs, 'opponent'))}`,
         outcome:
           winner === 'tie'
             ? '**tie**'
@@ -117,19 +106,19 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
       };
     }
     case 'outcome': {
-      const after = at(roll.inputs, 'after');
+      const after = storedAt(roll.inputs, 'after');
       return {
         // The table is stored with the inputs (as it was when rolled); the result holds the roll and the row.
-        what: `outcome on ${text(at(roll.inputs, 'table', 'name'))}${typeof after === 'string' ? `, after challenge roll \`${text(after)}\`` : ''}`,
-        outcome: `**${String(at(roll.result, 'result'))}**: ${text(at(roll.result, 'row', 'text'))}`,
+        what: `outcome on ${storedText(storedAt(roll.inputs, 'table', 'name'))}${typeof after === 'string' ? `, after challenge roll \`${storedText(after)}\`` : ''}`,
+        outcome: `**${String(storedAt(roll.result, 'result'))}**: ${storedText(storedAt(roll.result, 'row', 'text'))}`,
       };
     }
     case 'dice': {
-      const label = at(roll.inputs, 'label');
-      const rolls = Array.isArray(at(roll.result, 'rolls')) ? (at(roll.result, 'rolls') as unknown[]) : [];
+      const label = storedAt(roll.inputs, 'label');
+      const rolls = Array.isArray(storedAt(roll.result, 'rolls')) ? (storedAt(roll.result, 'rolls') as unknown[]) : [];
       return {
-        what: `dice ${text(at(roll.inputs, 'expression'))}${typeof label === 'string' ? ` (${text(label)})` : ''}`,
-        outcome: rolls.map((one) => `**${String(at(one, 'total'))}**`).join(', ') || '—',
+        what: `dice ${storedText(storedAt(roll.inputs, 'expression'))}${typeof label === 'string' ? ` (${storedText(label)})` : ''}`,
+        outcome: rolls.map((one) => `**${String(storedAt(one, 'total'))}**`).join(', ') || '—',
       };
     }
     default:
@@ -140,11 +129,11 @@ export function describeRoll(roll: StoredRoll): { what: string; outcome: string 
 /** A roll against a hidden CL, as a player may see it: the skills, the total they rolled and success, never the CL. */
 function describeHiddenRoll(roll: StoredRoll): { what: string; outcome: string } {
   const parts = Array.isArray(roll.inputs) ? (roll.inputs as unknown[]) : [roll.inputs];
-  const results = roll.kind === 'linked' ? ((at(roll.result, 'results') as unknown[] | undefined) ?? []) : [roll.result];
-  const succeeded = results.filter((result) => at(result, 'success') === true).length;
-  const total = at(roll.result, 'result');
+  const results = roll.kind === 'linked' ? ((storedAt(roll.result, 'results') as unknown[] | undefined) ?? []) : [roll.result];
+  const succeeded = results.filter((result) => storedAt(result, 'success') === true).length;
+  const total = storedAt(roll.result, 'result');
   return {
-    what: `${parts.map((part) => text(at(part, 'skill', 'name'))).join('; ')} vs a hidden CL`,
+    what: `${parts.map((part) => storedText(storedAt(part, 'skill', 'name'))).join('; ')} vs a hidden CL`,
     outcome: parts.length > 1 ? `**${succeeded} of ${parts.length}** succeeded` : `${typeof total === 'number' ? `**${total}**, ` : ''}${succeeded ? '**success**' : '**failure**'}`,
   };
 }
@@ -153,8 +142,8 @@ function describeHiddenRoll(roll: StoredRoll): { what: string; outcome: string }
 export function declineLine(decline: DeclinedRequest): string {
   const { state } = decline;
   const who = `<@${state.playerId}>${state.operatorName ? ` as **${escapeMarkdown(state.operatorName)}**` : ''}`;
-  const what = state.parts.map((part) => `${text(part.skill)} vs ${state.hidden ? 'a hidden CL' : `CL ${part.challengeLevel}`}`).join('; ');
-  const intent = state.intent ? ` to ${text(state.intent)}` : '';
+  const what = state.parts.map((part) => `${storedText(part.skill)} vs ${state.hidden ? 'a hidden CL' : `CL ${part.challengeLevel}`}`).join('; ');
+  const intent = state.intent ? ` to ${storedText(state.intent)}` : '';
   return truncate(`🙅 *not a roll* <t:${Math.floor(decline.declinedAt.getTime() / 1000)}:R> ${who} declined request #${decline.id}: ${what}${intent}`, DECLINE_LINE_MAX);
 }
 
