@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApplicationCommandType, ApplicationIntegrationType, InteractionResponseType, InteractionType, MessageFlags, MessageType, RESTJSONErrorCodes } from 'discord-api-types/v10';
 import { randomBytes } from 'node:crypto';
 import type { FakeGuild, FakeState, Json, MessageRecord, StoredFile, WebhookRecord } from './fake-state.js';
-import { guessContentType, isEphemeral } from './fake-state.js';
+import { guessContentType, isEphemeral, P } from './fake-state.js';
 import type { InteractionRecord, InteractionTracker } from './interaction-tracker.js';
 import type { SandboxResponse } from './types.js';
 import type { LimitIssue } from './discord-limits.js';
@@ -137,10 +137,9 @@ const ALLOWED_CALLBACKS: Record<number, InteractionResponseType[]> = {
   [InteractionType.ApplicationCommandAutocomplete]: [Callback.ApplicationCommandAutocompleteResult],
   [InteractionType.ModalSubmit]: [Callback.ChannelMessageWithSource, Callback.DeferredChannelMessageWithSource, Callback.DeferredMessageUpdate, Callback.UpdateMessage],
 };
-/** Flags a bot may set on a new message; others are Discord's to set. */
 /** Discord's limit of webhooks in one channel. */
 const MAX_WEBHOOKS_PER_CHANNEL = 15;
-const MANAGE_WEBHOOKS = 1n << 29n;
+/** Flags a bot may set on a new message; others are Discord's to set. */
 const SETTABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
 
 /** A slash command's answers are "chat input command" messages, a context menu's "context menu command" ones, every other one a default message. */
@@ -892,7 +891,7 @@ export class FakeRest {
   /** Managing a channel's webhooks needs Manage Webhooks: without it Discord answers 403 Missing Permissions. */
   private requireManageWebhooks(ctx: Context): FakeGuild {
     const guild = this.channel(ctx);
-    if ((BigInt(guild.permissionsOf(this.state.botUser.id)) & MANAGE_WEBHOOKS) === 0n) {
+    if ((BigInt(guild.permissionsOf(this.state.botUser.id)) & P.ManageWebhooks) === 0n) {
       throw this.fail(ctx, 403, RESTJSONErrorCodes.MissingPermissions, 'Missing Permissions (Manage Webhooks)', false);
     }
     return guild;

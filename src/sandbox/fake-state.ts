@@ -30,7 +30,7 @@ import { isSubcommandOrGroup } from './discord-limits.js';
 export type Json = Record<string, unknown>;
 
 /** Permission bits (Discord's PermissionFlagsBits), spelled out so this module needs no discord.js import. */
-const P = {
+export const P = {
   CreateInstantInvite: 1n << 0n,
   KickMembers: 1n << 1n,
   BanMembers: 1n << 2n,

@@ -6,6 +6,7 @@ import { INVOCATION_MAX_CHARS } from '../engine/invocation.js';
 import { lookAlikeDifference } from '../engine/names.js';
 import type { NameList, Refusal, SkillShown } from '../engine/refusals.js';
 import { systemCommand, systemName } from '../engine/systems/index.js';
+import { escapeMarkdown } from './format.js';
 
 const bold = (names: string[]) => names.map((name) => `**${name}**`).join(', ');
 const didYouMean = (suggestions: string[]) => ` Did you mean ${bold(suggestions)}?`;
@@ -122,7 +123,7 @@ export function refusalText(refusal: Refusal): string {
       return `This server has ${refusal.count} outcome tables, the most allowed. Delete one first. Nothing was changed.`;
     case 'no-such-saved-roll': {
       const hint = refusal.suggestions.length > 0 ? didYouMean(refusal.suggestions) : ' See yours and the server’s with `/roll saved-list`.';
-      return `There is no saved roll named "${refusal.typed.replace(/[*_`~|\\]/g, '')}".${hint}`;
+      return `There is no saved roll named **${escapeMarkdown(refusal.typed)}**.${hint}`;
     }
     case 'saved-roll-limit':
       return refusal.shared
