@@ -14,6 +14,14 @@ export const DISCORD_LIMITS = {
   choiceValue: 100,
   selectOptions: 25,
   buttonLabel: 80,
+  /** A form's title, a field's label, and the description under it. */
+  formTitle: 45,
+  formLabel: 45,
+  formLabelDescription: 100,
+  /** A text field's or a menu's placeholder, and a menu option's label and value. */
+  placeholder: 100,
+  optionLabel: 100,
+  optionValue: 100,
   /** Rows of components a message holds. */
   actionRows: 5,
 } as const;

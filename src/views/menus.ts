@@ -2,14 +2,13 @@
  * The context-menu commands' words and forms (right-click a message or a member → Apps): which rolls a message of
  * the bot shows, the refusals of a message that holds none, the "Challenge to a contest" form and its reader.
  */
-import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle, type APIEmbed } from 'discord.js';
-import { UserError } from '../errors.js';
-import type { SkillEntry } from '../engine/sheet.js';
+import { ModalBuilder, TextInputBuilder, TextInputStyle, type APIEmbed } from 'discord.js';
 import { CONTEST_LIMITS } from '../engine/systems/tactalk/contest.js';
 import { componentIds, type ComponentIds } from './component-id.js';
 import { escapeMarkdown } from './format.js';
 import { DISCORD_LIMITS, truncate } from './limits.js';
 import type { FormText } from './messages.js';
+import { archetypesField, formLabel, readRole, roleField, skillField, type AcceptSheet } from './contest/forms.js';
 
 /** The letters a roll id is written in (the roll log's ids, src/store/rolls.ts): no 0/o, 1/l/i. */
 const ROLL_ID_IN_TEXT = /(?<![\w-])[23456789abcdefghjkmnpqrstuvwxyz]{8}(?![\w-])/g;
@@ -75,62 +74,31 @@ export interface ChallengeForm {
 }
 
 export function readChallengeForm(text: FormText): ChallengeForm {
-  const role = text(CHALLENGE_FIELDS.role).trim().toLowerCase();
-  if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
   const archetypes = text(CHALLENGE_FIELDS.archetypes).trim();
-  return { intent: text(CHALLENGE_FIELDS.intent), stakes: text(CHALLENGE_FIELDS.stakes), role, skill: text(CHALLENGE_FIELDS.skill), archetypes: archetypes || null };
+  return { intent: text(CHALLENGE_FIELDS.intent), stakes: text(CHALLENGE_FIELDS.stakes), role: readRole(text(CHALLENGE_FIELDS.role)), skill: text(CHALLENGE_FIELDS.skill), archetypes: archetypes || null };
 }
 
 /**
- * What `/contest start` asks, as a form: intent, stakes, role (secret until the roll), skill from the challenger's
- * active sheet (a menu, or a text field past a menu's size), archetypes added. The opponent is who was clicked.
+ * What `/contest start` asks, as a form: intent, stakes, and the same role, skill and archetype fields as the Accept
+ * form (src/views/contest/forms.ts). The opponent is who was clicked.
  */
-export function challengeModal(opponentId: string, opponentName: string, sheet: { name: string; skills: SkillEntry[]; archetypes: { name: string }[] }) {
-  const label = (text: string, description?: string) => {
-    const built = new LabelBuilder().setLabel(truncate(text, 45));
-    return description ? built.setDescription(truncate(description, 100)) : built;
-  };
-  const intent = label('What does your Operator try to do?').setTextInputComponent(
+export function challengeModal(opponentId: string, opponentName: string, sheet: AcceptSheet) {
+  const intent = formLabel('What does your Operator try to do?').setTextInputComponent(
     new TextInputBuilder().setCustomId(CHALLENGE_FIELDS.intent).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(CONTEST_LIMITS.intentLength),
   );
-  const stakes = label(`If you win, what happens to ${opponentName}?`).setTextInputComponent(
+  const stakes = formLabel(`If you win, what happens to ${opponentName}?`).setTextInputComponent(
     new TextInputBuilder().setCustomId(CHALLENGE_FIELDS.stakes).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
-  );
-  const role = label('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
-    new StringSelectMenuBuilder()
-      .setCustomId(CHALLENGE_FIELDS.role)
-      .setPlaceholder('Attacker or Defender')
-      .setRequired(true)
-      .addOptions(
-        { label: 'Attacker', value: 'attacker', description: 'You act: if both succeed, the defender wins' },
-        { label: 'Defender', value: 'defender', description: 'You resist: if both succeed, you win; both fail: nothing changes' },
-      ),
-  );
-  const skillLabel = label(`Your skill (${sheet.name})`, 'Its aptitude is their Challenge Level.');
-  const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, 100), value: truncate(skill.name, 100) }));
-  const skill =
-    options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions
-      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId(CHALLENGE_FIELDS.skill).setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
-      : skillLabel.setTextInputComponent(
-          new TextInputBuilder()
-            .setCustomId(CHALLENGE_FIELDS.skill)
-            .setStyle(TextInputStyle.Short)
-            .setRequired(true)
-            .setMaxLength(64)
-            .setPlaceholder(truncate(sheet.skills.length ? `As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}` : 'Your sheet has no skills yet', 100)),
-        );
-  const archetypes = label('Archetypes you add (comma list, optional)', 'Each once.').setTextInputComponent(
-    new TextInputBuilder()
-      .setCustomId(CHALLENGE_FIELDS.archetypes)
-      .setStyle(TextInputStyle.Short)
-      .setRequired(false)
-      .setMaxLength(200)
-      .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', 100)),
   );
   return new ModalBuilder()
     .setCustomId(challengeFormIds.encode({ opponentId }))
-    .setTitle(truncate(`Challenge ${opponentName} to a contest`, 45))
-    .addLabelComponents(intent, stakes, role, skill, archetypes);
+    .setTitle(truncate(`Challenge ${opponentName} to a contest`, DISCORD_LIMITS.formTitle))
+    .addLabelComponents(
+      intent,
+      stakes,
+      roleField(CHALLENGE_FIELDS.role),
+      skillField(CHALLENGE_FIELDS.skill, sheet, 'Its aptitude is their Challenge Level.'),
+      archetypesField(CHALLENGE_FIELDS.archetypes, sheet, 'Each once.'),
+    );
 }
 
 // ---- Add to journal --------------------------------------------------------------------------------------

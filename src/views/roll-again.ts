@@ -47,7 +47,7 @@ export function saveRollModal(rollId: string, sheetName: string | null, canShare
   const where = sheetName ? `on ${sheetName}` : 'for you';
   const name = new LabelBuilder()
     .setLabel('Name')
-    .setDescription(truncate(`Roll it later with /roll saved name:…; saved ${where}.`, 100))
+    .setDescription(truncate(`Roll it later with /roll saved name:…; saved ${where}.`, DISCORD_LIMITS.formLabelDescription))
     .setTextInputComponent(
       new TextInputBuilder().setCustomId(SAVE_FIELDS.name).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(SAVED_ROLL_LIMITS.nameLength).setPlaceholder('e.g. Breach'),
     );
@@ -60,8 +60,8 @@ export function saveRollModal(rollId: string, sheetName: string | null, canShare
       new StringSelectMenuBuilder()
         .setCustomId(SAVE_FIELDS.share)
         .setRequired(false)
-        .setPlaceholder(truncate(`Only you (${where})`, 100))
-        .addOptions({ label: truncate(`Only you (${where})`, 100), value: 'mine' }, { label: 'Everyone on this server', value: 'server' }),
+        .setPlaceholder(truncate(`Only you (${where})`, DISCORD_LIMITS.placeholder))
+        .addOptions({ label: truncate(`Only you (${where})`, DISCORD_LIMITS.optionLabel), value: 'mine' }, { label: 'Everyone on this server', value: 'server' }),
     );
   return modal.addLabelComponents(share);
 }

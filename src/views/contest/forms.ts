@@ -27,9 +27,7 @@ export interface AcceptForm {
 }
 
 export function readAcceptForm(text: FormText): AcceptForm {
-  const role = text(ACCEPT_FIELDS.role).trim().toLowerCase();
-  if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
-  return { stakes: text(ACCEPT_FIELDS.stakes), role, skill: text(ACCEPT_FIELDS.skill), archetypes: text(ACCEPT_FIELDS.archetypes) };
+  return { stakes: text(ACCEPT_FIELDS.stakes), role: readRole(text(ACCEPT_FIELDS.role)), skill: text(ACCEPT_FIELDS.skill), archetypes: text(ACCEPT_FIELDS.archetypes) };
 }
 
 /** The sheet the challenged player accepts with: its skills (those not rolled yet in this contest) and archetypes. */
@@ -45,16 +43,33 @@ export interface AcceptSheet {
  * checked against the sheet (the nearest names are suggested). The archetypes they add are a comma list.
  */
 export function acceptModal(id: number, sheet: AcceptSheet) {
-  const label = (text: string, description?: string) => {
-    const built = new LabelBuilder().setLabel(truncate(text, 45));
-    return description ? built.setDescription(truncate(description, 100)) : built;
-  };
-  const stakes = label('If you win, what happens to the challenger?').setTextInputComponent(
+  const stakes = formLabel('If you win, what happens to the challenger?').setTextInputComponent(
     new TextInputBuilder().setCustomId(ACCEPT_FIELDS.stakes).setStyle(TextInputStyle.Paragraph).setRequired(true).setMaxLength(CONTEST_LIMITS.stakesLength),
   );
-  const role = label('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
+  return new ModalBuilder()
+    .setCustomId(contestIds.encode({ action: 'acceptform', contestId: id }))
+    .setTitle(truncate(`Accept contest #${id} as ${sheet.name}`, DISCORD_LIMITS.formTitle))
+    .addLabelComponents(
+      stakes,
+      roleField(ACCEPT_FIELDS.role),
+      skillField(ACCEPT_FIELDS.skill, sheet, 'Its aptitude is the challenger’s Challenge Level.'),
+      archetypesField(ACCEPT_FIELDS.archetypes, sheet, 'Each once; a Dispatcher may still adjust.'),
+    );
+}
+
+// ---- a contest side's choices, as the Accept form and the Challenge form (src/views/menus.ts) both ask them ----
+
+/** A form field's label, and the description under it, cut to Discord's sizes. */
+export function formLabel(text: string, description?: string): LabelBuilder {
+  const built = new LabelBuilder().setLabel(truncate(text, DISCORD_LIMITS.formLabel));
+  return description ? built.setDescription(truncate(description, DISCORD_LIMITS.formLabelDescription)) : built;
+}
+
+/** Attacker or Defender, secret until the roll. */
+export function roleField(customId: string): LabelBuilder {
+  return formLabel('Your role', 'Secret until the dice roll. Both defenders: no contest.').setStringSelectMenuComponent(
     new StringSelectMenuBuilder()
-      .setCustomId(ACCEPT_FIELDS.role)
+      .setCustomId(customId)
       .setPlaceholder('Attacker or Defender')
       .setRequired(true)
       .addOptions(
@@ -62,26 +77,38 @@ export function acceptModal(id: number, sheet: AcceptSheet) {
         { label: 'Defender', value: 'defender', description: 'You resist: if both succeed, you win; both fail: nothing changes' },
       ),
   );
-  const skillLabel = label(`Your skill (${sheet.name})`, 'Its aptitude is the challenger’s Challenge Level.');
-  const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, 100), value: truncate(skill.name, 100) }));
-  const skill =
-    options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions
-      ? skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId(ACCEPT_FIELDS.skill).setPlaceholder('Pick your skill').setRequired(true).addOptions(options))
-      : skillLabel.setTextInputComponent(
-          new TextInputBuilder().setCustomId(ACCEPT_FIELDS.skill).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(`As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}`, 100)),
-        );
-  const archetypes = label('Archetypes you add (comma list, optional)', 'Each once; a Dispatcher may still adjust.').setTextInputComponent(
+}
+
+/** The role as the form sent it: refused unless one of the two. */
+export function readRole(typed: string): ContestRole {
+  const role = typed.trim().toLowerCase();
+  if (role !== 'attacker' && role !== 'defender') throw new UserError('Pick your role: **Attacker** or **Defender**.');
+  return role;
+}
+
+/** The side's skill: a menu of the sheet's skills, or a text field past a menu's size (checked against the sheet). */
+export function skillField(customId: string, sheet: AcceptSheet, description: string): LabelBuilder {
+  const skillLabel = formLabel(`Your skill (${sheet.name})`, description);
+  const options = sheet.skills.map((skill) => ({ label: truncate(`${skill.name} (${skill.level})`, DISCORD_LIMITS.optionLabel), value: truncate(skill.name, DISCORD_LIMITS.optionValue) }));
+  if (options.length > 0 && options.length <= DISCORD_LIMITS.selectOptions) {
+    return skillLabel.setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId(customId).setPlaceholder('Pick your skill').setRequired(true).addOptions(options));
+  }
+  const example = sheet.skills.length ? `As on your sheet, e.g. ${sheet.skills.slice(0, 3).map((s) => s.name).join(', ')}` : 'Your sheet has no skills yet';
+  return skillLabel.setTextInputComponent(
+    new TextInputBuilder().setCustomId(customId).setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(64).setPlaceholder(truncate(example, DISCORD_LIMITS.placeholder)),
+  );
+}
+
+/** The archetypes the side adds, a comma list (optional). */
+export function archetypesField(customId: string, sheet: Pick<AcceptSheet, 'archetypes'>, description: string): LabelBuilder {
+  return formLabel('Archetypes you add (comma list, optional)', description).setTextInputComponent(
     new TextInputBuilder()
-      .setCustomId(ACCEPT_FIELDS.archetypes)
+      .setCustomId(customId)
       .setStyle(TextInputStyle.Short)
       .setRequired(false)
       .setMaxLength(200)
-      .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', 100)),
+      .setPlaceholder(truncate(sheet.archetypes.length ? sheet.archetypes.map((a) => a.name).join(', ') : 'Your sheet has no archetypes', DISCORD_LIMITS.placeholder)),
   );
-  return new ModalBuilder()
-    .setCustomId(contestIds.encode({ action: 'acceptform', contestId: id }))
-    .setTitle(truncate(`Accept contest #${id} as ${sheet.name}`, 45))
-    .addLabelComponents(stakes, role, skill, archetypes);
 }
 
 /** The skill search form's one field: a skill's name as typed, for the side's sheet to find. */
@@ -120,9 +147,9 @@ export function adjustModal(id: number, state: ContestState) {
       .setStyle(TextInputStyle.Short)
       .setRequired(options.required ?? false)
       .setMaxLength(options.maxLength ?? 200);
-    if (options.placeholder) text.setPlaceholder(truncate(options.placeholder, 100));
+    if (options.placeholder) text.setPlaceholder(truncate(options.placeholder, DISCORD_LIMITS.placeholder));
     if (value) text.setValue(value);
-    return new LabelBuilder().setLabel(truncate(label, 45)).setDescription(truncate(description, 100)).setTextInputComponent(text);
+    return formLabel(label, description).setTextInputComponent(text);
   };
   const c = shortName(state, 'challenger');
   const o = shortName(state, 'opponent');
