@@ -36,7 +36,7 @@ async function resolveTime(context: HandlerContext, typed: string, option: 'sinc
   }
   switch (time.kind) {
     case 'session': {
-      const session = await context.store.journal.currentOrLastSession(context.guildId);
+      const session = await context.store.sessions.currentOrLast(context.guildId);
       if (!session) throw new UserError(`This server has had no play session yet, so \`${option}: this session\` has nothing to start from. Type \`today\` or \`2h\` instead.`);
       const name = session.kind === 'play' ? (session.title ? `session ${session.id} (“${session.title}”)` : `session ${session.id}`) : `the day session of ${session.openedAt.toISOString().slice(0, 10)}`;
       return { at: option === 'until' ? (session.closedAt ?? now) : session.openedAt, words: name, ...(session.closedAt ? { endsAt: session.closedAt } : {}) };
@@ -75,7 +75,7 @@ async function exportJournal(interaction: ChatInputCommandInteraction, context: 
 
 /** With no `since:`: the current or last play session, else today. */
 async function defaultSince(context: HandlerContext): Promise<SpanEnd> {
-  return (await context.store.journal.currentOrLastSession(context.guildId)) ? resolveTime(context, 'this session', 'since') : resolveTime(context, 'today', 'since');
+  return (await context.store.sessions.currentOrLast(context.guildId)) ? resolveTime(context, 'this session', 'since') : resolveTime(context, 'today', 'since');
 }
 
 async function setScene(interaction: ChatInputCommandInteraction, context: HandlerContext): Promise<void> {
@@ -98,7 +98,7 @@ async function addNote(interaction: ChatInputCommandInteraction, context: Handle
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {
   const typed = String(interaction.options.getFocused());
-  const [scenes, session] = await Promise.all([context.store.journal.scenes(context.guildId, 25, parseJournalTime(typed) ? '' : typed), context.store.journal.currentOrLastSession(context.guildId)]);
+  const [scenes, session] = await Promise.all([context.store.journal.scenes(context.guildId, 25, parseJournalTime(typed) ? '' : typed), context.store.sessions.currentOrLast(context.guildId)]);
   await interaction.respond(journalTimeChoices(scenes, session, typed));
 }
 

@@ -47,7 +47,7 @@ async function run(interaction: ChatInputCommandInteraction, context: HandlerCon
     view.sheet = { name: sheet.name, ownerId: sheet.ownerId };
   }
   if (inSession) {
-    const session = await context.store.stats.lastPlaySession(context.guildId);
+    const session = await context.store.sessions.currentOrLast(context.guildId, 'play');
     if (!session) throw new UserError('No play session yet on this server: a Dispatcher opens one with `/session open`. Leave out `session:` to count every roll.');
     scope.from = session.openedAt;
     scope.to = session.closedAt;

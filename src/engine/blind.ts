@@ -20,6 +20,17 @@ export function awaitsReveal(roll: BlindFacts): boolean {
   return roll.blind && roll.revealedAt === null;
 }
 
+/** What else keeps a roll's result from players: a Dispatcher's `secret:` roll, a roll against a hidden CL. */
+export interface SecrecyFacts extends BlindFacts {
+  secret: boolean;
+  hiddenChallengeLevel: boolean;
+}
+
+/** Whether a roll is kept from players (a journal leaves it out unless a Dispatcher asks): secret, against a hidden CL, or blind and not yet revealed. */
+export function keptFromPlayers(roll: SecrecyFacts): boolean {
+  return roll.secret || roll.hiddenChallengeLevel || awaitsReveal(roll);
+}
+
 /**
  * A blind roll a Dispatcher revealed: its whole result is in the channel, the CL of a blind call (hidden with it)
  * included, so every reader shows all of it to everyone.

@@ -66,6 +66,7 @@ export async function openStore(databaseUrl: string, log?: Logger, options: Stor
   const caches = opened.pool ? await postgresCacheBus(opened.pool, log) : processLocalBus();
   const turns = opened.pool ? postgresTurns(opened.pool) : processLocalTurns();
   const rolls = new RollLog(db, options.newRollId);
+  const sessions = new SessionStore(db, options.newSessionSecret);
   return {
     db,
     dialect: opened.dialect,
@@ -73,12 +74,12 @@ export async function openStore(databaseUrl: string, log?: Logger, options: Stor
     channelWebhooks: new ChannelWebhookStore(db),
     contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
-    journal: new JournalStore(db),
+    journal: new JournalStore(db, sessions),
     rolls,
     rollRequests: new RollRequestStore(db),
     savedRolls: new SavedRollStore(db),
     servers: new ServerStore(db, caches),
-    sessions: new SessionStore(db, options.newSessionSecret),
+    sessions,
     stats: new StatsStore(db),
     tables: new TableStore(db),
     caches,

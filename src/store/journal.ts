@@ -3,11 +3,13 @@
  * right where it happens. Reading a span back for `/journal export` is here too, the only place that queries them.
  */
 import { JOURNAL_DETAILS, isJournalKind, type JournalDetails, type JournalEntry, type JournalKind, type JournalWrite } from '../engine/journal.js';
-import { awaitsReveal } from '../engine/blind.js';
+import { keptFromPlayers } from '../engine/blind.js';
 import type { JournalProofRoll, JournalProofSession } from '../engine/commitment.js';
 import { isRowId } from './database.js';
 import type { Database } from './database-client.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { rollInputFacts } from './rolls.js';
+import type { SessionStore } from './sessions.js';
 import { readStored, readStoredJson } from './stored-json.js';
 
 /** What writes an entry: the client, or a transaction's client when the entry belongs to a change being made. */
@@ -101,15 +103,12 @@ export interface JournalSpan {
 type RollRow = { id: string; channelId: string; userId: string; kind: string; system: string; inputs: string; seed: string; dice: string; total: number | null; success: boolean | null; createdAt: Date; blind: boolean; revealedAt: Date | null; sessionId: number | null; seedIndex: number | null };
 
 function journalRollOf(row: RollRow): JournalRoll {
-  const inputs = readStoredJson(row.inputs, { table: 'Roll', id: row.id, column: 'inputs' });
-  const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
-  // A hidden CL is marked on the roll's inputs (one per part of a linked roll), as the roll log reads it.
-  const hiddenChallengeLevel = (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true);
+  const facts = rollInputFacts(row);
   return {
     id: row.id,
     kind: row.kind,
     system: row.system,
-    inputs,
+    inputs: facts.inputs,
     seed: row.seed,
     sessionId: row.sessionId,
     seedIndex: row.seedIndex,
@@ -119,9 +118,8 @@ function journalRollOf(row: RollRow): JournalRoll {
     createdAt: row.createdAt,
     userId: row.userId,
     channelId: row.channelId,
-    npc: typeof facts.npc === 'string' ? facts.npc : null,
-    // A blind roll by the blind rule every reader of the roll log applies (src/engine/blind.ts).
-    secret: facts.secret === true || hiddenChallengeLevel || awaitsReveal(row),
+    npc: facts.npc,
+    secret: keptFromPlayers({ ...facts, blind: row.blind, revealedAt: row.revealedAt }),
   };
 }
 
@@ -135,7 +133,10 @@ export function journalEntryOf(row: JournalRow): JournalEntry | null {
 }
 
 export class JournalStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly sessions: SessionStore,
+  ) {}
 
   /** A note added by hand (`/journal note`, the "Add to journal" message command). */
   async addNote(note: { guildId: string; channelId: string; userId: string; text: string; messageUrl?: string }): Promise<JournalEntry> {
@@ -197,13 +198,6 @@ export class JournalStore {
     return entry?.kind === 'scene' ? { id: entry.id, title: entry.details.title, createdAt: entry.createdAt } : null;
   }
 
-  /** The server's open play session, else its last one (a Dispatcher's or a day's): what `since: this session` means. */
-  async currentOrLastSession(guildId: string): Promise<{ id: number; kind: string; title: string; openedAt: Date; closedAt: Date | null } | null> {
-    const open = await this.db.playSession.findFirst({ where: { guildId, closedAt: null }, orderBy: [{ openedAt: 'desc' }, { id: 'desc' }] });
-    const session = open ?? (await this.db.playSession.findFirst({ where: { guildId }, orderBy: [{ openedAt: 'desc' }, { id: 'desc' }] }));
-    return session ? { id: session.id, kind: session.kind, title: session.title, openedAt: session.openedAt, closedAt: session.closedAt } : null;
-  }
-
   /**
    * A span of the server's story, oldest first, for `/journal export`: entries and rolls made at `from` or later and
    * before `to`, at most `limit` + 1 of each (one more than shown says the journal goes on), and the play sessions the
@@ -239,18 +233,8 @@ export class JournalStore {
     const shownRolls = new Set(rolls.map((roll) => roll.id));
     const leftOut = includeSecret ? new Set<string>() : await this.secretRollIds(guildId, entryRows.flatMap((row) => (row.rollId && !shownRolls.has(row.rollId) ? [row.rollId] : [])));
     const entries = entryRows.filter((row) => !(row.rollId && leftOut.has(row.rollId))).flatMap((row) => journalEntryOf(row) ?? []);
-    const sessionIds = [...new Set(rolls.flatMap((roll) => (roll.sessionId !== null ? [roll.sessionId] : [])))];
-    const sessionRows = sessionIds.length > 0 ? await this.db.playSession.findMany({ where: { guildId, id: { in: sessionIds } }, orderBy: { id: 'asc' } }) : [];
-    const sessions: JournalProofSession[] = sessionRows.map((row) => ({
-      id: row.id,
-      kind: row.kind === 'play' ? 'play' : 'day',
-      title: row.title,
-      commitment: row.commitment,
-      // The secret is published only once its session is closed: before that it would let anyone foresee the next rolls.
-      secret: row.closedAt ? row.secret : null,
-      openedAt: row.openedAt.toISOString(),
-      closedAt: row.closedAt?.toISOString() ?? null,
-    }));
+    // The sessions as their store shows them: a secret only once its session is closed.
+    const sessions = await this.sessions.forProof(guildId, rolls.flatMap((roll) => (roll.sessionId !== null ? [roll.sessionId] : [])));
     return { entries, rolls, sessions };
   }
 

@@ -358,21 +358,35 @@ export class RollLog {
   }
 }
 
-/** A stored row (the same columns as a RollEntry) as the roll it records. */
-function fromRow(row: RollEntry): StoredRoll {
+/**
+ * A roll's stored inputs read, and what they say of it: a Dispatcher's `secret:` roll, the NPC it was rolled for, and
+ * a hidden CL (marked on each part of a linked roll). Every reader of the roll log takes them from here.
+ */
+export function rollInputFacts(row: Pick<RollEntry, 'id' | 'inputs'>): { inputs: unknown; secret: boolean; npc: string | null; hiddenChallengeLevel: boolean } {
   const inputs = readStoredJson(row.inputs, { table: 'Roll', id: row.id, column: 'inputs' });
   const facts = typeof inputs === 'object' && inputs !== null && !Array.isArray(inputs) ? (inputs as { secret?: unknown; npc?: unknown }) : {};
+  return {
+    inputs,
+    secret: facts.secret === true,
+    npc: typeof facts.npc === 'string' ? facts.npc : null,
+    hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),
+  };
+}
+
+/** A stored row (the same columns as a RollEntry) as the roll it records. */
+function fromRow(row: RollEntry): StoredRoll {
+  const { inputs, secret, npc, hiddenChallengeLevel } = rollInputFacts(row);
   return {
     ...row,
     inputs,
     dice: readStoredJson(row.dice, { table: 'Roll', id: row.id, column: 'dice' }),
     result: readStoredJson(row.result, { table: 'Roll', id: row.id, column: 'result' }),
     invocation: row.invocation === null || row.invocation === undefined ? null : readInvocation(row.invocation),
-    secret: facts.secret === true,
-    npc: typeof facts.npc === 'string' ? facts.npc : null,
+    secret,
+    npc,
     // A raw page may read SQLite's boolean as 0 / 1 and its time as a number or text.
     blind: Boolean(row.blind),
     revealedAt: row.revealedAt === null || row.revealedAt === undefined ? null : new Date(row.revealedAt),
-    hiddenChallengeLevel: (Array.isArray(inputs) ? inputs : [inputs]).some((input) => (input as { hidden?: unknown } | null)?.hidden === true),
+    hiddenChallengeLevel,
   };
 }

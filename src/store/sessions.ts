@@ -228,6 +228,18 @@ export class SessionStore {
   }
 
   /** The sessions a journal's rolls came from, as its proof carries them: a secret only where the session is closed. */
+  /**
+   * The server's open session, or else the one opened last (of `kind`, when given): what "this session" means to
+   * `/journal` and `/stats`. Null before the server's first.
+   */
+  async currentOrLast(guildId: string, kind?: SessionKind): Promise<PlaySessionView | null> {
+    const where = { guildId, ...(kind ? { kind } : {}) };
+    const order = [{ openedAt: 'desc' as const }, { id: 'desc' as const }];
+    const open = await this.db.playSession.findFirst({ where: { ...where, closedAt: null }, orderBy: order });
+    const row = open ?? (await this.db.playSession.findFirst({ where, orderBy: order }));
+    return row ? viewOf(row as SessionRow) : null;
+  }
+
   async forProof(guildId: string, ids: readonly number[]): Promise<JournalProofSession[]> {
     const wanted = [...new Set(ids)].filter(isRowId);
     if (wanted.length === 0) return [];

@@ -41,14 +41,6 @@ export interface StatsSheet {
   system: string;
 }
 
-/** The last play session a Dispatcher opened: its span of time. */
-export interface StatsSession {
-  id: number;
-  title: string;
-  openedAt: Date;
-  closedAt: Date | null;
-}
-
 /** LIKE's own characters taken literally (with ESCAPE '\'), both databases alike. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
@@ -114,14 +106,5 @@ export class StatsStore {
     if (npc) return npc;
     if (named.length > 1) return 'ambiguous';
     return named[0] ?? null;
-  }
-
-  /** The play session open now, or else the last one closed; null before the server's first. */
-  async lastPlaySession(guildId: string): Promise<StatsSession | null> {
-    return this.db.playSession.findFirst({
-      where: { guildId, kind: 'play' },
-      orderBy: [{ openedAt: 'desc' }, { id: 'desc' }],
-      select: { id: true, title: true, openedAt: true, closedAt: true },
-    });
   }
 }

@@ -39,7 +39,7 @@ describe('the journal store', () => {
     expect(await span('g')).toEqual({ entries: [], rolls: [], sessions: [] });
     expect(await store.journal.scene('g', scene.id)).toBeNull();
     expect(await store.journal.scenes('g', 25)).toEqual([]);
-    expect(await store.journal.currentOrLastSession('g')).toBeNull();
+    expect(await store.sessions.currentOrLast('g')).toBeNull();
   });
 
   it('leaves out secret, hidden-CL and unrevealed blind rolls and the entries about them, unless asked', async () => {
@@ -77,9 +77,9 @@ describe('the journal store', () => {
 
   it('this session is the open one, else the last; a session’s secret is in the proof only once it is closed', async () => {
     const older = await store.db.playSession.create({ data: { guildId: 'g', kind: 'day', day: '2026-11-26', secret: 'old', commitment: 'c1', openedAt: new Date(Date.now() - 2 * HOUR), closedAt: new Date(Date.now() - HOUR) } });
-    expect((await store.journal.currentOrLastSession('g'))?.id).toBe(older.id);
+    expect((await store.sessions.currentOrLast('g'))?.id).toBe(older.id);
     const open = await store.db.playSession.create({ data: { guildId: 'g', kind: 'play', title: 'Night', secret: 'new', commitment: 'c2', openKey: 'g' } });
-    expect((await store.journal.currentOrLastSession('g'))?.id).toBe(open.id);
+    expect((await store.sessions.currentOrLast('g'))?.id).toBe(open.id);
     const id = await roll('g', {});
     await store.db.roll.update({ where: { id }, data: { sessionId: open.id, seedIndex: 0 } });
     expect((await span('g')).sessions).toEqual([expect.objectContaining({ id: open.id, kind: 'play', commitment: 'c2', secret: null, closedAt: null })]);
