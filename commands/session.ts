@@ -55,6 +55,8 @@ async function show(interaction: ChatInputCommandInteraction, context: HandlerCo
 export const sessionCommand = defineCommand({
   name: 'session',
   description: 'Play sessions: the hash of the secret the dice derive from, published before and revealed after',
+  // It opens, closes and shows sessions itself; a day session made ready before `/session open` would close unused.
+  rollsNoDice: true,
   subcommands: [
     {
       name: 'open',

@@ -64,8 +64,6 @@ export interface RunningBot {
 interface OpenedStore {
   store: Store;
   services: BotServices;
-  /** Null where the seeds are fixed (tests): then no session is loaded around an interaction. */
-  seeds: CommittedSeeds | null;
   router: Router;
   slashList: SlashList;
   unwatchFile: () => void;
@@ -91,6 +89,7 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     log,
     now,
     newSeed: options.newSeed ?? seeds?.newSeed ?? newSeed,
+    ...(seeds ? { prepareSeeds: seeds.prepare } : {}),
     // One process with every server, or a shard process with its shards' servers only.
     shards: options.shards ?? null,
   };
@@ -105,7 +104,7 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',
   });
   services.slashList = slashList;
-  return { store, services, seeds, router, slashList, unwatchFile };
+  return { store, services, router, slashList, unwatchFile };
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
@@ -127,10 +126,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const opening = openBotStore(options, client, served);
   const handled = options.onInteractionHandled;
   client.on(Events.InteractionCreate, (interaction) => {
-    const handling = opening.then(async ({ router, seeds }) => {
-      await seeds?.prepare(interaction);
-      await router.handle(interaction);
-    }, () => undefined);
+    const handling = opening.then(({ router }) => router.handle(interaction), () => undefined);
     void (handled ? handling.finally(() => handled(interaction.id)) : handling);
   });
   // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.

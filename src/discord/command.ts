@@ -34,6 +34,8 @@ export interface BotServices {
   now(): Date;
   /** A new roll's seed for this server: derived from its open session (commit and reveal), or fixed in tests. */
   newSeed(guildId: string): string;
+  /** Makes the server's open play session ready, so `newSeed` derives from it without a look-up (absent: fixed seeds). */
+  prepareSeeds?(guildId: string): Promise<void>;
   /**
    * The shards this process runs (null: every server): background work for a server (expiring its contests) is done
    * by the one process whose shard receives the server's events, so it runs once per server however many processes
@@ -160,6 +162,11 @@ interface CommandParts<Control> {
   showsHowToStart?(interaction: ChatInputCommandInteraction): boolean;
   /** Background work the command needs once the client is ready (e.g. expiring contests); returns its stop. */
   start?(client: Client, services: BotServices): () => void;
+  /**
+   * The command never rolls, so its server's play session is not made ready before it runs (`/session`, which opens
+   * and closes sessions itself: a day session created just before `/session open` would be closed unused).
+   */
+  rollsNoDice?: boolean;
 }
 
 /** `Control`: what the command's component custom_ids stand for, parsed (src/views/component-id.ts). */

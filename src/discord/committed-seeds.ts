@@ -1,23 +1,13 @@
 /**
  * Seeds derived from the server's open session (commit and reveal, src/engine/commitment.ts), handed out through the
  * same synchronous `newSeed()` every handler already calls (the router binds it to the interaction's server). Before
- * an interaction is handled, its server's open session is loaded (created, for a new day) by `prepare`, so `newSeed`
- * derives the next seed of that server's session without a look-up. No AsyncLocalStorage carries the server: its
+ * a handler that may roll runs, the router has its server's open session loaded (created, for a new day) by
+ * `prepare`, so `newSeed` derives the next seed of that server's session without a look-up. No AsyncLocalStorage carries the server: its
  * promise hooks cost every interaction about a tenth of a millisecond (bench: /roll challenge p50).
  */
-import type { Interaction } from 'discord.js';
 import { newSeed as seedOfItsOwn } from '../engine/rng.js';
 import type { Logger } from '../log.js';
 import type { SessionStore } from '../store/sessions.js';
-
-/** The command that opens and closes sessions: it loads what it needs itself, and never rolls. */
-const SESSION_COMMAND = 'session';
-
-/** Whether an interaction may roll, so that its server's session must be ready first. */
-function mayRoll(interaction: Interaction): boolean {
-  if (!interaction.inGuild() || interaction.isAutocomplete()) return false;
-  return !(interaction.isChatInputCommand() && interaction.commandName === SESSION_COMMAND);
-}
 
 export class CommittedSeeds {
   constructor(
@@ -26,10 +16,8 @@ export class CommittedSeeds {
     private readonly log: Logger,
   ) {}
 
-  /** Loads the interaction's server's open session before it is handled, when it may roll. */
-  async prepare(interaction: Interaction): Promise<void> {
-    if (!mayRoll(interaction)) return;
-    const guildId = interaction.guildId!;
+  /** Loads the server's open session (the router calls it before a handler that may roll). */
+  readonly prepare = async (guildId: string): Promise<void> => {
     if (!this.sessions.isReady(guildId, this.now())) {
       try {
         await this.sessions.prepare(guildId, this.now());
@@ -39,7 +27,7 @@ export class CommittedSeeds {
         this.log.warn({ err: error, guildId }, 'the open session could not be loaded for committed seeds');
       }
     }
-  }
+  };
 
   /**
    * The next seed of the server. When its session is not loaded (closed while the handler ran, or not loadable), or

@@ -214,6 +214,8 @@ export class Router {
         if (waitMs > ACKNOWLEDGE_IF_WAIT_OVER_MS) answer.acknowledgeNow(`about ${Math.round(waitMs)} ms of interactions ahead of it`);
         endTurn = await this.turns.take(claim);
       }
+      // A handler's seeds are drawn synchronously: its server's session is ready before it runs.
+      if (!interaction.isAutocomplete() && !command?.rollsNoDice) await this.services.prepareSeeds?.(interaction.guildId);
       if (interaction.isChatInputCommand()) {
         if (!command) throw new UserError(`The command /${interaction.commandName} is not known to this bot version.`);
         await requirePlayedHere(interaction, command, this.services.store.servers);
