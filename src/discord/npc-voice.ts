@@ -15,7 +15,7 @@
 import { DiscordAPIError, HTTPError, MessageFlags, MessageFlagsBitField, PermissionFlagsBits, RESTJSONErrorCodes, Routes, type ChatInputCommandInteraction, type RepliableInteraction } from 'discord.js';
 import type { RESTGetAPIChannelWebhooksResult, RESTPostAPIChannelWebhookResult, RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
 import type { ChannelWebhook } from '../store/channel-webhooks.js';
-import { NO_PINGS } from '../views/limits.js';
+import { NO_PINGS, usableWebhookName } from '../views/limits.js';
 import { privateNote } from '../views/messages.js';
 import { NPC_WEBHOOK_NAME, postedAsNote } from '../views/npc-voice.js';
 import type { HandlerContext } from './command.js';
@@ -56,7 +56,7 @@ export async function answerAsNpc(interaction: RepliableInteraction, context: Ha
  * and one with buttons or files stays the bot's, as the bot edits what its buttons change.
  */
 export async function postAsNpc(interaction: RepliableInteraction, context: HandlerContext, npc: NpcVoice, payload: AnswerPayload): Promise<boolean> {
-  if (!speakable(payload) || !usableName(npc.name) || !mayManageWebhooks(interaction) || !interaction.channelId) return false;
+  if (!speakable(payload) || !usableWebhookName(npc.name) || !mayManageWebhooks(interaction) || !interaction.channelId) return false;
   const body = webhookBody(npc, payload);
   let channelId = interaction.channelId;
   try {
@@ -89,11 +89,6 @@ function speakable(payload: AnswerPayload): boolean {
   const flags = new MessageFlagsBitField((payload.flags as number | undefined) ?? 0);
   if (flags.has(MessageFlags.Ephemeral)) return false;
   return (payload.components?.length ?? 0) === 0 && (payload.files?.length ?? 0) === 0;
-}
-
-/** Discord refuses a webhook username with "discord" or "clyde" in it, or longer than 80 characters. */
-function usableName(name: string): boolean {
-  return name.length >= 1 && name.length <= 80 && !/discord|clyde/i.test(name);
 }
 
 function webhookBody(npc: NpcVoice, payload: AnswerPayload): RESTPostAPIWebhookWithTokenJSONBody {

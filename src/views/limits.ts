@@ -24,11 +24,18 @@ export const DISCORD_LIMITS = {
   optionValue: 100,
   /** Rows of components a message holds. */
   actionRows: 5,
+  /** The name a webhook's message is posted under (an NPC's). */
+  webhookUsername: 80,
 } as const;
 
 /** Shortens text to `max` characters, marking the cut with an ellipsis. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Whether Discord takes this as the name a webhook posts under: 1 to 80 characters, without "discord" or "clyde". */
+export function usableWebhookName(name: string): boolean {
+  return name.length >= 1 && name.length <= DISCORD_LIMITS.webhookUsername && !/discord|clyde/i.test(name);
 }
 
 /** Every message the bot sends carries this unless a ping is the point: user text must never ping anyone. */
