@@ -29,6 +29,21 @@ export interface Config {
    * SHARD_COUNT variables): the process then runs the bot for those shards only. null in every other process.
    */
   managedShards: { ids: number[]; count: number } | null;
+  /**
+   * SHARDS_PER_PROCESS: how many of this machine's shards one bot process runs (a cluster), or 'auto' (the default):
+   * this machine's shards spread evenly over one process per core. Read only with SHARD_COUNT.
+   */
+  shardsPerProcess: number | 'auto';
+}
+
+/** `npm run proxy`'s settings (src/rest-proxy.ts): the one REST queue every bot process of a deployment sends through. */
+export interface ProxyConfig {
+  /** Where the proxy listens: REST_PROXY_HOST (default 127.0.0.1; 0.0.0.0 to serve other machines) and REST_PROXY_PORT (default 8790). */
+  host: string;
+  port: number;
+  /** Where it sends: DISCORD_API (a fake Discord in tests), absent → the real Discord. */
+  discordApi: string | null;
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +194,19 @@ function shardIdsOf(env: NodeJS.ProcessEnv, count: number | 'auto' | null): numb
  * The shards a process spawned by discord.js's ShardingManager runs: it sets SHARDING_MANAGER=true, SHARDS (one id,
  * or a JSON list) and SHARD_COUNT in the child's environment.
  */
+function shardsPerProcessOf(env: NodeJS.ProcessEnv, count: number | 'auto' | null): number | 'auto' {
+  const text = optional(env, 'SHARDS_PER_PROCESS');
+  if (text === null || text.toLowerCase() === 'auto') return 'auto';
+  if (count === null) {
+    throw new ConfigError(`SHARDS_PER_PROCESS is set ("${text}") but SHARD_COUNT is not: it groups shards into processes, so set SHARD_COUNT too (e.g. SHARD_COUNT=16 SHARDS_PER_PROCESS=4), or unset it.`);
+  }
+  const perProcess = Number(text);
+  if (!/^\d+$/.test(text) || perProcess < 1 || perProcess > MAX_SHARDS) {
+    throw new ConfigError(`SHARDS_PER_PROCESS must be a whole number of shards from 1 to ${MAX_SHARDS}, or auto (this machine's shards spread over one process per core), not "${text}".`);
+  }
+  return perProcess;
+}
+
 function managedShardsOf(env: NodeJS.ProcessEnv): { ids: number[]; count: number } | null {
   if (env.SHARDING_MANAGER !== 'true' || env.SHARDS === undefined) return null;
   let parsed: unknown;
@@ -248,5 +276,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('SHARD_IDS picks the shards of one machine among several, but without DISCORD_TOKEN the bot runs the sandbox, which runs every shard: unset SHARD_IDS.');
   }
   const managedShards = managedShardsOf(env);
-  return { discordToken, applicationId, discordApi, deployGuildId, databaseUrl, logLevel, sandboxPort, shardCount, shardIds, managedShards };
+  const shardsPerProcess = shardsPerProcessOf(env, shardCount);
+  return { discordToken, applicationId, discordApi, deployGuildId, databaseUrl, logLevel, sandboxPort, shardCount, shardIds, managedShards, shardsPerProcess };
+}
+
+export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConfig {
+  if (env === process.env) loadDotenv({ quiet: true });
+  const discordApi = optional(env, 'DISCORD_API');
+  if (discordApi && !isHttpUrl(discordApi)) {
+    throw new ConfigError(`DISCORD_API must be an http(s) URL such as http://127.0.0.1:8787/api, not "${discordApi}". Leave it unset for the real Discord.`);
+  }
+  const host = optional(env, 'REST_PROXY_HOST') ?? '127.0.0.1';
+  const portText = optional(env, 'REST_PROXY_PORT') ?? '8790';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new ConfigError(`REST_PROXY_PORT must be a port number from 0 to 65535 (0 picks a free one), not "${portText}".`);
+  }
+  const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+  return { host, port, discordApi, logLevel };
 }
