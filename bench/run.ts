@@ -6,7 +6,8 @@
  * `npm run bench -- --only cold,contest,fair` runs only those rows (cold start and RSS when ready; contest steps
  * against /roll challenge; another player's roll during a flood of imports) and writes bench/results/only.json;
  * `npm run bench -- fair` is `--only fair`. `--only large`: /log, /roll replay and autocomplete against 1M rolls and
- * 100k sheets on SQLite and PostgreSQL (bench/large-database.ts).
+ * 100k sheets on SQLite and PostgreSQL (bench/large-database.ts). `npm run bench -- scale [name]`: the figures of a bot
+ * in many servers (bench/scale.ts), and nothing else.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { fairTurns, fairTurnsDetails, fairTurnsRows, sheetFlood, summarizeFairTu
 import { coldStart, memoryAfterSheets, type BotKind, type ColdStart } from './processes.js';
 import { LARGE_ROLLS, LARGE_SHEETS, largeDatabase, type LargeDatabaseFigures } from './large-database.js';
 import { NOT_INSTALLED, shardThroughput, startBenchPostgres, startOursOnPostgres, type BenchPostgres, type ShardThroughput } from './postgres.js';
+import { runScaleBench } from './scale.js';
 import { median, round, roundSummary, summarize, type Summary } from './stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -445,7 +447,8 @@ async function main(): Promise<void> {
   }
 }
 
-(ONLY ? onlySome(ONLY) : main()).catch((error: unknown) => {
+const [first, scaleFilter] = process.argv.slice(2);
+(first === 'scale' ? runScaleBench(scaleFilter) : ONLY ? onlySome(ONLY) : main()).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
