@@ -25,6 +25,7 @@ import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
 import type { GatewayCounts } from './fake-gateway.js';
 import { FakeFaults } from './fake-faults.js';
 import { FakeRest } from './fake-rest.js';
+import type { FakeTraffic } from './fake-traffic.js';
 import { refuseForeignRequest, refuseForeignUpgrade } from './http-guard.js';
 import { InteractionTracker } from './interaction-tracker.js';
 import type { InteractionRecord } from './interaction-tracker.js';
@@ -179,6 +180,11 @@ export class FakeDiscord {
     return { shard: record.shard, sessionId: record.sessionId, answeredBy: (record.answeredBy ?? []).map((s) => (s ? [...s] : null)) };
   }
   /** Every rule the bot broke and every request the fake does not implement (the live list). */
+  /** The REST requests the bot made, as Discord's global rate limit counts them (fake-traffic.ts). */
+  get traffic(): FakeTraffic {
+    return this.rest.traffic;
+  }
+
   get violations(): string[] {
     return this.state.violations;
   }

@@ -25,6 +25,7 @@ import {
 import { stableSnowflake } from './snowflake.js';
 import { checkBodyAgainstSpec, routeProblem, specOperationOf, SPEC_VERSION } from './discord-spec.js';
 import type { FakeFaults } from './fake-faults.js';
+import { FakeTraffic } from './fake-traffic.js';
 
 export interface RestRequest {
   method: string;
@@ -162,6 +163,8 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export class FakeRest {
   private readonly routes: Route[] = [];
   readonly shardCounts: ShardCounts = { wrongShard: 0, unattributed: 0 };
+  /** Every request, for the rate Discord would count (fake-traffic.ts). */
+  readonly traffic = new FakeTraffic();
 
   constructor(
     private readonly state: FakeState,
@@ -172,6 +175,7 @@ export class FakeRest {
   }
 
   async handle(request: RestRequest): Promise<RestResult> {
+    this.traffic.record(request.method, request.path, callerShards(request.headers['user-agent']));
     const label = `${request.method} /api/v10${this.mask(request.path)}`;
     const match = this.match(request.method, request.path);
     if (!match) {
