@@ -6,6 +6,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext, type Requirement } from '../src/discord/command.js';
 import { dispatcherRule, managesServer } from '../src/discord/permissions.js';
+import { commandsOf, commonCommands } from '../src/discord/slash-list.js';
 import { mayManageWebhooks } from '../src/discord/npc-voice.js';
 import { npcVoiceLine } from '../src/views/npc-voice.js';
 import { UserError } from '../src/errors.js';
@@ -65,27 +66,20 @@ function readSystems(text: string): SystemId[] {
 
 /** The menu, each system described by its own commands. */
 function systemsMenu(context: HandlerContext, played: readonly SystemId[]) {
-  const slashList = requireSlashList(context);
-  return systemsMenuReply(played, (id) => slashList.commandsOf(id), slashList.commonCommands());
-}
-
-function requireSlashList(context: HandlerContext) {
-  if (!context.slashList) throw new Error('the slash list is not available to /config systems');
-  return context.slashList;
+  return systemsMenuReply(played, (id) => commandsOf(context.commands, id), commonCommands(context.commands));
 }
 
 /**
- * Saves the systems played and registers the server's slash list at once. A default system no longer played moves
+ * Saves the systems played: it applies to the next command, as every command reads the setting when it runs (the
+ * command list is the same for every server, so nothing is registered). A default system no longer played moves
  * to the first one played, so new sheets are of a system the server has commands for.
  */
 async function saveSystems(context: HandlerContext, played: SystemId[]): Promise<string> {
-  const slashList = requireSlashList(context);
   const { servers } = context.store;
   const before = await servers.settings(context.guildId);
   const defaultMoved = isSystemId(before.defaultSystem) && played.includes(before.defaultSystem) ? null : played[0]!;
   await servers.update(context.guildId, { playedSystems: playedSystemsColumn(played), ...(defaultMoved ? { defaultSystem: defaultMoved } : {}) });
-  const outcome = await slashList.update(context.guildId);
-  return systemsSavedText(played, outcome, defaultMoved);
+  return systemsSavedText(played, defaultMoved);
 }
 
 function houseRuleViews(settings: ServerSettings) {
@@ -241,7 +235,7 @@ export const configCommand = defineCommand<'systems'>({
       name: 'systems',
       build: (sub) =>
         sub
-          .setDescription('Which rule systems this server plays: only their commands are in its slash list')
+          .setDescription('Which rule systems this server plays: their commands run here and /help lists them')
           .addStringOption((o) =>
             o.setName('play').setDescription('e.g. "d6 pools" or "d6 pools, d10 pools" or "all"; leave it out to pick from a menu').setMaxLength(SYSTEMS_TEXT_MAX),
           ),

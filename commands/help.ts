@@ -3,19 +3,23 @@
  * privately. `/help command:<name>` explains one command or subcommand with an example. Names, descriptions and
  * options come from the command definitions, who uses each and an example from its subcommand's declared `help`
  * (src/discord/command.ts), and its systems from its command's. On a server that plays only some systems, their
- * commands only are listed.
+ * commands only are listed and suggested: Discord shows every command in every server (one global list), so /help
+ * is where a member learns what is played here.
  */
 import { ApplicationCommandOptionType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { APIApplicationCommandOption } from 'discord.js';
 import { defineCommand, type BotCommand, type HandlerContext, type HelpEntry } from '../src/discord/command.js';
 import { dispatcherRule } from '../src/discord/permissions.js';
-import { systemsOfSubcommand } from '../src/discord/slash-list.js';
+import { playedHere, systemsOfSubcommand } from '../src/discord/slash-list.js';
 import { UserError } from '../src/errors.js';
-import { systemName, type SystemId } from '../src/engine/systems/index.js';
+import type { SystemId } from '../src/engine/systems/index.js';
 import { playedSystems } from '../src/store/servers.js';
 import { nameChoices } from '../src/views/autocomplete.js';
-import { dispatcherRuleLine } from '../src/views/config.js';
+import { dispatcherRuleLine, unplayedCommandText } from '../src/views/config.js';
 import { audienceText, helpOverview, helpTopic, startSteps, type CommandSummary, type HelpTopic } from '../src/views/help.js';
+
+/** The overview's example of `/help command:`, the first one played here. */
+const FOOTER_EXAMPLES = ['roll challenge', 'roll dice'];
 
 /** Long enough for any "command group subcommand" path. */
 const COMMAND_NAME_MAX = 60;
@@ -57,10 +61,6 @@ function isRunnable(path: string, defined: readonly DefinedCommand[]): boolean {
   return !defined.some((other) => other.path.startsWith(`${path} `));
 }
 
-function playedHere(command: { systems: readonly SystemId[] | undefined }, played: readonly SystemId[]): boolean {
-  return !command.systems || command.systems.some((system) => played.includes(system));
-}
-
 /** The runnable commands /help knows, with their entry; a command with no entry is left out (a test catches it). */
 /** Each runnable path's help, as its subcommand declares it: `sheet skill set` → its entry. */
 export function helpEntries(definitions: readonly BotCommand[]): Map<string, HelpEntry> {
@@ -92,29 +92,38 @@ async function execute(interaction: ChatInputCommandInteraction, context: Handle
 
   if (typed === null) {
     const shown = topics.filter((topic) => playedHere(topic, played));
-    const summaries: CommandSummary[] = definitions.map((command) => ({ name: command.data.name, description: command.data.toJSON().description }));
+    // A command played here only in its everywhere part (/roll dice on a d6 server) is described as that part.
+    const summaries: CommandSummary[] = definitions.map((command) => ({
+      name: command.data.name,
+      description: playedHere(command, played) ? command.data.toJSON().description : (command.everywhereDescription ?? command.data.toJSON().description),
+    }));
     const menus = context.menus.filter((menu) => playedHere({ systems: menu.systems }, played)).map((menu) => ({ name: menu.name, target: menu.target, example: menu.help.example }));
-    await context.answer.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers, menus));
+    const example = FOOTER_EXAMPLES.find((path) => shown.some((topic) => topic.path === path)) ?? shown[0]?.path ?? 'help';
+    await context.answer.reply(helpOverview(shown, summaries, startSteps(settings), dispatchers, menus, example));
     return;
   }
 
   const path = normalizedPath(typed);
   const defined = definedCommands(definitions).find((command) => command.path === path);
-  const subtopics = topics.filter((topic) => topic.path.startsWith(`${path} `));
-  const topic = topics.find((candidate) => candidate.path === path);
+  const known = defined ? topics.filter((candidate) => candidate.path === path || candidate.path.startsWith(`${path} `)) : [];
+  // A command of a system not played here is left out, as in the overview; asked for by name, /help says how to
+  // turn it on, as the command itself would.
+  const shownHere = known.filter((candidate) => playedHere(candidate, played));
+  if (known.length > 0 && shownHere.length === 0) {
+    const systems = [...new Set(known.flatMap((candidate) => candidate.systems ?? []))];
+    throw new UserError(unplayedCommandText(`/${path}`, systems, played));
+  }
+  const topic = shownHere.find((candidate) => candidate.path === path);
+  const subtopics = shownHere.filter((candidate) => candidate.path.startsWith(`${path} `));
   if (!defined || (!topic && subtopics.length === 0)) {
-    const near = topics.filter((candidate) => candidate.path.includes(path.split(' ')[0] ?? '')).slice(0, 3);
-    const suggestion = near.length > 0 ? `Did you mean ${near.map((candidate) => `\`/help command:${candidate.path}\``).join(', ')}?` : 'For example `/help command:roll challenge`.';
+    const near = topics.filter((candidate) => playedHere(candidate, played) && candidate.path.includes(path.split(' ')[0] ?? '')).slice(0, 3);
+    const suggestion = near.length > 0 ? `Did you mean ${near.map((candidate) => `\`/help command:${candidate.path}\``).join(', ')}?` : 'For example `/help command:roll dice`.';
     throw new UserError(`There is no command \`/${path.slice(0, COMMAND_NAME_MAX)}\`. \`/help\` lists them all. ${suggestion}`);
   }
   const first = topic ?? subtopics[0]!;
   const shownTopic: HelpTopic = topic ?? { path, description: defined.description, options: [], audience: first.audience, example: first.example };
-  // A runnable topic has its own systems (none: every server has it); a group has those of all its subcommands.
-  const systems = topic ? topic.systems : subtopics.every((sub) => sub.systems) ? [...new Set(subtopics.flatMap((sub) => sub.systems ?? []))] : undefined;
-  const notPlayed = systems && !systems.some((system) => played.includes(system));
-  const note = notPlayed ? `This server does not play ${systems.map(systemName).join(' or ')}: a server admin chooses its systems in \`/config\`.` : undefined;
   const who = topic?.entry.who ?? audienceText(first.audience, dispatchers);
-  await context.answer.reply(helpTopic(shownTopic, subtopics, who, note));
+  await context.answer.reply(helpTopic(shownTopic, subtopics, who));
 }
 
 async function autocomplete(interaction: AutocompleteInteraction, context: HandlerContext): Promise<void> {

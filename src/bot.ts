@@ -5,7 +5,7 @@ import type { BotCommand, BotServices } from './discord/command.js';
 import { CommittedSeeds } from './discord/committed-seeds.js';
 import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
 import { Router } from './discord/router.js';
-import { SlashList } from './discord/slash-list.js';
+import { CommandList, retireServerLists } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
 import type { Store } from './store/index.js';
@@ -33,16 +33,16 @@ export interface BotOptions {
   deferAfterMs?: number;
   /** Post the one-time welcome after a server's first command (default true); see RouterOptions.welcome. */
   welcome?: boolean;
-  /** Commands beyond the real ones (tests add a controllable one); they still need registering with Discord. */
+  /** Commands beyond the real ones (tests add a controllable one); they are registered with the real ones. */
   extraCommands?: readonly BotCommand[];
   /**
-   * The Discord the servers' slash lists are registered at (src/discord/slash-list.ts), default the REST base: a
-   * fake Discord that starts empty gives a new one each time (the sandbox), so the lists are registered there anew.
+   * The Discord the global command list is registered at (src/discord/slash-list.ts), default the REST base: a fake
+   * Discord that starts empty gives a new one each time (the sandbox), so the list is registered there anew.
    */
   commandsScope?: string;
   /**
    * The shards this process runs, of how many (one process of a sharded bot); absent → one process with every server.
-   * It then serves, sweeps and registers slash lists for its shards' servers only.
+   * It then serves and sweeps its shards' servers only; the process with shard 0 registers the global command list.
    */
   shards?: ShardSet;
   /**
@@ -55,19 +55,28 @@ export interface BotOptions {
 export interface RunningBot {
   client: Client;
   store: Store;
-  /** Settles once every server the bot was in at start has its slash list (registered, or found registered). */
+  /**
+   * Settles once the global command list is registered, or found registered (by the process that registers it; at
+   * once in the others). A failure is logged, and the next start tries again.
+   */
   commandsReady: Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The bot's side that needs no Discord: the database migrated and open, the router and the slash lists over it. */
+/** The bot's side that needs no Discord: the database migrated and open, the router and the command list over it. */
 interface OpenedStore {
   store: Store;
   services: BotServices;
   router: Router;
-  slashList: SlashList;
+  commandList: CommandList;
   unwatchFile: () => void;
 }
+
+/**
+ * How long `stop()` waits for a registration cut short (its request aborted) to end: discord.js may hold a request
+ * in its queue, and a stop (SIGTERM, a deploy) must not wait for Discord. What is left then writes no digest.
+ */
+const STOP_WAIT_MS = 2_000;
 
 async function openBotStore(options: BotOptions, client: Client, served: readonly BotCommand[]): Promise<OpenedStore> {
   const { log } = options;
@@ -94,17 +103,28 @@ async function openBotStore(options: BotOptions, client: Client, served: readonl
     shards: options.shards ?? null,
   };
   const router = new Router(served, services, { deferAfterMs: options.deferAfterMs, welcome: options.welcome, menus: contextMenus });
-  const slashList = new SlashList({
+  const commandList = new CommandList({
     rest: client.rest,
-    applicationId: () => client.application?.id ?? client.user?.id ?? '',
+    applicationId: () => applicationIdOf(client),
     commands: served,
     menus: contextMenus,
-    servers: store.servers,
+    registrations: store.commandRegistrations,
     log,
     scope: options.commandsScope ?? options.restApi ?? 'discord.com',
+    now,
   });
-  services.slashList = slashList;
-  return { store, services, router, slashList, unwatchFile };
+  return { store, services, router, commandList, unwatchFile };
+}
+
+function applicationIdOf(client: Client): string {
+  return client.application?.id ?? client.user?.id ?? '';
+}
+
+/** Resolves when `work` settles or after `ms`, whichever is first. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
@@ -114,7 +134,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // fake Discord in every test; the command definitions, built as their modules load, are still checked then.
   disableValidators();
   const { log } = options;
-  // The commands the router serves are the ones each server's slash list offers (tests add their own).
+  // The commands the router serves are the ones the global list offers (tests add their own).
   const served = [...commands, ...(options.extraCommands ?? [])];
   const client = createClient(options.restApi, options.shards);
   client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
@@ -129,12 +149,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const handling = opening.then(({ router }) => router.handle(interaction), () => undefined);
     void (handled ? handling.finally(() => handled(interaction.id)) : handling);
   });
-  // A server the bot joins (or that comes back) gets its list; one it knows already costs a digest comparison.
-  client.on(Events.GuildCreate, (guild) =>
-    void opening
-      .then(({ slashList }) => slashList.update(guild.id))
-      .catch((error: unknown) => log.error({ err: error, guildId: guild.id }, 'the slash list could not be checked')),
-  );
   let opened: OpenedStore;
   try {
     opened = await opening;
@@ -142,7 +156,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     await client.destroy();
     throw error;
   }
-  const { store, services, slashList, unwatchFile } = opened;
+  const { store, services, commandList, unwatchFile } = opened;
   try {
     await loggedIn;
   } catch (error) {
@@ -155,17 +169,39 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // proxy) would mislead whoever checks which one it runs against.
   if (options.restApi) log.info({ user: client.user?.tag }, `logged in to the Discord API at ${options.restApi} (not discord.com)`);
   else log.info({ user: client.user?.tag }, 'logged in to Discord');
-  const commandsReady = (async () => {
-    // Global commands are one list for every shard: one process (shard 0's) clears them, not one per process.
-    if (!options.shards || options.shards.ids.includes(0)) {
-      try {
-        await slashList.clearGlobal();
-      } catch (error) {
-        log.warn({ err: error }, 'could not check for global commands left by an older version');
-      }
-    }
-    await slashList.updateAll([...client.guilds.cache.keys()]);
-  })();
+  // Stopping cuts short what talks to Discord in the background: the registration's request and the clearing of
+  // older lists, between servers and within a request.
+  const stopping = new AbortController();
+  // The list is the same for every shard: one process registers it (shard 0's), the others serve it.
+  const registers = !options.shards || options.shards.ids.includes(0);
+  const commandsReady = registers
+    ? commandList.register({ signal: stopping.signal }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!stopping.signal.aborted) log.error({ err: error }, 'the global command list was not registered; the next start tries again');
+        },
+      )
+    : Promise.resolve();
+  // After the global list is in place, so a server is never left without commands; in the background, at the pace
+  // of discord.js's queue, never ahead of an answer.
+  const ownListsCleared = commandsReady.then(() =>
+    stopping.signal.aborted
+      ? undefined
+      : retireServerLists({
+          rest: client.rest,
+          applicationId: applicationIdOf(client),
+          registrations: store.commandRegistrations,
+          servers: store.servers,
+          shards: options.shards ?? null,
+          log,
+          signal: stopping.signal,
+        }).then(
+          () => undefined,
+          (error: unknown) => {
+            if (!stopping.signal.aborted) log.warn({ err: error }, "servers' own command lists from an older version were not looked for; the next start does");
+          },
+        ),
+  );
   const stopBackground = commands.flatMap((command) => (command.start ? [command.start(client, services)] : []));
   let stopped = false;
   return {
@@ -176,9 +212,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       if (stopped) return;
       stopped = true;
       for (const stopOne of stopBackground) stopOne();
-      // A registration under way finishes first: it writes its digest to the store closed below.
-      await commandsReady;
-      await slashList.idle();
+      stopping.abort();
+      // What was under way ends at its next step; a request discord.js still holds is not waited for past the bound,
+      // and writes no digest (the store is closed below), so the next start registers again.
+      await settledWithin(Promise.all([commandsReady, ownListsCleared]), STOP_WAIT_MS);
       await client.destroy();
       unwatchFile();
       await store.close();

@@ -1,30 +1,28 @@
 /**
- * `npm run deploy`: registers the slash lists now, as the bot does when it starts (src/discord/slash-list.ts): in
- * DISCORD_GUILD_ID's server when it is set, else in every server the bot is in, each server getting the commands
- * of the systems it plays (`/config systems`) and the common ones. Nothing is registered globally; global commands
- * an older version left are removed. The bot needs no deploy step: this re-registers a list by hand, even one the
- * bot believes is registered (after someone removed commands in Discord's settings, say).
+ * `npm run deploy`: registers the bot's command list now, globally (src/discord/slash-list.ts), as the bot does when
+ * it starts, even when the bot believes it registered (after someone removed commands in Discord's settings, say),
+ * and clears the lists an older version registered in each server, which Discord would show beside the global
+ * one. The bot needs no deploy step: it registers the list itself when it changed.
  */
 import { pathToFileURL } from 'node:url';
 // REST alone, as the discord.js guide deploys: registering commands needs no gateway login.
 import { REST } from '@discordjs/rest';
-import { Routes, type RESTGetAPICurrentUserGuildsResult } from 'discord.js';
+import { Routes } from 'discord.js';
 import { commands, contextMenus } from '../commands/index.js';
 import { loadConfig } from './config.js';
-import type { SlashListOutcome } from './discord/command.js';
-import { SlashList } from './discord/slash-list.js';
+import { CommandList, globalCommandList, retireServerLists, type RegistrationOutcome } from './discord/slash-list.js';
 import { createLogger, type Logger } from './log.js';
 import { migrateDatabase } from './store/database.js';
 import { openStore, type Store } from './store/index.js';
 
-/** Every command whole: the list of a server that plays every system. */
+/** Every slash command whole and every context menu: the list the bot registers for every server. */
 export function commandDefinitions() {
-  return commands.map((command) => command.data.toJSON());
+  return globalCommandList(commands, contextMenus);
 }
 
 /**
- * Registers every command in one server, with no database: for tests and benchmarks that run the bot as a child
- * process against a fake Discord. The bot itself registers each server's own list.
+ * Registers the command list, with no database: for tests and benchmarks that run the bot as a child process
+ * against a fake Discord and want the commands there before it registers them itself (in one server, or globally).
  */
 export async function registerCommands(rest: REST, applicationId: string, guildId: string | null): Promise<number> {
   const body = commandDefinitions();
@@ -33,35 +31,25 @@ export async function registerCommands(rest: REST, applicationId: string, guildI
   return registered.length;
 }
 
-/** The servers the bot is in, a page of 200 at a time. */
-async function botGuildIds(rest: REST): Promise<string[]> {
-  const ids: string[] = [];
-  for (;;) {
-    const query = new URLSearchParams({ limit: '200', ...(ids.length ? { after: ids.at(-1)! } : {}) });
-    const page = (await rest.get(Routes.userGuilds(), { query })) as RESTGetAPICurrentUserGuildsResult;
-    ids.push(...page.map((guild) => guild.id));
-    if (page.length < 200) return ids;
-  }
-}
-
 export interface DeployOptions {
   rest: REST;
   applicationId: string;
-  store: Pick<Store, 'servers'>;
+  store: Pick<Store, 'servers' | 'commandRegistrations'>;
   log: Logger;
-  /** One server; null → every server the bot is in. */
+  /** A server whose own list is cleared even if the database does not know it has one (DISCORD_GUILD_ID); null: none. */
   guildId: string | null;
-  /** As the bot's (BotOptions.commandsScope): the REST base, so the bot then finds the digests deploy wrote. */
+  /** As the bot's (BotOptions.commandsScope): the REST base, so the bot then finds the digest deploy wrote. */
   scope: string;
 }
 
-export async function deploySlashLists(options: DeployOptions): Promise<{ globalRemoved: number; servers: Array<{ guildId: string; outcome: SlashListOutcome }> }> {
-  const slashList = new SlashList({ rest: options.rest, applicationId: () => options.applicationId, commands, menus: contextMenus, servers: options.store.servers, log: options.log, scope: options.scope });
-  const globalRemoved = await slashList.clearGlobal();
-  const guildIds = options.guildId ? [options.guildId] : await botGuildIds(options.rest);
-  const servers = [];
-  for (const guildId of guildIds) servers.push({ guildId, outcome: await slashList.update(guildId, true) });
-  return { globalRemoved, servers };
+export async function deployCommands(options: DeployOptions): Promise<{ global: RegistrationOutcome; ownListsCleared: number; ownListsFailed: number }> {
+  const { rest, applicationId, store, log } = options;
+  const list = new CommandList({ rest, applicationId: () => applicationId, commands, menus: contextMenus, registrations: store.commandRegistrations, log, scope: options.scope });
+  const global = await list.register({ force: true });
+  // A server named by hand may have a list the database never knew of (registered by hand, or by another copy).
+  if (options.guildId) await rest.put(Routes.applicationGuildCommands(applicationId, options.guildId), { body: [] });
+  const own = await retireServerLists({ rest, applicationId, registrations: store.commandRegistrations, servers: store.servers, shards: null, log });
+  return { global, ownListsCleared: own.cleared + (options.guildId ? 1 : 0), ownListsFailed: own.failed };
 }
 
 async function main(): Promise<void> {
@@ -76,17 +64,13 @@ async function main(): Promise<void> {
   await migrateDatabase(config.databaseUrl);
   const store = await openStore(config.databaseUrl, log);
   try {
-    const done = await deploySlashLists({ rest, applicationId: config.applicationId, store, log, guildId: config.deployGuildId, scope: config.discordApi ?? 'discord.com' });
-    if (done.globalRemoved) console.log(`Removed ${done.globalRemoved} global commands (each server now has its own list).`);
-    for (const { guildId, outcome } of done.servers) {
-      console.log(
-        outcome.kind === 'failed'
-          ? `Server ${guildId}: not registered: ${outcome.reason}`
-          : `Server ${guildId}: registered ${outcome.names.length} commands (${outcome.names.map((name) => `/${name}`).join(', ')}).`,
-      );
+    const done = await deployCommands({ rest, applicationId: config.applicationId, store, log, guildId: config.deployGuildId, scope: config.discordApi ?? 'discord.com' });
+    console.log(`Registered ${done.global.commands} commands globally: every server the bot is in has them (Discord's clients refresh their list within moments).`);
+    if (done.ownListsCleared) console.log(`Cleared the own command lists an older version had registered in ${done.ownListsCleared} servers.`);
+    if (done.ownListsFailed) {
+      console.log(`${done.ownListsFailed} servers' own lists could not be cleared (see the log); run npm run deploy again, or let the bot try at its next start.`);
+      process.exitCode = 1;
     }
-    if (done.servers.length === 0) console.log('The bot is in no server yet: invite it, and it registers its commands there when it starts or joins.');
-    if (done.servers.some(({ outcome }) => outcome.kind === 'failed')) process.exitCode = 1;
   } finally {
     await store.close();
   }

@@ -42,19 +42,6 @@ export interface BotServices {
    * there are.
    */
   shards: ShardSet | null;
-  /** Registers a server's slash list again after its played systems changed (src/discord/slash-list.ts); absent in unit tests. */
-  slashList?: SlashListUpdater;
-}
-
-/** What became of a server's slash list: registered anew, already as wanted, or refused by Discord (why). */
-export type SlashListOutcome = { kind: 'registered'; names: string[] } | { kind: 'unchanged'; names: string[] } | { kind: 'failed'; names: string[]; reason: string };
-
-export interface SlashListUpdater {
-  update(guildId: string): Promise<SlashListOutcome>;
-  /** The names of a system's own commands (`pool` for d6 pools). */
-  commandsOf(system: SystemId): string[];
-  /** What every server has, whatever it plays: `sheet`, `config`…, and `roll dice`. */
-  commonCommands(): string[];
 }
 
 /** One interaction's view of the services: who, where, and a logger that carries them. */
@@ -131,7 +118,7 @@ export interface Subcommand extends Runnable {
   name: string;
   /** Its description and options; the name is set from `name`. */
   build(sub: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder;
-  /** Offered on every server, even where the command's systems are not played (`/roll dice`, `/roll replay`). */
+  /** Runs on every server, even where the command's systems are not played (`/roll dice`, `/roll replay`). */
   everywhere?: boolean;
 }
 
@@ -143,8 +130,9 @@ export interface RunnablePath extends Runnable {
 
 interface CommandParts<Control> {
   /**
-   * The rule systems the command belongs to: it is registered only in servers that play one of them
-   * (`/config systems`). Absent: a command of every server (/sheet, /config, /help…).
+   * The rule systems the command belongs to: it runs, and /help lists it, only in servers that play one of them
+   * (`/config systems`); elsewhere it answers privately how to turn them on. Absent: a command of every server
+   * (/sheet, /config, /help…).
    */
   systems?: readonly SystemId[];
   /** The suggestions of subcommands that declare none. */
@@ -174,7 +162,7 @@ export interface BotCommand<Control = unknown> extends CommandParts<Control> {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
   /** Every runnable path, in the order the definition lists them. */
   subcommands: readonly RunnablePath[];
-  /** The command's description where only its `everywhere` subcommands are offered. */
+  /** What /help says the command does on a server that plays none of its systems, where only its `everywhere` subcommands run. */
   everywhereDescription?: string;
 }
 
@@ -188,7 +176,7 @@ export interface CommandWithSubcommands<Control> extends CommandHead<Control> {
   subcommands: readonly Subcommand[];
   /** Each group's description: `{ skill: "Your sheet's skills" }`. */
   groups?: Readonly<Record<string, string>>;
-  /** The description where only the `everywhere` subcommands are offered (required when any is). */
+  /** What /help says the command does where only the `everywhere` subcommands run (required when any is). */
   everywhereDescription?: string;
 }
 

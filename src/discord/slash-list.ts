@@ -1,9 +1,10 @@
 /**
- * Each server's slash list: the commands of the rule systems it plays (`/config systems`) and the common ones,
- * registered by the bot in that server and never globally, so a table that plays d6 pools is not shown /tactics,
- * /code and /d10. Discord allows 200 command creates per server per day: a list is registered only when it differs
- * from the one last registered there (its digest is kept with the server's settings), so a restart, a reconnect or
- * a setting chosen again registers nothing.
+ * The bot's command list: every slash command whole and every context menu, registered once, globally, for every
+ * server (one request however many servers; Discord shows global commands everywhere at once). Which rule systems
+ * a server plays (`/config systems`) is applied when a command arrives, not in the list: a command of a system the
+ * server does not play is refused privately with how to turn it on, and /help leaves it out there. The list is
+ * registered only when its digest differs from the one stored for this Discord and application, so a restart reads
+ * one row and sends nothing.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -20,54 +21,27 @@ import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { playedSystems, type ServerStore } from '../store/servers.js';
 import { unplayedCommandText } from '../views/config.js';
-import type { BotCommand, BotContextMenu, SlashListOutcome, SlashListUpdater } from './command.js';
+import type { CommandRegistrationStore } from '../store/command-registrations.js';
+import type { SweptShards } from '../store/contests.js';
+import type { BotCommand, BotContextMenu } from './command.js';
 
 type Definition = RESTPostAPIChatInputApplicationCommandsJSONBody;
 /** What one bulk registration carries: the slash commands, then the context-menu commands (types 2 and 3). */
 type ListEntry = Definition | RESTPostAPIContextMenuApplicationCommandsJSONBody;
-
-function playsCommand(command: BotCommand, played: readonly SystemId[]): boolean {
-  return !command.systems || command.systems.some((id) => played.includes(id));
-}
 
 /** The subcommands of a command every server has, whatever it plays (`dice`, `replay` of /roll). */
 function everywherePaths(command: BotCommand): string[] {
   return command.subcommands.filter((subcommand) => subcommand.everywhere).map((subcommand) => subcommand.path);
 }
 
-/** The command as a server that plays `played` has it: whole, cut down to its everywhere part, or not at all. */
-export function definitionFor(command: BotCommand, played: readonly SystemId[]): Definition | null {
-  const whole = command.data.toJSON();
-  if (playsCommand(command, played)) return whole;
-  const everywhere = everywherePaths(command);
-  const description = command.everywhereDescription;
-  if (everywhere.length === 0 || description === undefined) return null;
-  // A group is kept when one of its subcommands is offered everywhere.
-  const kept = new Set(everywhere.map((path) => path.split(' ')[0]));
-  return { ...whole, description, options: (whole.options ?? []).filter((option) => kept.has(option.name)) };
-}
-
-/** The slash list of a server that plays `played`, in the bot's order. */
-export function slashListFor(commands: readonly BotCommand[], played: readonly SystemId[]): Definition[] {
-  return commands.flatMap((command) => {
-    const definition = definitionFor(command, played);
-    return definition ? [definition] : [];
-  });
-}
-
-/** The context-menu commands of a server that plays `played`: those of no system, and those of a system it plays. */
-export function menuListFor(menus: readonly BotContextMenu[], played: readonly SystemId[]): RESTPostAPIContextMenuApplicationCommandsJSONBody[] {
-  return menus.filter((menu) => !menu.systems || menu.systems.some((id) => played.includes(id))).map((menu) => menu.data.toJSON());
-}
-
 /**
- * A context menu of a system this server no longer plays can still arrive from a client that has not refreshed
- * its list, and a form it opened can be sent after: refused, privately, as a slash command of that system is.
+ * Every server is offered every context menu: one of a system this server does not play (and a form it opened) is
+ * refused, privately, with how to turn the system on, as a slash command of that system is.
  */
 export async function requireMenuPlayedHere(interaction: ContextMenuCommandInteraction | ModalSubmitInteraction, menu: BotContextMenu, servers: ServerStore): Promise<void> {
   if (!menu.systems) return;
   const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
-  if (menu.systems.some((id) => played.includes(id))) return;
+  if (playedHere(menu, played)) return;
   throw new UserError(unplayedCommandText(menu.name, menu.systems, played));
 }
 
@@ -78,116 +52,135 @@ export function systemsOfSubcommand(command: BotCommand, subcommand: string | nu
 }
 
 /**
- * A command this server's list no longer has can still arrive, from a Discord client that has not refreshed its
- * list: it is refused, privately, with how to get it back. Other commands pass without a look at the settings.
+ * Every server is offered every command: one of a system this server does not play is refused, privately, with
+ * how to turn the system on. Commands of no system pass without a look at the settings.
  */
 export async function requirePlayedHere(interaction: ChatInputCommandInteraction, command: BotCommand, servers: ServerStore): Promise<void> {
   const subcommand = interaction.options.getSubcommand(false);
   if (!systemsOfSubcommand(command, subcommand) || !command.systems) return;
   const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
-  if (playsCommand(command, played)) return;
+  if (playedHere(command, played)) return;
   throw new UserError(unplayedCommandText(`/${command.data.name}${subcommand ? ` ${subcommand}` : ''}`, command.systems, played));
 }
 
-/** What the list's registration is known by: where it was registered (which Discord, which application) and what. */
-function digestOf(scope: string, body: ListEntry[]): string {
+
+/** Whether this server plays a command (or a context menu): it belongs to no system, or to one the server plays. */
+export function playedHere(item: { systems?: readonly SystemId[] | undefined }, played: readonly SystemId[]): boolean {
+  return !item.systems || item.systems.some((id) => played.includes(id));
+}
+
+/** The names of a system's own commands (`pool` for d6 pools): what the `/config systems` menu says of it. */
+export function commandsOf(commands: readonly BotCommand[], system: SystemId): string[] {
+  return commands.filter((command) => command.systems?.includes(system)).map((command) => command.data.name);
+}
+
+/** What every server uses, whatever it plays: `sheet`, `config`…, and `roll dice`. */
+export function commonCommands(commands: readonly BotCommand[]): string[] {
+  return commands.flatMap((command) => (!command.systems ? [command.data.name] : everywherePaths(command).map((sub) => `${command.data.name} ${sub}`)));
+}
+
+/** The one list registered for every server: the slash commands whole, then the context menus (types 2 and 3). */
+export function globalCommandList(commands: readonly BotCommand[], menus: readonly BotContextMenu[]): ListEntry[] {
+  return [...commands.map((command): Definition => command.data.toJSON()), ...menus.map((menu) => menu.data.toJSON())];
+}
+
+/** What a registration is known by: where (which Discord, which application) and what. */
+function digestOf(scope: string, body: readonly ListEntry[]): string {
   return createHash('sha256').update(JSON.stringify({ scope, body })).digest('hex');
 }
 
-export interface SlashListOptions {
+/** What a start (or `npm run deploy`) did with the global list. */
+export type RegistrationOutcome = { kind: 'registered'; commands: number } | { kind: 'unchanged'; commands: number };
+
+export interface CommandListOptions {
   rest: REST;
   /** Known once the client is ready. */
   applicationId(): string;
   commands: readonly BotCommand[];
-  /** The context-menu commands, registered in the same list after the slash commands. */
-  menus?: readonly BotContextMenu[];
-  servers: ServerStore;
+  menus: readonly BotContextMenu[];
+  registrations: CommandRegistrationStore;
   log: Logger;
   /**
-   * The Discord the lists are registered at, part of the digest: another API, or a fresh fake Discord (which knows
-   * no commands), registers anew even where the database remembers a list.
+   * The Discord the list is registered at, part of the stored scope: another API, or a fresh fake Discord (which
+   * knows no commands), registers anew even where the database remembers a list.
    */
   scope: string;
+  now?: () => Date;
 }
 
-export class SlashList implements SlashListUpdater {
-  private readonly running = new Map<string, Promise<SlashListOutcome>>();
+export class CommandList {
+  constructor(private readonly options: CommandListOptions) {}
 
-  constructor(private readonly options: SlashListOptions) {}
-
-  /** Registers the server's list unless it is the one registered there last (`force`: even then, `npm run deploy`). */
-  update(guildId: string, force = false): Promise<SlashListOutcome> {
-    // One registration per server at a time and in order: a GUILD_CREATE and a /config change at once end with the
-    // latest setting registered, and the second finds the first's digest.
-    const next = (this.running.get(guildId) ?? Promise.resolve()).catch(() => undefined).then(() => this.register(guildId, force));
-    this.running.set(guildId, next);
-    const forget = () => {
-      if (this.running.get(guildId) === next) this.running.delete(guildId);
-    };
-    next.then(forget, forget);
-    return next;
-  }
-
-  /** Every server in turn (a first start after an upgrade registers them all, at Discord's pace). */
-  async updateAll(guildIds: Iterable<string>): Promise<void> {
-    for (const guildId of guildIds) {
-      try {
-        await this.update(guildId);
-      } catch (error) {
-        this.options.log.error({ err: error, guildId }, 'the slash list could not be checked');
-      }
-    }
+  /** The row the digest is kept in: `<scope> <application id>`. */
+  private scopeKey(): string {
+    return `${this.options.scope} ${this.options.applicationId()}`;
   }
 
   /**
-   * Removes global commands, which older versions registered: beside a server's own list Discord would show both.
-   * One read when there are none.
+   * Registers the global list unless its digest is the stored one (`force`: even then, `npm run deploy`). `signal`
+   * cuts a registration short (the bot stopping): the request leaves discord.js's queue, no digest is written, and
+   * the next start registers again.
    */
-  async clearGlobal(): Promise<number> {
-    const { rest } = this.options;
-    const route = Routes.applicationCommands(this.options.applicationId());
-    const registered = (await rest.get(route)) as unknown[];
-    if (registered.length === 0) return 0;
-    await rest.put(route, { body: [] });
-    this.options.log.info({ commands: registered.length }, 'global commands removed: each server has its own slash list');
-    return registered.length;
+  async register(options: { force?: boolean; signal?: AbortSignal } = {}): Promise<RegistrationOutcome> {
+    const { rest, registrations, log } = this.options;
+    const body = globalCommandList(this.options.commands, this.options.menus);
+    const scope = this.scopeKey();
+    const digest = digestOf(scope, body);
+    if (!options.force && (await registrations.digest(scope)) === digest) return { kind: 'unchanged', commands: body.length };
+    await rest.put(Routes.applicationCommands(this.options.applicationId()), { body, ...(options.signal ? { signal: options.signal } : {}) });
+    options.signal?.throwIfAborted();
+    await registrations.recordRegistered(scope, digest, (this.options.now ?? (() => new Date()))());
+    log.info({ commands: body.length }, 'global command list registered');
+    return { kind: 'registered', commands: body.length };
   }
+}
 
-  commandsOf(system: SystemId): string[] {
-    return this.options.commands.filter((command) => command.systems?.includes(system)).map((command) => command.data.name);
-  }
+/** Discord's answer when the bot is no longer in the server: its commands there went with it. */
+const GONE_CODES = new Set([10004 /* Unknown Guild */, 50001 /* Missing Access */]);
 
-  commonCommands(): string[] {
-    return this.options.commands.flatMap((command) =>
-      !command.systems ? [command.data.name] : everywherePaths(command).map((sub) => `${command.data.name} ${sub}`),
-    );
-  }
+function discordCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
 
-  /** Resolves once no registration is under way. */
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
-  }
+export interface OwnListsOptions {
+  rest: REST;
+  applicationId: string;
+  registrations: CommandRegistrationStore;
+  servers: ServerStore;
+  /** This process's shards (null: every server). */
+  shards: SweptShards | null;
+  log: Logger;
+  /** Stops between servers and cuts the request under way (the bot stopping); the rest wait for the next start. */
+  signal?: AbortSignal;
+}
 
-  private async register(guildId: string, force: boolean): Promise<SlashListOutcome> {
-    const { servers, log } = this.options;
-    const applicationId = this.options.applicationId();
-    const settings = await servers.settings(guildId);
-    const played = playedSystems(settings);
-    const slash = slashListFor(this.options.commands, played);
-    const body: ListEntry[] = [...slash, ...menuListFor(this.options.menus ?? [], played)];
-    // The slash commands' names: what /config and `npm run deploy` show as `/name`.
-    const names = slash.map((definition) => definition.name);
-    const digest = digestOf(`${this.options.scope} ${applicationId}`, body);
-    if (!force && settings.commandsDigest === digest) return { kind: 'unchanged', names };
+/**
+ * Clears the lists an older version registered in each server (its `commandsDigest`), once: Discord would show
+ * them beside the global list, every command twice. One query finds them; each is cleared (an empty list, which
+ * creates nothing) in turn, at the pace of discord.js's queue, and forgotten once Discord took it. A failure is
+ * tried again at the next start.
+ */
+export async function retireServerLists(options: OwnListsOptions): Promise<{ cleared: number; failed: number }> {
+  const { rest, servers, log, signal } = options;
+  const guildIds = await options.registrations.serversWithOwnLists(options.shards);
+  let cleared = 0;
+  let failed = 0;
+  for (const guildId of guildIds) {
+    if (signal?.aborted) break;
     try {
-      await this.options.rest.put(Routes.applicationGuildCommands(applicationId, guildId), { body });
+      await rest.put(Routes.applicationGuildCommands(options.applicationId, guildId), { body: [], ...(signal ? { signal } : {}) });
     } catch (error) {
-      // Not retried here (a loop would spend the day's creates): the next start or `/config systems` tries again.
-      log.warn({ err: error, guildId }, 'the slash list was not registered');
-      return { kind: 'failed', names, reason: error instanceof Error ? error.message : String(error) };
+      if (signal?.aborted) break;
+      if (!GONE_CODES.has(discordCode(error) ?? 0)) {
+        failed += 1;
+        log.warn({ err: error, guildId }, "the server's own command list, left by an older version, was not cleared; tried again at the next start");
+        continue;
+      }
     }
-    await servers.update(guildId, { commandsDigest: digest });
-    log.info({ guildId, commands: names.length }, 'slash list registered');
-    return { kind: 'registered', names };
+    await servers.update(guildId, { commandsDigest: null });
+    cleared += 1;
   }
+  if (guildIds.length > 0) log.info({ cleared, failed, left: guildIds.length - cleared - failed }, "servers' own command lists from an older version cleared: the global list serves them");
+  return { cleared, failed };
 }

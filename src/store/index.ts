@@ -6,6 +6,7 @@
  */
 import { postgresCacheBus, processLocalBus, type CacheBus } from './cache-bus.js';
 import { ChannelWebhookStore } from './channel-webhooks.js';
+import { CommandRegistrationStore } from './command-registrations.js';
 import { ContestStore } from './contests.js';
 import { openDatabase, type Dialect } from './database.js';
 import type { Database } from './database-client.js';
@@ -29,6 +30,8 @@ export interface Store {
   operators: OperatorStore;
   /** The webhook each channel's NPCs speak through. */
   channelWebhooks: ChannelWebhookStore;
+  /** The global command list's registration (its digest per Discord and application). */
+  commandRegistrations: CommandRegistrationStore;
   contests: ContestStore;
   initiatives: InitiativeStore;
   journal: JournalStore;
@@ -72,6 +75,7 @@ export async function openStore(databaseUrl: string, log?: Logger, options: Stor
     dialect: opened.dialect,
     operators: new OperatorStore(db, caches),
     channelWebhooks: new ChannelWebhookStore(db),
+    commandRegistrations: new CommandRegistrationStore(db),
     contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
     journal: new JournalStore(db, sessions),

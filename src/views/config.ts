@@ -76,11 +76,14 @@ export function playedSystemsLine(played: readonly SystemId[]): string {
   return played.length === SYSTEM_IDS.length ? `All of them: ${list}` : list;
 }
 
-/** A command of a system the server does not play, sent from a list Discord had not refreshed yet. */
+/**
+ * A command of a system the server does not play: Discord offers every command in every server (one global list),
+ * so the setting is applied when the command arrives, with how to turn the system on.
+ */
 export function unplayedCommandText(command: string, systems: readonly SystemId[], played: readonly SystemId[]): string {
   return (
     `\`${command}\` is for ${andList(systems.map(systemName))}, which this server does not play (it plays ${andList(played.map(systemName))}). ` +
-    'Someone with Manage Server can add it with `/config systems`. Your Discord may still show the old list of commands for a moment.'
+    'Someone with Manage Server can add it with `/config systems`; `/help` lists the commands played here.'
   );
 }
 
@@ -110,8 +113,8 @@ export function systemsMenuReply(played: readonly SystemId[], commandsOf: (id: S
       })),
     );
   const content =
-    '**Which systems does this server play?** Its slash list shows their commands, and the ones every server has: ' +
-    `${common.map((name) => `\`/${name}\``).join(', ')}. Pick one or more; the others' commands leave the list.`;
+    '**Which systems does this server play?** Their commands run here and `/help` lists them, with the ones every server has: ' +
+    `${common.map((name) => `\`/${name}\``).join(', ')}. Pick one or more; a command of another system then answers privately how to turn it on.`;
   return {
     content: truncate(content, DISCORD_LIMITS.content),
     components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu).toJSON()],
@@ -120,22 +123,16 @@ export function systemsMenuReply(played: readonly SystemId[], commandsOf: (id: S
   };
 }
 
-/** What `/config systems` did: the setting, and what became of the slash list. */
-export function systemsSavedText(
-  played: readonly SystemId[],
-  outcome: { kind: 'registered' | 'unchanged' | 'failed'; names: readonly string[]; reason?: string },
-  defaultMoved: SystemId | null,
-): string {
-  const lines = [`This server plays **${andList(played.map(systemName))}**.`];
-  const names = outcome.names.map((name) => `\`/${name}\``).join(', ');
-  if (outcome.kind === 'registered') lines.push(`Its slash list now has ${names}. Discord may take a moment to show it.`);
-  else if (outcome.kind === 'unchanged') lines.push(`Its slash list already had exactly ${names}: nothing to change.`);
-  else {
-    lines.push(
-      `Discord refused the new slash list (${outcome.reason ?? 'no reason given'}), so the old one stays until the bot's next start or another \`/config systems\`. ` +
-        'If the bot was invited without the applications.commands scope, invite it again with it.',
-    );
-  }
+/** Where a server admin hides a command from Discord's `/` list (Discord's own setting: the bot registers one list for every server). */
+const HIDE_COMMANDS_TEXT = "To hide a command from Discord's `/` list, use Server Settings → Integrations → Tac Talk Bot, where Discord sets who sees each command.";
+
+/** What `/config systems` did: the setting, applied at once, and what members see now. */
+export function systemsSavedText(played: readonly SystemId[], defaultMoved: SystemId | null): string {
+  const lines = [
+    `This server plays **${andList(played.map(systemName))}**, from now on.`,
+    "Members still see every command in Discord's `/` list: one of another system answers them, privately, how to turn it on, and `/help` lists only the commands played here.",
+    HIDE_COMMANDS_TEXT,
+  ];
   if (defaultMoved) lines.push(`New sheets are now **${systemName(defaultMoved)}** sheets by default (\`/config system\` changes it).`);
   return truncate(lines.join('\n'), DISCORD_LIMITS.content);
 }

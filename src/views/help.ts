@@ -101,7 +101,8 @@ function menuField(menus: readonly MenuSummary[]): { name: string; value: string
   return { name: 'Right-click → Apps (press and hold on a phone)', value: truncate(lines.join('\n'), DISCORD_LIMITS.fieldValue) };
 }
 
-export function helpOverview(topics: readonly HelpTopic[], commands: readonly CommandSummary[], start: StartSteps, dispatchers: string, menus: readonly MenuSummary[] = []): ReplyPayload {
+/** `example`: a command path played here, for the footer's `/help command:` example. */
+export function helpOverview(topics: readonly HelpTopic[], commands: readonly CommandSummary[], start: StartSteps, dispatchers: string, menus: readonly MenuSummary[] = [], example = 'roll challenge'): ReplyPayload {
   const steps = [...start.sheet, { what: 'Roll', command: start.roll }].map((step, index) => `${index + 1}. ${step.what}: \`${step.command}\``).join('\n');
   const embed = new EmbedBuilder()
     .setColor(HELP_COLOR)
@@ -116,7 +117,7 @@ export function helpOverview(topics: readonly HelpTopic[], commands: readonly Co
     embed.addFields(packedFields(AUDIENCE_TITLES[audience], audience === 'dispatcher' ? [dispatchers, ...lines] : lines));
   }
   if (menus.length > 0) embed.addFields(menuField(menus));
-  embed.setFooter({ text: 'One command, with an example: /help command:roll challenge' });
+  embed.setFooter({ text: `One command, with an example: /help command:${example}` });
   return { embeds: [embed.toJSON()], allowedMentions: NO_PINGS, flags: MessageFlags.Ephemeral };
 }
 

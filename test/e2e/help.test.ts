@@ -192,8 +192,11 @@ describe('/help', () => {
 
     const choices = await sandbox().one({ user: 'mike', command: 'help', options: { command: 'ta' }, focused: 'command' });
     expect((choices.choices as Array<{ value: string }>).map((choice) => choice.value)).not.toContain('tactics');
-    // Asked by name, an unplayed command is still explained, saying the server does not play it.
-    expect(textOf(await sandbox().one({ user: 'mike', command: 'help', options: { command: 'tactics check' } }))).toContain('This server does not play');
+    expect(embed.footer?.text).toBe('One command, with an example: /help command:roll dice');
+    // Asked by name, an unplayed command is left out as it is in the list: /help says how to turn it on instead.
+    const asked = await sandbox().one({ user: 'mike', command: 'help', options: { command: 'tactics check' } });
+    expect(asked).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(asked.content).toContain('`/tactics check` is for d100 roll-under tactics, which this server does not play (it plays d10 pools). Someone with Manage Server can add it with `/config systems`');
   });
 });
 

@@ -1,9 +1,9 @@
 // Players never see "seed 001"–"seed 004": the team's working names for the systems. Every command as Discord
-// shows it (name, descriptions, choices, in every server's list), and the views that named a system by its seed,
+// shows it (name, descriptions, choices, in the one list every server is offered), and the views that named a system by its seed,
 // use the names a player knows.
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
-import { slashListFor } from '../../src/discord/slash-list.js';
+import { commands, contextMenus } from '../../commands/index.js';
+import { globalCommandList } from '../../src/discord/slash-list.js';
 import { SYSTEM_IDS, SYSTEMS, systemChoices, systemName } from '../../src/engine/systems/index.js';
 import { playedSystemsLine, systemsMenuReply, systemsSavedText, unplayedCommandText } from '../../src/views/config.js';
 import { ruleExplanation, ruleTitle } from '../../src/views/initiative.js';
@@ -11,11 +11,8 @@ import { ruleExplanation, ruleTitle } from '../../src/views/initiative.js';
 const SEED_NUMBER = /seed\s*#?\s*\d/i;
 
 describe('no seed numbers where a player looks', () => {
-  it('in any command: names, descriptions, options and choices, whole or as a server of one system has it', () => {
-    const lists = [commands.map((command) => command.data.toJSON()), ...SYSTEM_IDS.map((id) => slashListFor(commands, [id]))];
-    for (const list of lists) {
-      for (const definition of list) expect(JSON.stringify(definition), `/${definition.name}`).not.toMatch(SEED_NUMBER);
-    }
+  it('in any command: names, descriptions, options and choices, as the global list registers them', () => {
+    for (const definition of globalCommandList(commands, contextMenus)) expect(JSON.stringify(definition), definition.name).not.toMatch(SEED_NUMBER);
   });
 
   it('in the systems’ names, as /config, /sheet and every refusal name them', () => {
@@ -41,7 +38,7 @@ describe('no seed numbers where a player looks', () => {
   it('in /config systems: the menu, what it saved, and the refusal of a command the server does not play', () => {
     const menu = systemsMenuReply(['d6-pool'], (id) => (id === 'd6-pool' ? ['pool'] : ['x']), ['sheet', 'roll dice']);
     expect(JSON.stringify(menu)).not.toMatch(SEED_NUMBER);
-    expect(systemsSavedText(['d6-pool', 'd10-pool'], { kind: 'registered', names: ['pool', 'd10'] }, 'd6-pool')).not.toMatch(SEED_NUMBER);
+    expect(systemsSavedText(['d6-pool', 'd10-pool'], 'd6-pool')).not.toMatch(SEED_NUMBER);
     expect(playedSystemsLine([...SYSTEM_IDS])).not.toMatch(SEED_NUMBER);
     expect(unplayedCommandText('/tactics check', ['d100-tactics'], ['d6-pool'])).not.toMatch(SEED_NUMBER);
   });

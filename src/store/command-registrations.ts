@@ -1,0 +1,44 @@
+/**
+ * What the bot registered as its global command list, per Discord and application (src/discord/slash-list.ts): the
+ * digest of the list, so a start whose list is the same registers nothing and reads one row, whatever the number of
+ * servers. Also the servers an older version gave a list of their own (their `commandsDigest`), which the bot
+ * clears once: Discord would show those commands beside the global ones.
+ */
+import type { Database } from './database-client.js';
+import type { SweptShards } from './contests.js';
+
+/** The shard a server's events go to, Discord's rule: `(guild_id >> 22) % count`; null for an id that is no snowflake. */
+function shardOf(guildId: string, count: number): number | null {
+  if (!/^[0-9]{1,20}$/.test(guildId)) return null;
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+export class CommandRegistrationStore {
+  constructor(private readonly db: Database) {}
+
+  /** The digest of the list last registered at `scope`; null when none was (or it was cut short). */
+  async digest(scope: string): Promise<string | null> {
+    const row = await this.db.commandRegistration.findUnique({ where: { scope }, select: { digest: true } });
+    return row?.digest ?? null;
+  }
+
+  /** Written only once Discord has taken the list: a registration cut short leaves the old digest, and is done again. */
+  async recordRegistered(scope: string, digest: string, at: Date): Promise<void> {
+    await this.db.commandRegistration.upsert({ where: { scope }, create: { scope, digest, registeredAt: at }, update: { digest, registeredAt: at } });
+  }
+
+  /**
+   * The servers of `shards` (null: every server) that still have a list of their own from an older version, in one
+   * query. They are few after the first start of this version, and none after the next: filtered here rather than
+   * in SQL, which keeps the query the same on SQLite and PostgreSQL.
+   */
+  async serversWithOwnLists(shards: SweptShards | null): Promise<string[]> {
+    const rows = await this.db.server.findMany({ where: { commandsDigest: { not: null } }, select: { guildId: true }, orderBy: { guildId: 'asc' } });
+    const ids = rows.map((row) => row.guildId);
+    if (!shards) return ids;
+    return ids.filter((guildId) => {
+      const shard = shardOf(guildId, shards.count);
+      return shard !== null && shards.ids.includes(shard);
+    });
+  }
+}
