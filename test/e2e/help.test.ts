@@ -12,6 +12,7 @@ interface Embed {
   title?: string;
   description?: string;
   fields?: Array<{ name: string; value: string }>;
+  footer?: { text: string };
 }
 
 function embedOf(response: { embeds: unknown[] }): Embed {
