@@ -8,11 +8,41 @@
  * connection is down (not yet up, lost, or not answering) nothing can be heard, so every cache is off and reads go to
  * the database; once it is listening again the caches start empty, since announcements may have been missed
  * meanwhile.
+ *
+ * How stale a cached entry can be (CACHE_TIMING): normally a round trip, the time for an announcement to arrive. A
+ * silent network cut of the listener (no reset, so nothing tells the process) is noticed by the heartbeat within
+ * `heartbeatMs + heartbeatTimeoutMs` (4 s), and caches go off then; an announcement lost for good (its `pg_notify`
+ * failed every attempt) leaves the others' copies until their time to live ends (`entryTtlMs`, 30 s). So: at most
+ * min(TTL, heartbeat + timeout) after a silent cut, at most the TTL after a lost announcement.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
+import type { CacheClock } from './read-cache.js';
+
+/** The read caches' bounds on staleness (see above); a test gives its own bus other values or a clock it moves. */
+export interface CacheTiming {
+  /**
+   * How long an entry is answered from memory before it is read again. 30 s: a player's rolls of one scene come
+   * seconds apart, so nearly every roll still finds its sheet in memory (one extra read per sheet in use per 30 s),
+   * while a change whose announcement was lost shows within half a minute, before a player would give up on it.
+   */
+  entryTtlMs: number;
+  /**
+   * The listener asks the server `SELECT 1` this long after its last answer, and takes no answer within
+   * `heartbeatTimeoutMs` as a lost connection. 2 s + 2 s: half a query a second per process, and a silent cut turns
+   * the caches off within 4 s; a database that cannot answer `SELECT 1` in 2 s is in trouble anyway, and reading
+   * through is then the safer side.
+   */
+  heartbeatMs: number;
+  heartbeatTimeoutMs: number;
+  /** The caches' clock (default monotonic): a test moves it past the time to live instead of waiting. */
+  now?: CacheClock;
+}
+
+/** The production values, the one place they are set. */
+export const CACHE_TIMING: Readonly<CacheTiming> = { entryTtlMs: 30_000, heartbeatMs: 2_000, heartbeatTimeoutMs: 2_000 };
 
 /** What a cache does with the announcements of other processes. */
 export interface SharedCache {
@@ -35,16 +65,19 @@ export interface CacheBus {
   readonly listening: boolean;
   /** The listening connection's server process id (PostgreSQL, while listening), for operators and tests. */
   readonly listenerPid: number | null;
+  /** The bounds the caches keep to: every cache that joins takes its time to live and clock from here. */
+  readonly timing: Readonly<CacheTiming>;
   close(): Promise<void>;
 }
 
 /** SQLite's: nothing to tell, nobody to hear from. */
-export function processLocalBus(): CacheBus {
+export function processLocalBus(timing: Readonly<CacheTiming> = CACHE_TIMING): CacheBus {
   return {
     join: () => undefined,
     announce: async () => undefined,
     listening: true,
     listenerPid: null,
+    timing,
     close: async () => undefined,
   };
 }
@@ -56,12 +89,8 @@ const MAX_PAYLOAD = 7_900;
 /** Reconnecting: the first pause, doubling up to the last (with jitter, so processes do not reconnect in step). */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
-/**
- * A connection can die without a word (a network cut): the listener asks the server something this often, and takes
- * no answer within HEARTBEAT_TIMEOUT_MS as lost. That bounds how long a silent loss leaves caches on.
- */
-const HEARTBEAT_MS = 10_000;
-const HEARTBEAT_TIMEOUT_MS = 5_000;
+/** Connecting the listener and its LISTEN: slower than this is a failed attempt, tried again later. */
+const CONNECT_TIMEOUT_MS = 5_000;
 /** An announcement the database did not take is tried this often in all before it is given up (and logged). */
 const ANNOUNCE_ATTEMPTS = 3;
 
@@ -89,8 +118,8 @@ function readAnnouncement(payload: string | undefined): Announcement | null {
  * attempt to listen, so a bot that starts with its database up starts with its caches on; when that attempt fails it
  * keeps trying in the background, caches off.
  */
-export async function postgresCacheBus(pool: pg.Pool, log?: Logger): Promise<PostgresCacheBus> {
-  const bus = new PostgresCacheBus(pool, log);
+export async function postgresCacheBus(pool: pg.Pool, log?: Logger, timing: Readonly<CacheTiming> = CACHE_TIMING): Promise<PostgresCacheBus> {
+  const bus = new PostgresCacheBus(pool, log, timing);
   await bus.connect();
   return bus;
 }
@@ -120,6 +149,7 @@ export class PostgresCacheBus implements CacheBus {
   constructor(
     private readonly pool: pg.Pool,
     private readonly log?: Logger,
+    readonly timing: Readonly<CacheTiming> = CACHE_TIMING,
   ) {}
 
   get listening(): boolean {
@@ -144,7 +174,7 @@ export class PostgresCacheBus implements CacheBus {
         return;
       } catch (error) {
         if (attempt >= ANNOUNCE_ATTEMPTS || this.closed) {
-          // The other processes keep what they cached of this change until their next reconnect or change of it.
+          // The other processes keep what they cached of this change until its time to live ends (entryTtlMs).
           this.log?.warn({ err: error, cache: name }, 'could not tell the other bot processes about a change; their cached copy may be stale');
           return;
         }
@@ -158,7 +188,7 @@ export class PostgresCacheBus implements CacheBus {
     if (this.closed) return;
     let client: pg.PoolClient;
     try {
-      client = await within(this.pool.connect(), HEARTBEAT_TIMEOUT_MS, 'connecting the cache listener');
+      client = await within(this.pool.connect(), CONNECT_TIMEOUT_MS, 'connecting the cache listener');
     } catch (error) {
       this.failed(error);
       return;
@@ -173,7 +203,7 @@ export class PostgresCacheBus implements CacheBus {
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => this.heard(message.payload));
     try {
-      await within(client.query(`LISTEN ${CHANNEL}`), HEARTBEAT_TIMEOUT_MS, 'LISTEN');
+      await within(client.query(`LISTEN ${CHANNEL}`), CONNECT_TIMEOUT_MS, 'LISTEN');
     } catch (error) {
       this.lost(client, error);
       return;
@@ -185,12 +215,27 @@ export class PostgresCacheBus implements CacheBus {
     this.failures = 0;
     // Announcements may have been missed while not listening: start from nothing.
     for (const cache of this.caches.values()) cache.setCaching(true);
-    this.heartbeatTimer = setInterval(() => {
-      within(client.query('SELECT 1'), HEARTBEAT_TIMEOUT_MS, 'the cache listener heartbeat').catch((error: unknown) => this.lost(client, error));
-    }, HEARTBEAT_MS);
-    this.heartbeatTimer.unref();
+    this.heartbeat(client);
     if (afterLoss) this.log?.info('listening for other bot processes’ changes again: caches on, started empty');
     else this.log?.debug('listening for other bot processes’ changes: caches on');
+  }
+
+  /**
+   * A connection can die without a word (a network cut with no reset): the next `SELECT 1` is asked `heartbeatMs`
+   * after the last answer, never two at once, so a silent cut is taken as a loss within heartbeatMs + heartbeatTimeoutMs.
+   */
+  private heartbeat(client: pg.PoolClient): void {
+    const { heartbeatMs, heartbeatTimeoutMs } = this.timing;
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeatTimer = null;
+      within(client.query('SELECT 1'), heartbeatTimeoutMs, 'the cache listener heartbeat').then(
+        () => {
+          if (this.client === client && !this.closed) this.heartbeat(client);
+        },
+        (error: unknown) => this.lost(client, error),
+      );
+    }, heartbeatMs);
+    this.heartbeatTimer.unref();
   }
 
   /** Closes a listening connection (it goes back to the pool as broken, so it is never reused). */
@@ -218,7 +263,7 @@ export class PostgresCacheBus implements CacheBus {
   private lost(client: pg.PoolClient, error?: unknown): void {
     if (this.client !== client) return;
     this.client = null;
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.heartbeatTimer = null;
     this.giveBack(client);
     this.failed(error);
@@ -243,7 +288,7 @@ export class PostgresCacheBus implements CacheBus {
   async close(): Promise<void> {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.connected = false;
     const client = this.client;
     this.client = null;

@@ -131,6 +131,31 @@ const currentKey = (owner: SheetOwner): string => `${scopeKey(owner)}current`;
 const nameCacheKey = (owner: SheetOwner, name: string): string => `${scopeKey(owner)}name/${nameKey(name)}`;
 const idKey = (id: number): string => `id/${id}`;
 
+/**
+ * What a write drops entries by (read-cache.ts): a scope's tag is on every entry of that scope's keys and on every
+ * entry holding one of its sheets; a sheet's tag on every entry (and list) holding that sheet.
+ */
+const scopeTag = (guildId: string, ownerId: string): string => `scope ${guildId}/${ownerId}`;
+const sheetTag = (id: number): string => `sheet ${id}`;
+/** The scope a key is of; null for a key by id. */
+function scopeOfKey(key: string): string | null {
+  if (key.startsWith('id/')) return null;
+  const [guildId, ownerId] = key.split('/', 2);
+  return scopeTag(guildId!, ownerId!);
+}
+function sheetTags(key: string, sheet: OperatorSheet | null): string[] {
+  const tags: string[] = [];
+  if (sheet) tags.push(sheetTag(sheet.id));
+  // A sheet with no owner is in no player's scope (as no write to a scope names it).
+  if (sheet?.ownerId != null) tags.push(scopeTag(sheet.guildId, sheet.ownerId));
+  const scope = scopeOfKey(key);
+  if (scope !== null && !tags.includes(scope)) tags.push(scope);
+  return tags;
+}
+function listTags(key: string, sheets: OperatorSheet[]): string[] {
+  return [scopeOfKey(key)!, ...sheets.map((sheet) => sheetTag(sheet.id))];
+}
+
 /** What a write changed, as announced to the other processes (cache-bus.ts): a scope's sheets, or one sheet. */
 type SheetChange = { scope: [guildId: string, ownerId: string] } | { sheet: number };
 
@@ -155,14 +180,17 @@ export class OperatorStore {
    * Sheets as last read. Only found sheets and a scope's "no active sheet" are kept: a name or id not found now
    * may exist after the next create. Every write below drops what it may have changed.
    */
-  private readonly cache = new ReadCache<string, OperatorSheet | null>(CACHED_SHEETS);
+  private readonly cache: ReadCache<string, OperatorSheet | null>;
   /** Each scope's sheets as `list` last read them, under the scope's key; dropped with any of their sheets. */
-  private readonly lists = new ReadCache<string, OperatorSheet[]>(CACHED_LISTS);
+  private readonly lists: ReadCache<string, OperatorSheet[]>;
 
   constructor(
     private readonly db: Database,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
+    const { entryTtlMs: ttlMs, now } = bus.timing;
+    this.cache = new ReadCache({ maxEntries: CACHED_SHEETS, ttlMs, now, tagsOf: sheetTags });
+    this.lists = new ReadCache({ maxEntries: CACHED_LISTS, ttlMs, now, tagsOf: listTags });
     bus.join('sheets', {
       forget: (change) => this.forget(change as SheetChange),
       setCaching: (on) => {
@@ -173,15 +201,9 @@ export class OperatorStore {
   }
 
   private forget(change: SheetChange): void {
-    if ('sheet' in change) {
-      this.cache.invalidate((_key, sheet) => sheet !== null && sheet.id === change.sheet);
-      this.lists.invalidate((_key, sheets) => sheets.some((sheet) => sheet.id === change.sheet));
-      return;
-    }
-    const [guildId, ownerId] = change.scope;
-    const prefix = scopeKey({ guildId, ownerId });
-    this.cache.invalidate((key, sheet) => key.startsWith(prefix) || (sheet !== null && sheet.guildId === guildId && sheet.ownerId === ownerId));
-    this.lists.invalidate((key) => key === prefix);
+    const tag = 'sheet' in change ? sheetTag(change.sheet) : scopeTag(...change.scope);
+    this.cache.invalidate(tag);
+    this.lists.invalidate(tag);
   }
 
   /** After a write (committed or not): forgets what it may have changed here, then tells the other processes. */

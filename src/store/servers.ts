@@ -58,17 +58,19 @@ const SETTING_COLUMNS = Object.keys(defaultSettings('')).filter((column) => colu
 const SETTINGS_FIELDS = Object.fromEntries(['guildId', ...SETTING_COLUMNS].map((column) => [column, true])) as Record<keyof ServerSettings, true>;
 
 export class ServerStore {
-  private readonly cache = new ReadCache<string, ServerSettings>(CACHED_SERVERS);
+  /** Under the server's id, which is also the one tag a write drops it by. */
+  private readonly cache: ReadCache<string, ServerSettings>;
 
   constructor(
     private readonly db: Database,
     private readonly bus: CacheBus = processLocalBus(),
   ) {
+    this.cache = new ReadCache({ maxEntries: CACHED_SERVERS, ttlMs: bus.timing.entryTtlMs, now: bus.timing.now });
     bus.join('servers', { forget: (guildId) => this.forget(guildId as string), setCaching: (on) => this.cache.setCaching(on) });
   }
 
   private forget(guildId: string): void {
-    this.cache.invalidate((key) => key === guildId);
+    this.cache.invalidate(guildId);
   }
 
   /** After a write (committed or not): forgets the server's settings here, then tells the other processes. */
