@@ -41,8 +41,9 @@ describe('registration', () => {
     }
     // Beside them, the slash commands as before.
     expect((sandbox().fake.commands() as Registered[]).map((command) => command.name)).toContain('roll');
-    // One registration, accepted by the fake (a body against Discord's spec would be a violation, checked after each test).
-    expect(sandbox().fake.commandWrites()).toBe(1);
+    // One registration, global, accepted by the fake (a body against Discord's spec would be a violation, checked after each test).
+    expect(sandbox().fake.commandWrites('global')).toBe(1);
+    expect(sandbox().fake.commandWrites()).toBe(0);
   });
 
   it('the fake refuses what Discord refuses of a context menu: a description, options', () => {
@@ -51,14 +52,17 @@ describe('registration', () => {
     expect(issues.map((issue) => issue.code)).toEqual(['APPLICATION_COMMAND_INVALID_DESCRIPTION', 'APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED']);
   });
 
-  it('a server that no longer plays Tac Talk drops Challenge to a contest from its list, and refuses it from a stale client', async () => {
+  it('a server that no longer plays Tac Talk still sees Challenge to a contest (one list for every server), which answers privately how to turn it on', async () => {
     await importSheet(sandbox(), 'sasha', KAT);
     const saved = await sandbox().one({ user: 'olga', permissions: ['ManageGuild'], command: 'config systems', options: { play: 'd6 pools' } });
     expect(textOf(saved)).toContain('This server plays');
-    expect(menusOffered().map((command) => command.name)).toEqual(['Replay this roll', 'Add to journal', 'Show sheet']);
-    // The fake offers only what is registered now: a stale client's menu is sent as its old list had it.
-    const refused = await sandbox().act({ user: 'sasha', menu: 'Challenge to a contest', target: 'mike' }).catch((error: Error) => error);
-    expect(String(refused)).toContain('no user context menu "Challenge to a contest"');
+    expect(menusOffered().map((command) => command.name)).toEqual(['Replay this roll', 'Add to journal', 'Show sheet', 'Challenge to a contest']);
+    const refused = await sandbox().one({ user: 'sasha', menu: 'Challenge to a contest', target: 'mike' });
+    expect(refused).toMatchObject({ kind: 'reply', ephemeral: true });
+    expect(refused.content).toContain('`Challenge to a contest` is for Tac Talk (Decision Engine), which this server does not play');
+    expect(refused.content).toContain('`/config systems`');
+    // /help lists only the menus played here.
+    expect(textOf(await sandbox().one({ user: 'sasha', command: 'help' }))).not.toContain('Challenge to a contest');
   });
 });
 
