@@ -323,7 +323,7 @@ async function act(request: Record<string, unknown>): Promise<string | undefined
   }
 }
 
-/** The server's slash list changes with `/config systems`: the popup offers what the server offers now. */
+/** The popup offers what the server offers now: the bot's global list (a new version registers it anew), and a list of the server's own if one is left. */
 async function refreshCommands(): Promise<void> {
   try {
     const offered = await get<{ commands: Command[]; menus?: AppMenu[] }>('/api/commands');
