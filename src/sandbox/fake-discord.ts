@@ -25,7 +25,7 @@ import { FakeGateway, GATEWAY_PATH } from './fake-gateway.js';
 import type { GatewayCounts } from './fake-gateway.js';
 import { FakeFaults } from './fake-faults.js';
 import { FakeRest } from './fake-rest.js';
-import type { FakeTraffic } from './fake-traffic.js';
+import type { FakeTraffic, GlobalLimitHit } from './fake-traffic.js';
 import { refuseForeignRequest, refuseForeignUpgrade } from './http-guard.js';
 import { InteractionTracker } from './interaction-tracker.js';
 import type { InteractionRecord } from './interaction-tracker.js';
@@ -62,6 +62,7 @@ export type { FaultCounts, FaultHandle, FaultRule, FaultTarget, InjectedFault } 
 export type { GatewayCounts } from './fake-gateway.js';
 export { shardOf } from './fake-gateway.js';
 export type { ShardCounts } from './fake-rest.js';
+export type { GlobalLimitHit, TrafficRequest, TrafficSummary } from './fake-traffic.js';
 export { callerShards } from './fake-rest.js';
 
 /**
@@ -120,8 +121,12 @@ export class FakeDiscord {
     this.state = new FakeState({ applicationId: this.applicationId, botUsername: options.botUsername ?? 'Tac Talk Bot', token: this.token });
     this.tracker = new InteractionTracker(options.interactionTokenTtlMs ?? 15 * 60_000);
     const gatewayUrl = (): string => `ws://127.0.0.1:${this.listeningPort}${GATEWAY_PATH}`;
-    this.gateway = new FakeGateway(this.state, gatewayUrl, options.shards ?? 1);
-    const maxConcurrency = options.maxConcurrency ?? 1;
+    this.gateway = new FakeGateway(this.state, gatewayUrl, {
+      shards: options.shards,
+      maxConcurrency: options.maxConcurrency,
+      sessionStartsPerDay: options.sessionStartsPerDay,
+      paceIdentifies: options.paceIdentifies,
+    });
     this.faults = new FakeFaults(options.faultSeed);
     this.rest = new FakeRest(this.state, this.tracker, {
       interactionDeadlineMs: options.interactionDeadlineMs ?? 3000,
@@ -129,7 +134,8 @@ export class FakeDiscord {
       gatewayUrl,
       faults: this.faults,
       shardCount: this.gateway.shardCount,
-      sessionStartLimit: () => this.gateway.sessionStartLimit(maxConcurrency),
+      sessionStartLimit: () => this.gateway.sessionStartLimit(),
+      enforceGlobalLimit: options.enforceGlobalLimit ?? false,
     });
     this.state.onRoleCreate = (guild, role) => this.gateway.broadcast(guild.id, GatewayDispatchEvents.GuildRoleCreate, { guild_id: guild.id, role: this.state.apiRole(role) });
     this.state.onGuildCreate = (guild) => this.gateway.broadcast(guild.id, GatewayDispatchEvents.GuildCreate, guild.gatewayGuild());
@@ -183,6 +189,11 @@ export class FakeDiscord {
   /** The REST requests the bot made, as Discord's global rate limit counts them (fake-traffic.ts). */
   get traffic(): FakeTraffic {
     return this.rest.traffic;
+  }
+
+  /** The requests the fake answered with a global 429 of its own (FakeDiscordOptions.enforceGlobalLimit), oldest first. */
+  get globalLimitHits(): readonly GlobalLimitHit[] {
+    return this.rest.globalLimit?.hits ?? [];
   }
 
   get violations(): string[] {

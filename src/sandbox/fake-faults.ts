@@ -269,12 +269,10 @@ function answerFor(fault: InjectedFault, rule: FaultRule): FaultAnswer {
     const text = STATUS_TEXT[fault.status] ?? 'Server Error';
     return { status: fault.status, body: { message: `${fault.status}: ${text}`, code: 0 }, headers: {} };
   }
+  if (fault.global) return globalRateLimitAnswer(fault.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS);
   const seconds = (fault.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS) / 1000;
   const retryAfter = String(Number(seconds.toFixed(3)));
-  const body = { message: 'You are being rate limited.', retry_after: Number(seconds.toFixed(3)), global: fault.global === true };
-  if (fault.global) {
-    return { status: 429, body, headers: { 'retry-after': retryAfter, 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' } };
-  }
+  const body = { message: 'You are being rate limited.', retry_after: Number(seconds.toFixed(3)), global: false };
   return {
     status: 429,
     body,
@@ -287,5 +285,15 @@ function answerFor(fault: InjectedFault, rule: FaultRule): FaultAnswer {
       'x-ratelimit-bucket': createHash('sha1').update(`${fault.method} ${fault.target}`).digest('hex').slice(0, 32),
       'x-ratelimit-scope': rule.scope ?? 'user',
     },
+  };
+}
+
+/** Discord's global 429 (every route of the bot token waits): an injected one, or the fake's own global limit's. */
+export function globalRateLimitAnswer(retryAfterMs: number): FaultAnswer {
+  const seconds = Number((retryAfterMs / 1000).toFixed(3));
+  return {
+    status: 429,
+    body: { message: 'You are being rate limited.', retry_after: seconds, global: true },
+    headers: { 'retry-after': String(seconds), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
   };
 }

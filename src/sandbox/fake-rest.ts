@@ -24,8 +24,8 @@ import {
 } from './discord-limits.js';
 import { stableSnowflake } from './snowflake.js';
 import { checkBodyAgainstSpec, routeProblem, specOperationOf, SPEC_VERSION } from './discord-spec.js';
-import type { FakeFaults } from './fake-faults.js';
-import { FakeTraffic } from './fake-traffic.js';
+import { globalRateLimitAnswer, type FakeFaults } from './fake-faults.js';
+import { FakeTraffic, GlobalRateLimit } from './fake-traffic.js';
 
 export interface RestRequest {
   method: string;
@@ -54,6 +54,8 @@ export interface RestOptions {
   /** GET /gateway/bot's `shards` (default 1) and `session_start_limit` (FakeGateway.sessionStartLimit). */
   shardCount?: number;
   sessionStartLimit?: () => Json;
+  /** Answer past Discord's global limit with its global 429 (GlobalRateLimit); off when absent. */
+  enforceGlobalLimit?: boolean;
 }
 
 /** How the bot's processes answered interactions under sharding (FakeDiscord.shardCounts). */
@@ -165,17 +167,22 @@ export class FakeRest {
   readonly shardCounts: ShardCounts = { wrongShard: 0, unattributed: 0 };
   /** Every request, for the rate Discord would count (fake-traffic.ts). */
   readonly traffic = new FakeTraffic();
+  /** Discord's global limit, when the fake enforces it (RestOptions.enforceGlobalLimit). */
+  readonly globalLimit: GlobalRateLimit | undefined;
 
   constructor(
     private readonly state: FakeState,
     private readonly tracker: InteractionTracker,
     private readonly options: RestOptions,
   ) {
+    this.globalLimit = options.enforceGlobalLimit ? new GlobalRateLimit(this.traffic) : undefined;
     this.defineRoutes();
   }
 
   async handle(request: RestRequest): Promise<RestResult> {
-    this.traffic.record(request.method, request.path, callerShards(request.headers['user-agent']));
+    // When it arrived, not when its body was read: Discord's limit counts requests as they come.
+    const arrivedAt = request.receivedAt === undefined ? Date.now() : Date.now() - Math.max(0, Math.round(performance.now() - request.receivedAt));
+    const counted = this.traffic.record(request.method, request.path, callerShards(request.headers['user-agent']), arrivedAt);
     const label = `${request.method} /api/v10${this.mask(request.path)}`;
     const match = this.match(request.method, request.path);
     if (!match) {
@@ -194,8 +201,16 @@ export class FakeRest {
     const requestKey = `${request.method} ${request.path}`;
     if (ctx.interaction) this.tracker.begin(ctx.interaction, requestKey);
     try {
+      const limited = this.globalLimit?.check(counted);
+      if (limited?.limited) {
+        const { hit } = limited;
+        if (hit.ignoredA429) this.violate(ctx, `sent while a global 429 was running (${hit.retryAfterMs} ms of it left): every process of the bot must wait out a global rate limit`);
+        const answer = globalRateLimitAnswer(hit.retryAfterMs);
+        return { status: answer.status, body: answer.body, headers: answer.headers };
+      }
       // Before the body is even read: a faulted request changes nothing, as on Discord.
       const faulted = this.options.faults?.decide({ method: request.method, path: this.mask(request.path), key: requestKey, interactionId: ctx.interaction?.id });
+      if (faulted?.fault.global) this.globalLimit?.given(faulted.fault.at, faulted.fault.retryAfterMs ?? 0);
       if (faulted) {
         if (ctx.interaction) this.tracker.addFault(ctx.interaction, faulted.fault, requestKey);
         return { status: faulted.answer.status, body: faulted.answer.body, headers: faulted.answer.headers };

@@ -60,6 +60,19 @@ export class FakeTraffic {
     return count;
   }
 
+  /** The global-limit requests that arrived after `from` and by `to`, oldest first. */
+  globalWithin(from: number, to: number): TrafficRequest[] {
+    const found: TrafficRequest[] = [];
+    // Requests are kept in the order they were handled; one whose body took longer to read may sit after a later
+    // arrival, so the scan runs a second further back than the window.
+    for (let i = this.requests.length - 1; i >= 0; i--) {
+      const request = this.requests[i]!;
+      if (request.at <= from - 1000) break;
+      if (request.global && request.at > from && request.at <= to) found.push(request);
+    }
+    return found.sort((a, b) => a.at - b.at);
+  }
+
   all(filter?: (request: TrafficRequest) => boolean): TrafficRequest[] {
     return filter ? this.requests.filter(filter) : [...this.requests];
   }
@@ -80,5 +93,86 @@ export class FakeTraffic {
 
   reset(): void {
     this.requests = [];
+  }
+}
+
+/** How long after a global 429 a request may still be one the caller sent before it read the 429 (on the wire). */
+export const GLOBAL_429_IN_FLIGHT_MS = 100;
+
+/** A request the fake answered with a global 429 of its own (FakeDiscordOptions.enforceGlobalLimit). */
+export interface GlobalLimitHit {
+  /** Date.now() when the request arrived. */
+  at: number;
+  method: string;
+  /** The path after /api/v10. */
+  path: string;
+  /** The shards its caller named in its User-Agent, or undefined. */
+  shards?: number[];
+  /**
+   * `over-limit`: past 50 global-limit requests within a second; `during-429`: it came while an earlier global 429
+   * (the limit's own, or an injected one) still ran.
+   */
+  cause: 'over-limit' | 'during-429';
+  /** The retry_after it was given, ms. */
+  retryAfterMs: number;
+  /**
+   * It came while a global 429 given earlier still ran, later than GLOBAL_429_IN_FLIGHT_MS after it: the bot (some
+   * process of it) did not wait, which is also logged as a violation.
+   */
+  ignoredA429: boolean;
+}
+
+/** What the global limit says about one request: go on, or the 429 to answer. */
+export type GlobalLimitVerdict = { limited: false } | { limited: true; hit: GlobalLimitHit };
+
+/**
+ * Discord's global limit enforced: a global-limit request past GLOBAL_REQUESTS_PER_SECOND within the last second is
+ * answered with a global 429 (its retry_after: until the window has room), and every global-limit request while a
+ * global 429 runs is answered 429 too. Interaction endpoints pass, as on Discord.
+ */
+export class GlobalRateLimit {
+  private readonly hitsSeen: GlobalLimitHit[] = [];
+  /** The global 429 that runs longest: when it was given and when it ends. */
+  private running: { givenAt: number; until: number } | undefined;
+
+  constructor(private readonly traffic: FakeTraffic) {}
+
+  /** Every request answered with the limit's 429, oldest first. */
+  get hits(): readonly GlobalLimitHit[] {
+    return this.hitsSeen;
+  }
+
+  /** A global 429 was given (by the limit, or by a fault rule): until it ends, global-limit requests are refused. */
+  given(at: number, retryAfterMs: number): void {
+    const until = at + retryAfterMs;
+    if (!this.running || until > this.running.until) this.running = { givenAt: at, until };
+  }
+
+  /** For a request just recorded in the traffic (so it counts itself). */
+  check(request: TrafficRequest): GlobalLimitVerdict {
+    if (!request.global) return { limited: false };
+    const running = this.running && request.at < this.running.until ? this.running : undefined;
+    if (running) {
+      const hit = this.hit(request, 'during-429', running.until - request.at, request.at - running.givenAt > GLOBAL_429_IN_FLIGHT_MS);
+      return { limited: true, hit };
+    }
+    const window = this.traffic.globalWithin(request.at - 1000, request.at);
+    if (window.length <= GLOBAL_REQUESTS_PER_SECOND) return { limited: false };
+    // Room comes back when enough of the window's requests are older than a second.
+    const freeing = window[window.length - 1 - GLOBAL_REQUESTS_PER_SECOND]!;
+    const hit = this.hit(request, 'over-limit', Math.max(1, freeing.at + 1000 - request.at), false);
+    this.given(request.at, hit.retryAfterMs);
+    return { limited: true, hit };
+  }
+
+  reset(): void {
+    this.hitsSeen.length = 0;
+    this.running = undefined;
+  }
+
+  private hit(request: TrafficRequest, cause: GlobalLimitHit['cause'], retryAfterMs: number, ignoredA429: boolean): GlobalLimitHit {
+    const hit: GlobalLimitHit = { at: request.at, method: request.method, path: request.path, ...(request.shards ? { shards: request.shards } : {}), cause, retryAfterMs, ignoredA429 };
+    this.hitsSeen.push(hit);
+    return hit;
   }
 }

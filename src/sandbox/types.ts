@@ -34,6 +34,25 @@ export interface FakeDiscordOptions {
   /** GET /gateway/bot's `session_start_limit.max_concurrency` (default 1, as for most bots on Discord). */
   maxConcurrency?: number;
   /**
+   * Session starts allowed in 24 hours (default 1000, Discord's for most bots): GET /gateway/bot's
+   * session_start_limit counts them down, and an IDENTIFY past them is refused (Invalid Session) and is a violation.
+   */
+  sessionStartsPerDay?: number;
+  /**
+   * Refuse an IDENTIFY less than 5 s after the previous one of its bucket (shard_id % maxConcurrency), as Discord
+   * does, and count it a violation. Default false: on where a test or bench models a deployment (a shard manager and
+   * its restarts, whose pacing is the thing under test). Elsewhere tests restart one bot after another on purpose, and
+   * a real bot restarted that fast would only be told to wait; nothing of the bot's would be tested by it.
+   */
+  paceIdentifies?: boolean;
+  /**
+   * Enforce Discord's global rate limit (default false): a request past 50 in the last second (interaction endpoints
+   * aside) is answered with Discord's global 429, and so is every such request while a global 429 runs (an injected
+   * one too); they are listed in `globalLimitHits`, and one sent after a global 429 was given, while it ran, is a
+   * violation.
+   */
+  enforceGlobalLimit?: boolean;
+  /**
    * Called with each violation as the fake logs it; `spec` when the rule broken is Discord's API spec (a request
    * body it rejects). The sandbox logs them; every violation also goes to the page's live feed (`violation` events).
    */
