@@ -1,8 +1,8 @@
 // `SHARD_COUNT=2 DATABASE_URL=postgresql://… npm start` with no token: the sandbox's fake Discord with 2 shards in one
-// process and the bot as 2 shard processes under the ShardingManager. Its JSON API (docs/sandbox.md) works as the
+// process and the bot's 2 shards under the shard manager (one cluster process per core, so 1 or 2 processes). Its JSON API (docs/sandbox.md) works as the
 // unsharded sandbox's does, with its servers spread over the shards; SIGTERM stops every process cleanly.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChildBot, isAlive } from '../helpers/child-bot.js';
+import { ChildBot, isAlive, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { until } from '../helpers/until.js';
 
@@ -32,22 +32,27 @@ async function call(url: string, path: string, body?: object): Promise<Record<st
   return json;
 }
 
+function running(bot: ChildBot): LogLine[] {
+  return bot.logs.filter((line) => /^bot running as shard/.test(line.msg ?? ''));
+}
+
 function shardPids(bot: ChildBot): number[] {
-  return bot.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).map((line) => line.pid as number);
+  return running(bot).map((line) => line.pid as number);
 }
 
 
 describe('the sandbox with SHARD_COUNT=2', () => {
   it('plays in servers on both shards through the JSON API, lists their rolls, and stops every process on SIGTERM', async () => {
     const { url, bot } = await startShardedSandbox();
-    await bot.waitForLog(() => shardPids(bot).length === 2, 30_000, 'both shard processes running');
+    await bot.waitForLog(() => running(bot).flatMap((line) => line.shards as number[]).length === 2, 30_000, 'both shards running');
+    expect(running(bot).flatMap((line) => line.shards as number[]).sort()).toEqual([0, 1]);
     const pids = shardPids(bot);
 
     // The default server and new ones (the API's `guild`) until both shards have answered a roll.
     const answeredBy = new Set<number>();
     const guilds: (string | undefined)[] = [undefined, 'Second Table', 'Third Table', 'Fourth Table', 'Fifth Table', 'Sixth Table'];
     for (const guild of guilds) {
-      // A new server's slash list is registered by its shard when the fake announces it: retried until it is.
+      // The commands are there once shard 0's process has registered the global list: retried until they are.
       let result: Record<string, unknown> | undefined;
       await until(async () => {
         const response = await fetch(`${url}/api/interactions`, {
@@ -74,7 +79,10 @@ describe('the sandbox with SHARD_COUNT=2', () => {
 
     const exit = await bot.kill('SIGTERM');
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(bot.logs.filter((line) => /^shard \d of 2: process \d+ stopped$/.test(line.msg ?? '')).map((line) => line.exitCode)).toEqual([0, 0]);
+    const stopped = bot.logs.filter((line) => /^cluster \d \(shards? [\d, ]+ of 2\): process \d+ stopped/.test(line.msg ?? ''));
+    expect(stopped.map((line) => line.pid).sort()).toEqual([...pids].sort());
+    expect(stopped.map((line) => line.exitCode)).toEqual(pids.map(() => 0));
+    expect(bot.logs.some((line) => /did not stop within/.test(line.msg ?? ''))).toBe(false);
     expect(bot.logs.some((line) => /died/.test(line.msg ?? ''))).toBe(false);
     expect(pids.filter(isAlive)).toEqual([]);
   });

@@ -70,7 +70,7 @@ async function startProcess(name: string): Promise<BotProcess> {
 beforeAll(async () => {
   databaseUrl = await freshPostgresUrl();
   processes.push(...(await Promise.all(['one', 'two'].map(startProcess))));
-  for (const { fake } of processes) await until(() => fake.commands(SERVER).length > 0, 'the slash list of the server');
+  for (const { fake } of processes) await until(() => fake.commands(SERVER).length > 0, 'the global command list, which each process registers at its own fake Discord');
 }, 120_000);
 
 afterAll(async () => {
