@@ -25,10 +25,10 @@ export interface Config {
   /** SHARD_IDS: the shards this machine runs, ascending; null → every shard of SHARD_COUNT. */
   shardIds: number[] | null;
   /**
-   * The shards of this process when discord.js's ShardingManager spawned it (its SHARDING_MANAGER, SHARDS and
-   * SHARD_COUNT variables): the process then runs the bot for those shards only. null in every other process.
+   * The shards of this process when the shard manager spawned it as one of its clusters (CLUSTER_MANAGER=true,
+   * SHARD_LIST, TOTAL_SHARDS, CLUSTER): the process then runs the bot for those shards only. null in every other process.
    */
-  managedShards: { ids: number[]; count: number } | null;
+  managedShards: { ids: number[]; count: number; cluster: number } | null;
   /**
    * SHARDS_PER_PROCESS: how many of this machine's shards one bot process runs (a cluster), or 'auto' (the default):
    * this machine's shards spread evenly over one process per core. Read only with SHARD_COUNT.
@@ -190,10 +190,6 @@ function shardIdsOf(env: NodeJS.ProcessEnv, count: number | 'auto' | null): numb
   return ids.sort((a, b) => a - b);
 }
 
-/**
- * The shards a process spawned by discord.js's ShardingManager runs: it sets SHARDING_MANAGER=true, SHARDS (one id,
- * or a JSON list) and SHARD_COUNT in the child's environment.
- */
 function shardsPerProcessOf(env: NodeJS.ProcessEnv, count: number | 'auto' | null): number | 'auto' {
   const text = optional(env, 'SHARDS_PER_PROCESS');
   if (text === null || text.toLowerCase() === 'auto') return 'auto';
@@ -207,20 +203,24 @@ function shardsPerProcessOf(env: NodeJS.ProcessEnv, count: number | 'auto' | nul
   return perProcess;
 }
 
-function managedShardsOf(env: NodeJS.ProcessEnv): { ids: number[]; count: number } | null {
-  if (env.SHARDING_MANAGER !== 'true' || env.SHARDS === undefined) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(env.SHARDS);
-  } catch {
-    parsed = undefined;
-  }
-  const ids = typeof parsed === 'number' ? [parsed] : Array.isArray(parsed) ? parsed : [];
-  const count = Number(env.SHARD_COUNT);
-  if (ids.length === 0 || !ids.every((id) => Number.isInteger(id) && id >= 0 && id < count) || !Number.isInteger(count)) {
-    throw new ConfigError(`SHARDS="${env.SHARDS}" and SHARD_COUNT="${env.SHARD_COUNT}" from the shard manager do not name shards of that count (SHARDING_MANAGER=true is for processes the bot's shard manager starts).`);
-  }
-  return { ids: ids as number[], count };
+/**
+ * The shards of a cluster process the shard manager spawned (discord-hybrid-sharding's ClusterManager,
+ * src/discord/shards.ts): it sets CLUSTER_MANAGER=true, SHARD_LIST ("0,1,2"), TOTAL_SHARDS and CLUSTER.
+ */
+function managedShardsOf(env: NodeJS.ProcessEnv): { ids: number[]; count: number; cluster: number } | null {
+  if (env.CLUSTER_MANAGER !== 'true' || env.SHARD_LIST === undefined) return null;
+  const refuse = (): never => {
+    throw new ConfigError(
+      `SHARD_LIST="${env.SHARD_LIST}", TOTAL_SHARDS="${env.TOTAL_SHARDS}" and CLUSTER="${env.CLUSTER}" from the shard manager do not name shards of that count ` +
+        '(CLUSTER_MANAGER=true is for the processes the bot\'s shard manager starts; unset it).',
+    );
+  };
+  const whole = (text: string | undefined): number => (text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : NaN);
+  const ids = env.SHARD_LIST.split(',').map(whole);
+  const count = whole(env.TOTAL_SHARDS);
+  const cluster = whole(env.CLUSTER);
+  if (!Number.isInteger(count) || !Number.isInteger(cluster) || ids.length === 0 || !ids.every((id) => Number.isInteger(id) && id < count) || new Set(ids).size !== ids.length) refuse();
+  return { ids, count, cluster };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -265,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shardIds = shardIdsOf(env, shardCount);
   if (shardCount !== null && shardCount !== 1 && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError(
-      `SHARD_COUNT=${env.SHARD_COUNT?.trim()} runs a process per shard, and several processes cannot share one SQLite file (${redactPasswords(databaseUrl)}). ` +
+      `SHARD_COUNT=${env.SHARD_COUNT?.trim()} runs the shards in several processes (SHARDS_PER_PROCESS shards each), and several processes cannot share one SQLite file (${redactPasswords(databaseUrl)}). ` +
         'Use PostgreSQL (DATABASE_URL=postgresql://user:password@host:5432/tactalk; docs/scaling.md says how to copy an SQLite database there), or unset SHARD_COUNT to run one process.',
     );
   }

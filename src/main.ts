@@ -1,8 +1,8 @@
 /**
  * Start-up: config → migrate → store → client. With DISCORD_TOKEN the bot logs in to Discord; without it, it
  * starts the sandbox (a fake Discord on 127.0.0.1) so it can be tried locally. Ctrl-C / SIGTERM stop it cleanly.
- * With SHARD_COUNT this process is the shard manager instead (src/discord/shards.ts), and each shard process it
- * spawns runs this file again as one shard of the bot.
+ * With SHARD_COUNT this process is the shard manager instead (src/discord/shards.ts), and each cluster process it
+ * spawns runs this file again as some shards of the bot (SHARDS_PER_PROCESS).
  */
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -12,10 +12,17 @@ import { createLogger, redactPasswords, type Logger } from './log.js';
 const bot = () => import('./bot.js');
 const sandboxes = () => import('./sandbox/sandbox.js');
 
-async function start(config: Config, log: Logger): Promise<() => Promise<void>> {
+/** How long a cluster process may take to stop before it exits anyway: within the manager's 5 s before SIGKILL. */
+const CLUSTER_STOP_LIMIT_MS = 4_000;
+
+/**
+ * Starts this process's part; `stoppable` is given the way to stop it as soon as there is one (the shard manager's
+ * before its clusters are ready, so that SIGTERM during start-up stops what has started).
+ */
+async function start(config: Config, log: Logger, stoppable: (stop: () => Promise<void>) => void): Promise<() => Promise<void>> {
   if (config.managedShards && config.discordToken) {
     const shards = config.managedShards;
-    const { COMMANDS_SCOPE_ARG } = await import('./discord/shards.js');
+    const [{ COMMANDS_SCOPE_ARG }, { reportClusterReady }] = await Promise.all([import('./discord/shards.js'), import('./discord/client.js')]);
     const scope = process.argv.find((arg) => arg.startsWith(COMMANDS_SCOPE_ARG))?.slice(COMMANDS_SCOPE_ARG.length);
     // The manager applied the migrations before spawning this process.
     const running = await (await bot()).startBot({
@@ -27,19 +34,26 @@ async function start(config: Config, log: Logger): Promise<() => Promise<void>> 
       ...(config.discordApi ? { restApi: config.discordApi } : {}),
       ...(scope ? { commandsScope: scope } : {}),
     });
-    log.info({ pid: process.pid }, `bot running as shard ${shards.ids.join(', ')} of ${shards.count}; it registers its servers' slash lists itself`);
+    log.info(
+      { pid: process.pid, cluster: shards.cluster },
+      `bot running as shard${shards.ids.length > 1 ? 's' : ''} ${shards.ids.join(', ')} of ${shards.count}; it registers its servers' slash lists itself`,
+    );
+    reportClusterReady(running.client);
     return running.stop;
   }
   if (config.discordToken && config.shardCount !== null) {
-    const { startShardManager } = await import('./discord/shards.js');
-    const shards = await startShardManager({
+    const { launchShardManager } = await import('./discord/shards.js');
+    const shards = await launchShardManager({
       token: config.discordToken,
       databaseUrl: config.databaseUrl,
       log,
       count: config.shardCount,
       ids: config.shardIds,
+      shardsPerProcess: config.shardsPerProcess,
       ...(config.discordApi ? { restApi: config.discordApi } : {}),
     });
+    stoppable(shards.stop);
+    await shards.ready;
     return shards.stop;
   }
   if (!config.discordToken && typeof config.shardCount === 'number') {
@@ -88,12 +102,53 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // A shard process's every line says which shards it runs: they all write to the manager's terminal.
-  const log = config.managedShards ? createLogger(config.logLevel).child({ shards: config.managedShards.ids }) : createLogger(config.logLevel);
-  let stop: () => Promise<void>;
+  // A cluster process's every line says which shards it runs: they all write to the manager's terminal.
+  const shards = config.managedShards;
+  const log = shards ? createLogger(config.logLevel).child({ shards: shards.ids, cluster: shards.cluster }) : createLogger(config.logLevel);
+  // Listened for from the start: SIGTERM while a cluster logs in, or while the manager waits for its clusters, stops
+  // what has started (the default would end this process at once, without a word, and leave no one to stop the rest).
+  let stop: (() => Promise<void>) | null = null;
+  let stopping = false;
+  const finish = (): void => {
+    if (!stop) {
+      // Nothing to stop yet (loading, migrating, logging in): ending here loses nothing.
+      process.exit(0);
+    }
+    // A cluster process never outlasts the manager's patience: it would be killed in the middle of whatever it does.
+    const limit = shards
+      ? setTimeout(() => {
+          log.error(`could not stop within ${CLUSTER_STOP_LIMIT_MS / 1000} s; exiting anyway`);
+          process.exit(1);
+        }, CLUSTER_STOP_LIMIT_MS)
+      : undefined;
+    limit?.unref();
+    stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      });
+  };
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    finish();
+  };
+  const stoppable = (fn: () => Promise<void>): void => {
+    stop = fn;
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // A cluster process whose manager is gone (killed, crashed) stops too: a new manager spawns its shards again, and
+  // two processes running one shard would both answer its servers.
+  if (shards) process.on('disconnect', () => shutdown('the shard manager is gone'));
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
   try {
-    stop = await start(config, log);
+    const started = await start(config, log, stoppable);
+    stop = started;
   } catch (error) {
+    if (stopping) return;
     const port = config.discordToken ? null : sandboxPortProblem(error, config.sandboxPort);
     if (port) {
       console.error(`Configuration error: ${port}`);
@@ -106,24 +161,6 @@ async function main(): Promise<void> {
   // during the start, where V8's size-first choices cost ~100 ms of loading and the small young generation ~20 ms
   // of garbage collection (docs/performance.md).
   setFlagsFromString('--optimize-for-size --max-semi-space-size=2');
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    stop()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      });
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  // A shard process whose manager is gone (killed, crashed) stops too: a new manager spawns the shard again, and two
-  // processes running one shard would both answer its servers.
-  if (config.managedShards) process.on('disconnect', () => shutdown('the shard manager is gone'));
-  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
 }
 
 void main();

@@ -14,6 +14,7 @@ describe('the configuration', () => {
       shardCount: null,
       shardIds: null,
       managedShards: null,
+      shardsPerProcess: 'auto',
     });
   });
 
@@ -106,7 +107,7 @@ describe('the configuration', () => {
     it('refuses to shard over SQLite, which several processes cannot share, and names PostgreSQL', () => {
       for (const count of ['2', 'auto']) {
         expect(() => loadConfig({ ...DISCORD, SHARD_COUNT: count })).toThrow(
-          new RegExp(`^SHARD_COUNT=${count} runs a process per shard, and several processes cannot share one SQLite file \\(file:\\./data/bot\\.db\\)\\. Use PostgreSQL .*docs/scaling\\.md`),
+          new RegExp(`^SHARD_COUNT=${count} runs the shards in several processes \\(SHARDS_PER_PROCESS shards each\\), and several processes cannot share one SQLite file \\(file:\\./data/bot\\.db\\)\\. Use PostgreSQL .*docs/scaling\\.md`),
         );
       }
       // One shard is one process: SQLite serves it.
@@ -119,11 +120,32 @@ describe('the configuration', () => {
       expect(() => loadConfig({ ...POSTGRES, SHARD_COUNT: '2', SHARD_IDS: '0' })).toThrow(/without DISCORD_TOKEN the bot runs the sandbox, which runs every shard: unset SHARD_IDS/);
     });
 
-    it("reads the shards discord.js's ShardingManager gives a process it spawns", () => {
-      const spawned = { ...DISCORD, ...POSTGRES, SHARD_COUNT: '3', SHARDING_MANAGER: 'true', SHARDS: '2' };
-      expect(loadConfig(spawned).managedShards).toEqual({ ids: [2], count: 3 });
-      expect(loadConfig({ ...spawned, SHARDS: '[0,1]' }).managedShards).toEqual({ ids: [0, 1], count: 3 });
-      expect(() => loadConfig({ ...spawned, SHARDS: '3' })).toThrow(/SHARDS="3" and SHARD_COUNT="3" from the shard manager do not name shards of that count/);
+    it('reads the shards the shard manager gives a cluster process it spawns (SHARD_LIST, TOTAL_SHARDS, CLUSTER)', () => {
+      const spawned = { ...DISCORD, ...POSTGRES, SHARD_COUNT: '3', CLUSTER_MANAGER: 'true', SHARD_LIST: '2', TOTAL_SHARDS: '3', CLUSTER: '1' };
+      expect(loadConfig(spawned).managedShards).toEqual({ ids: [2], count: 3, cluster: 1 });
+      expect(loadConfig({ ...spawned, SHARD_LIST: '0,1', CLUSTER: '0' }).managedShards).toEqual({ ids: [0, 1], count: 3, cluster: 0 });
+      // The manager itself, and any process it did not spawn, runs no shards of its own.
+      expect(loadConfig({ ...DISCORD, ...POSTGRES, SHARD_COUNT: '3' }).managedShards).toBeNull();
+      for (const wrong of [{ SHARD_LIST: '3' }, { SHARD_LIST: '' }, { SHARD_LIST: '0,x' }, { SHARD_LIST: '1,1' }, { TOTAL_SHARDS: 'three' }, { CLUSTER: undefined }]) {
+        expect(() => loadConfig({ ...spawned, ...wrong })).toThrow(/SHARD_LIST=".*", TOTAL_SHARDS=".*" and CLUSTER=".*" from the shard manager do not name shards of that count/);
+      }
+    });
+
+    it.each([
+      [{ SHARD_COUNT: '16' }, 'auto'],
+      [{ SHARD_COUNT: '16', SHARDS_PER_PROCESS: 'auto' }, 'auto'],
+      [{ SHARD_COUNT: '16', SHARDS_PER_PROCESS: '4' }, 4],
+      [{ SHARD_COUNT: 'auto', SHARDS_PER_PROCESS: ' 1 ' }, 1],
+    ])('reads %o as that many shards in each process', (env, perProcess) => {
+      expect(loadConfig({ ...DISCORD, ...POSTGRES, ...env }).shardsPerProcess).toBe(perProcess);
+    });
+
+    it.each([
+      [{ SHARD_COUNT: '4', SHARDS_PER_PROCESS: '0' }, /SHARDS_PER_PROCESS must be a whole number of shards from 1 to 10000, or auto .*not "0"/],
+      [{ SHARD_COUNT: '4', SHARDS_PER_PROCESS: 'two' }, /SHARDS_PER_PROCESS must be a whole number .*not "two"/],
+      [{ SHARDS_PER_PROCESS: '4' }, /SHARDS_PER_PROCESS is set \("4"\) but SHARD_COUNT is not: .*set SHARD_COUNT too/],
+    ])('refuses %o with a clear message', (env, message) => {
+      expect(() => loadConfig({ ...DISCORD, ...POSTGRES, ...env })).toThrow(message);
     });
   });
 });

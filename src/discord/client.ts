@@ -1,11 +1,52 @@
 /** The discord.js client, set up the one way the bot uses it. */
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
+import { ClusterClient } from 'discord-hybrid-sharding';
+import { IDENTIFIED_NOTICE, IDENTIFY_REQUEST } from './shards.js';
 import { NO_PINGS } from '../views/limits.js';
 
 /** The shards one process runs, of how many in all. */
 export interface ShardSet {
   ids: number[];
   count: number;
+  /**
+   * The cluster of the shard manager (src/discord/shards.ts) this process runs as: its IDENTIFYs then wait for the
+   * manager's turn, and it tells the manager when it is ready (reportClusterReady). Absent: a process on its own.
+   */
+  cluster?: number;
+}
+
+const clusters = new WeakMap<Client, ClusterClient<Client>>();
+
+/**
+ * discord.js paces the IDENTIFYs of one process's shards (5 s per max_concurrency bucket); the clusters of a machine
+ * are several processes, so each IDENTIFY asks the manager, the one queue of them all, and says when it was sent.
+ */
+function joinClusterManager(client: Client): ClusterClient<Client> {
+  const cluster = new ClusterClient<Client>(client);
+  clusters.set(client, cluster);
+  return cluster;
+}
+
+function identifyThrottler(client: Client): { waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> } {
+  return {
+    async waitForIdentify(shardId, signal) {
+      const cluster = clusters.get(client)!;
+      const answer = cluster.request({ type: IDENTIFY_REQUEST, shard: shardId }) as Promise<{ go?: boolean }>;
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(new Error('aborted'));
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+      const { go } = await Promise.race([answer, aborted]);
+      if (!go) throw new Error('the shard manager is stopping');
+      // After discord.js has sent the IDENTIFY (it does so as soon as this resolves, before a macrotask runs).
+      setImmediate(() => void cluster.send({ type: IDENTIFIED_NOTICE, shard: shardId })?.catch(() => undefined));
+    },
+  };
+}
+
+/** Tells the shard manager this cluster is ready: its shards are logged in and its store is open. */
+export function reportClusterReady(client: Client): void {
+  clusters.get(client)?.triggerReady();
 }
 
 /**
@@ -15,7 +56,7 @@ export interface ShardSet {
  */
 export function createClient(restApi?: string, shards?: ShardSet): Client {
   const rest = { ...(restApi ? { api: restApi } : {}), ...(shards ? { userAgentAppendix: `shards/${shards.ids.join(',')}` } : {}) };
-  return new Client({
+  const client: Client = new Client({
     // Slash commands need no privileged intent; Guilds gives the roles that make a Dispatcher.
     intents: [GatewayIntentBits.Guilds],
     // A safety net: every reply already says so, but nothing the bot sends may ping unless it means to.
@@ -33,7 +74,10 @@ export function createClient(restApi?: string, shards?: ShardSet): Client {
     }),
     ...(Object.keys(rest).length > 0 ? { rest } : {}),
     ...(shards ? { shards: shards.ids, shardCount: shards.count } : {}),
+    ...(shards?.cluster !== undefined ? { ws: { buildIdentifyThrottler: () => identifyThrottler(client) } } : {}),
   });
+  if (shards?.cluster !== undefined) joinClusterManager(client);
+  return client;
 }
 
 export async function loginAndWaitUntilReady(client: Client, token: string, timeoutMs = 30_000): Promise<void> {

@@ -9,6 +9,11 @@
 // with 4011 Sharding required when the fake has more than one shard and the client asks for fewer or none, 4010
 // Invalid shard for any other count or an id out of range), READY lists only that shard's guilds, and each guild's
 // events go only to the session of its shard, `(guild_id >> 22) % count` (shardOf).
+// Session starts as on Discord: GET /gateway/bot's session_start_limit counts the IDENTIFYs of the last 24 hours
+// (1000 a day, `sessionStartsPerDay`); one past it is refused. With `paceIdentifies`, IDENTIFYs of one bucket
+// (shard_id % max_concurrency) must also come 5 s apart. Either refusal is recorded as a violation and answered as
+// Discord answers an IDENTIFY it does not start a session for: Invalid Session (op 9, not resumable), so the client
+// must wait and try again; it starts no session and uses none of the day's starts.
 // Payloads go out as JSON text, or with `compress=zlib-stream` as one shared deflate stream per connection
 // flushed with Z_SYNC_FLUSH after each payload (what Discord does; discord.js asks for it when zlib-sync is
 // installed).
@@ -69,6 +74,19 @@ export interface GatewayCounts {
   shardRefusals: number;
   /** Sessions a client ended by closing with 1000 or 1001 (`client.destroy()`): its interactions go elsewhere now. */
   goodbyes: number;
+  /** IDENTIFYs refused for the session start limit or, with `paceIdentifies`, for coming too soon in their bucket. */
+  identifyRefusals: number;
+}
+
+export interface FakeGatewayOptions {
+  /** How many shards the fake expects (what GET /gateway/bot answers); 1 = unsharded. */
+  shards?: number;
+  /** GET /gateway/bot's max_concurrency: the IDENTIFY buckets are shard_id % maxConcurrency. */
+  maxConcurrency?: number;
+  /** Session starts Discord allows in 24 hours (default 1000, Discord's for most bots). */
+  sessionStartsPerDay?: number;
+  /** Refuse an IDENTIFY less than 5 s after the previous one of its bucket (default false, see FakeDiscordOptions). */
+  paceIdentifies?: boolean;
 }
 
 /** Discord's rule: the shard a guild's events go to. */
@@ -82,6 +100,8 @@ const MAX_GUILDS_PER_SHARD = 2500;
 const HISTORY_LIMIT = 1000;
 const SESSION_STARTS_PER_DAY = 1000;
 const SESSION_START_WINDOW_MS = 24 * 60 * 60_000;
+/** Discord's pace: one IDENTIFY per bucket per 5 s. */
+const IDENTIFY_INTERVAL_MS = 5_000;
 /** How long a dropped session waits for its client to resume (Discord's are resumable for minutes too). */
 const RESUMABLE_FOR_MS = 120_000;
 
@@ -134,16 +154,28 @@ export class FakeGateway {
   private readyWaiters: (() => void)[] = [];
   /** Date.now() of each IDENTIFY in the current 24 h window (session_start_limit). */
   private readonly identifyTimes: number[] = [];
+  /** Date.now() of the latest IDENTIFY of each bucket (shard_id % max_concurrency). */
+  private readonly lastIdentifyOfBucket = new Map<number, number>();
   private liveWaiters: (() => void)[] = [];
-  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0, shardRefusals: 0, goodbyes: 0 };
+  readonly counts: GatewayCounts = { identifies: 0, resumes: 0, replayed: 0, drops: 0, invalidSessions: 0, shardRefusals: 0, goodbyes: 0, identifyRefusals: 0 };
+  /** How many shards the fake expects (what GET /gateway/bot answers); 1 = unsharded. */
+  readonly shardCount: number;
+  readonly maxConcurrency: number;
+  readonly sessionStartsPerDay: number;
+  private readonly paceIdentifies: boolean;
 
   constructor(
     private readonly state: FakeState,
     private readonly gatewayUrl: () => string,
-    /** How many shards the fake expects (what GET /gateway/bot answers); 1 = unsharded. */
-    readonly shardCount = 1,
+    options: FakeGatewayOptions = {},
   ) {
-    if (!Number.isInteger(shardCount) || shardCount < 1) throw new Error(`shards must be a whole number ≥ 1 (got ${shardCount})`);
+    this.shardCount = options.shards ?? 1;
+    this.maxConcurrency = options.maxConcurrency ?? 1;
+    this.sessionStartsPerDay = options.sessionStartsPerDay ?? SESSION_STARTS_PER_DAY;
+    this.paceIdentifies = options.paceIdentifies ?? false;
+    for (const [name, value] of [['shards', this.shardCount], ['maxConcurrency', this.maxConcurrency], ['sessionStartsPerDay', this.sessionStartsPerDay]] as const) {
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1 (got ${value})`);
+    }
   }
 
   /** The shard of a guild under the fake's shard count. */
@@ -295,7 +327,9 @@ export class FakeGateway {
       connection.ws.close(shard.code, shard.reason);
       return;
     }
+    if (this.refusedStart(connection, shard[0])) return;
     this.identifyTimes.push(Date.now());
+    this.lastIdentifyOfBucket.set(shard[0] % this.maxConcurrency, Date.now());
     const session: Session = { id: randomBytes(16).toString('hex'), shard, seq: 0, history: [], resumable: true };
     this.sessions.set(session.id, session);
     this.attach(connection, session);
@@ -324,6 +358,27 @@ export class FakeGateway {
     this.dispatch(session, GatewayDispatchEvents.Ready, { ...ready, ...unlisted });
     for (const guild of guilds) this.dispatch(session, GatewayDispatchEvents.GuildCreate, guild.gatewayGuild());
     this.wake();
+  }
+
+  /**
+   * Whether Discord would start no session for this IDENTIFY: the day's session starts are used up, or (with
+   * `paceIdentifies`) its bucket identified less than 5 s ago. Recorded, and answered with Invalid Session.
+   */
+  private refusedStart(connection: GatewayConnection, shard: number): boolean {
+    const limit = this.sessionStartLimit();
+    const bucket = shard % this.maxConcurrency;
+    const since = Date.now() - (this.lastIdentifyOfBucket.get(bucket) ?? -Infinity);
+    let problem: string | null = null;
+    if (limit.remaining <= 0) {
+      problem = `gateway IDENTIFY: session start limit exhausted (shard ${shard}: ${limit.total} sessions started in 24 h; resets in ${Math.ceil(limit.reset_after / 1000)} s)`;
+    } else if (this.paceIdentifies && since < IDENTIFY_INTERVAL_MS) {
+      problem = `gateway IDENTIFY: shard ${shard}'s bucket identified again after ${since} ms (< ${IDENTIFY_INTERVAL_MS})`;
+    }
+    if (!problem) return false;
+    this.counts.identifyRefusals++;
+    this.state.recordViolation(`${problem}; answered with Invalid Session`);
+    connection.send({ op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+    return true;
   }
 
   private resume(connection: GatewayConnection, d: Json): void {
@@ -441,18 +496,18 @@ export class FakeGateway {
   }
 
   /**
-   * GET /gateway/bot's `session_start_limit`, as Discord counts it: 1000 IDENTIFYs per 24 hours from the first in
-   * the window; `reset_after` is the ms until the window ends (0 when no session was started in one).
+   * GET /gateway/bot's `session_start_limit`, as Discord counts it: `sessionStartsPerDay` (1000) IDENTIFYs per 24
+   * hours from the first in the window; `reset_after` is the ms until the window ends (0 when none was started in one).
    */
-  sessionStartLimit(maxConcurrency: number): { total: number; remaining: number; reset_after: number; max_concurrency: number } {
+  sessionStartLimit(): { total: number; remaining: number; reset_after: number; max_concurrency: number } {
     const now = Date.now();
     while (this.identifyTimes.length > 0 && now - this.identifyTimes[0]! >= SESSION_START_WINDOW_MS) this.identifyTimes.shift();
     const first = this.identifyTimes[0];
     return {
-      total: SESSION_STARTS_PER_DAY,
-      remaining: Math.max(0, SESSION_STARTS_PER_DAY - this.identifyTimes.length),
+      total: this.sessionStartsPerDay,
+      remaining: Math.max(0, this.sessionStartsPerDay - this.identifyTimes.length),
       reset_after: first === undefined ? 0 : SESSION_START_WINDOW_MS - (now - first),
-      max_concurrency: maxConcurrency,
+      max_concurrency: this.maxConcurrency,
     };
   }
 

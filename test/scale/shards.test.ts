@@ -1,7 +1,8 @@
-// The bot as a sharded deployment runs it: `node --import tsx src/main.ts` with SHARD_COUNT=3 over PostgreSQL, so
-// discord.js's ShardingManager spawns 3 OS processes, one per shard, each logged in to the fake Discord as its shard.
-// Servers on every shard play a contest to its end; one shard process is SIGKILLed mid-contest, respawned by the
-// manager, and its contest finishes; a player carries a sheet changed on one shard to a server on another. The fake
+// The bot as a sharded deployment runs it: `node --import tsx src/main.ts` with SHARD_COUNT=3 and SHARDS_PER_PROCESS=1
+// over PostgreSQL, so the shard manager spawns 3 cluster processes of one shard each, each logged in to the fake Discord
+// as its shard (the fake refuses IDENTIFYs of a bucket closer than 5 s, as Discord does). Servers on every shard play a
+// contest to its end; one shard's process is SIGKILLed mid-contest, respawned by the manager after its backoff, and
+// its contest finishes; a player carries a sheet changed on one shard to a server on another. The fake
 // counts an answer from a shard an interaction was not sent to, and one from a process that did not say its shard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
@@ -23,8 +24,8 @@ let servers: string[];
 const made: { id: string; server: string }[] = [];
 
 beforeAll(async () => {
-  // max_concurrency 16 (a large bot's): the manager spawns shards 344 ms apart instead of Discord's 5.5 s for 1.
-  fake = new FakeDiscord({ shards: SHARDS, maxConcurrency: 16, botSaysWhenDone: true });
+  // max_concurrency 16 (a large bot's): the three shards are in three IDENTIFY buckets and log in at once.
+  fake = new FakeDiscord({ shards: SHARDS, maxConcurrency: 16, botSaysWhenDone: true, paceIdentifies: true });
   await fake.start();
   servers = serverPerShard();
   const databaseUrl = await freshPostgresUrl();
@@ -35,6 +36,7 @@ beforeAll(async () => {
       DISCORD_API: fake.restApi,
       DATABASE_URL: databaseUrl,
       SHARD_COUNT: String(SHARDS),
+      SHARDS_PER_PROCESS: '1',
       // debug: each shard's "interaction handled" line, which tells the fake the bot is done with an interaction.
       LOG_LEVEL: 'debug',
     },
@@ -124,11 +126,16 @@ async function finish(contest: Contest): Promise<void> {
   expect(fake.message(contest.message)?.components).toEqual([]);
 }
 
-function spawnedLines(shard: number): LogLine[] {
-  return bot!.logs.filter((line) => line.shard === shard && /process \d+ spawned/.test(line.msg ?? ''));
+/** The manager's lines about the cluster process running `shard`. */
+function ofShard(line: LogLine, shard: number): boolean {
+  return typeof line.cluster === 'number' && Array.isArray(line.shards) && line.shards.includes(shard);
 }
 
-describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQL', () => {
+function spawnedLines(shard: number): LogLine[] {
+  return bot!.logs.filter((line) => ofShard(line, shard) && /process \d+ spawned/.test(line.msg ?? ''));
+}
+
+describe('the bot as 3 cluster processes of one shard each under the shard manager, over PostgreSQL', () => {
   it('spawns one process per shard, each running its shard only', () => {
     const pids = [0, 1, 2].map((shard) => spawnedLines(shard).at(-1)?.pid as number | undefined);
     expect(pids.every((pid) => typeof pid === 'number' && pid !== bot!.pid)).toBe(true);
@@ -148,10 +155,11 @@ describe('the bot as 3 shard processes under the ShardingManager, over PostgreSQ
     const victim = 1;
     const killedPid = spawnedLines(victim).at(-1)!.pid as number;
     process.kill(killedPid, 'SIGKILL');
-    const died = await bot!.waitForLog((line) => line.shard === victim && line.pid === killedPid && /died/.test(line.msg ?? ''), 10_000, 'the manager noticing the death');
-    expect(died).toMatchObject({ signal: 'SIGKILL' });
-    const respawned = await bot!.waitForLog((line) => line.shard === victim && line.pid !== killedPid && /process \d+ spawned/.test(line.msg ?? ''), 30_000, 'the respawn');
-    await bot!.waitForLog((line) => line.shard === victim && line.pid === respawned.pid && /ready/.test(line.msg ?? ''), 60_000, 'the respawned shard ready');
+    const died = await bot!.waitForLog((line) => ofShard(line, victim) && line.pid === killedPid && /died/.test(line.msg ?? ''), 10_000, 'the manager noticing the death');
+    // Not at once: after a backoff (5 s and more), so that a crash loop cannot spend Discord's daily session starts.
+    expect(died).toMatchObject({ signal: 'SIGKILL', deaths: 1, respawnInMs: expect.any(Number) });
+    const respawned = await bot!.waitForLog((line) => ofShard(line, victim) && line.pid !== killedPid && /process \d+ spawned/.test(line.msg ?? ''), 60_000, 'the respawn');
+    await bot!.waitForLog((line) => ofShard(line, victim) && line.pid === respawned.pid && /: ready$/.test(line.msg ?? ''), 60_000, 'the respawned shard ready');
     await until(() => fake.liveShards().includes(victim), () => `the respawned shard on the gateway:\n${bot?.tail(30)}`);
 
     // The other shards played on while one was down; then the respawned one finishes the contest its predecessor held.
