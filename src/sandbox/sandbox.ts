@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
 import { COMMANDS_SCOPE_ARG, startShardManager, type RunningShards } from '../discord/shards.js';
 import type { Logger } from '../log.js';
+import { startRestProxy, type RunningRestProxy } from '../rest-proxy.js';
 import { openStore, type Store } from '../store/index.js';
 import { FakeDiscord } from './fake-discord.js';
 import { addSandboxPage } from './page-server.js';
@@ -106,37 +107,43 @@ export interface ShardedSandbox {
 }
 
 /**
- * The sandbox as a sharded bot runs: the fake Discord with `shards` shards in this process, and the bot as one OS
- * process per shard under discord.js's ShardingManager, each logged in to the fake as its shard. The fake's servers
- * (the API's `guild` field) fall on the shards by their ids, as Discord's do. This process keeps a store open only
- * to list rolls (GET /api/rolls); the bot's caches and timers live in the shard processes.
+ * The sandbox as a sharded bot runs: the fake Discord with `shards` shards in this process, the REST proxy in front of
+ * it, and the bot as one OS process per shard under discord.js's ShardingManager, each logged in to the fake as its
+ * shard and sending its REST calls through the proxy. The fake's servers (the API's `guild` field) fall on the shards
+ * by their ids, as Discord's do. This process keeps a store open only to list rolls (GET /api/rolls); the bot's caches
+ * and timers live in the shard processes.
  */
 export async function startShardedSandbox(options: ShardedSandboxOptions): Promise<ShardedSandbox> {
   // Shards log in 344 ms apart here, as a large bot's (max_concurrency 16) do: Discord's pace for a small one (one
-  // IDENTIFY per 5 s) would only slow a sandbox on loopback.
-  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: 16, onViolation: violationLogger(options.log) });
+  // IDENTIFY per 5 s) would only slow a sandbox on loopback. The fake keeps Discord's global limit, and the shard
+  // processes send through one REST proxy to it, as docs/scaling.md has a sharded deployment do ("One REST queue").
+  const fake = new FakeDiscord({ port: options.port, shards: options.shards, maxConcurrency: 16, enforceGlobalLimit: true, onViolation: violationLogger(options.log) });
   await fake.start();
   addSandboxPage(fake);
+  let proxy: RunningRestProxy | null = null;
   let shards: RunningShards | null = null;
   let store: Store | null = null;
   try {
+    proxy = await startRestProxy({ host: '127.0.0.1', port: 0, discordApi: fake.restApi, logLevel: 'info' }, options.log);
     shards = await startShardManager({
       token: fake.token,
       databaseUrl: options.databaseUrl,
       log: options.log,
-      restApi: fake.restApi,
+      restApi: proxy.url,
       count: options.shards,
       ids: null,
-      env: { DISCORD_API: fake.restApi, DISCORD_APPLICATION_ID: fake.applicationId },
+      env: { DISCORD_API: proxy.url, DISCORD_APPLICATION_ID: fake.applicationId },
       shardArgs: [`${COMMANDS_SCOPE_ARG}sandbox ${randomUUID()}`],
     });
     store = await openStore(options.databaseUrl, options.log);
   } catch (error) {
     await shards?.stop();
+    await proxy?.stop();
     await fake.stop();
     throw error;
   }
   const openedStore = store;
+  const runningProxy = proxy;
   addRollsRoute(fake, () => openedStore);
   const running = shards;
   return {
@@ -146,6 +153,7 @@ export async function startShardedSandbox(options: ShardedSandboxOptions): Promi
     async stop() {
       await running.stop();
       await openedStore.close();
+      await runningProxy.stop();
       await fake.stop();
     },
   };
