@@ -60,6 +60,11 @@ export interface RunningBot {
    * once in the others). A failure is logged, and the next start tries again.
    */
   commandsReady: Promise<void>;
+  /**
+   * Settles once the lists an older version registered in this process's servers were looked for and cleared (in
+   * the background, after `commandsReady`; a failure is logged and tried again at the next start).
+   */
+  ownListsCleared: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -195,6 +200,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           shards: options.shards ?? null,
           log,
           signal: stopping.signal,
+          isIn: (guildId) => client.guilds.cache.has(guildId),
         }).then(
           () => undefined,
           (error: unknown) => {
@@ -208,6 +214,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     client,
     store,
     commandsReady,
+    ownListsCleared,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -153,6 +153,11 @@ export interface OwnListsOptions {
   log: Logger;
   /** Stops between servers and cuts the request under way (the bot stopping); the rest wait for the next start. */
   signal?: AbortSignal;
+  /**
+   * Whether the bot is still in the server (the gateway's servers); absent: asked of Discord. A server it left took
+   * the bot's commands there with it: forgotten without a request.
+   */
+  isIn?: (guildId: string) => boolean;
 }
 
 /**
@@ -168,6 +173,11 @@ export async function retireServerLists(options: OwnListsOptions): Promise<{ cle
   let failed = 0;
   for (const guildId of guildIds) {
     if (signal?.aborted) break;
+    if (options.isIn && !options.isIn(guildId)) {
+      await servers.update(guildId, { commandsDigest: null });
+      cleared += 1;
+      continue;
+    }
     try {
       await rest.put(Routes.applicationGuildCommands(options.applicationId, guildId), { body: [], ...(signal ? { signal } : {}) });
     } catch (error) {

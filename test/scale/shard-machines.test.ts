@@ -60,8 +60,8 @@ describe('two machines, each running its SHARD_IDS of SHARD_COUNT=2', () => {
     expect(fake.liveShards()).toEqual([1]);
     // The shard-1 machine clears its server's old list, and only that one; it registers nothing globally.
     await until(() => fake.commandWrites(servers[1]) === 2, 'the old list of the shard-1 server cleared');
-    expect(offeredNames(servers[1])).toEqual([]);
-    expect(offeredNames(servers[0])).toEqual(['old-roll']);
+    expect(offeredNames(servers[1]!)).toEqual([]);
+    expect(offeredNames(servers[0]!)).toEqual(['old-roll']);
     expect(fake.commandWrites('global')).toBe(0);
     // Shard 0's servers have nobody yet: Discord (the fake) cannot deliver their interactions.
     await expect(fake.interact({ user: 'mike', guild: servers[0], command: 'old-roll' })).rejects.toThrow(/not connected to the fake gateway as shard 0 of 2/);
