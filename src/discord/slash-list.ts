@@ -7,6 +7,7 @@
  * one row and sends nothing.
  */
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Routes,
   type ChatInputCommandInteraction,
@@ -158,6 +159,12 @@ export interface OwnListsOptions {
    * the bot's commands there with it: forgotten without a request.
    */
   isIn?: (guildId: string) => boolean;
+  /**
+   * Milliseconds between two servers' requests (default 0). Every process of a sharded bot clears its own servers at
+   * once, and Discord's limit of 50 requests a second is one for the whole bot: the bot's start leaves most of it to
+   * the answers.
+   */
+  intervalMs?: number;
 }
 
 /**
@@ -171,6 +178,7 @@ export async function retireServerLists(options: OwnListsOptions): Promise<{ cle
   const guildIds = await options.registrations.serversWithOwnLists(options.shards);
   let cleared = 0;
   let failed = 0;
+  let sent = 0;
   for (const guildId of guildIds) {
     if (signal?.aborted) break;
     if (options.isIn && !options.isIn(guildId)) {
@@ -178,6 +186,9 @@ export async function retireServerLists(options: OwnListsOptions): Promise<{ cle
       cleared += 1;
       continue;
     }
+    if (sent > 0 && options.intervalMs) await sleep(options.intervalMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+    if (signal?.aborted) break;
+    sent += 1;
     try {
       await rest.put(Routes.applicationGuildCommands(options.applicationId, guildId), { body: [], ...(signal ? { signal } : {}) });
     } catch (error) {
