@@ -124,13 +124,23 @@ export async function postgresCacheBus(pool: pg.Pool, log?: Logger, timing: Read
   return bus;
 }
 
-/** `work`, or a rejection once `ms` passed without it settling. */
+/**
+ * `work`, or a rejection once `ms` passed without it settling. An answer that arrived while the event loop was busy
+ * elsewhere is read first (the rejection waits for the loop's I/O), so a stalled process is not taken for a lost
+ * connection.
+ */
 function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let pending: NodeJS.Immediate | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      pending = setImmediate(() => reject(new Error(`${what}: no answer within ${ms} ms`)));
+    }, ms);
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, late]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(pending);
+  });
 }
 
 export class PostgresCacheBus implements CacheBus {
