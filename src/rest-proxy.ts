@@ -138,16 +138,23 @@ export async function startRestProxy(config: ProxyConfig, log: Logger): Promise<
   const interactions = new REST({ api: upstream, globalRequestsPerSecond: Number.POSITIVE_INFINITY, makeRequest: sendAs(false) });
 
   // One queue per incoming request, over the two shared RESTs: proxyRequests asks only for queueRequest.
-  const queueFor = (req: http.IncomingMessage): REST =>
+  const queueFor = (req: http.IncomingMessage, res: http.ServerResponse): REST =>
     ({
       async queueRequest(request: InternalRequest) {
         stats.requests++;
         const body = request.body === req ? await readWhole(req) : undefined;
         const rest = outsideGlobalLimit(request.fullRoute) ? interactions : shared;
         const callerAgent = req.headers['user-agent'];
+        // A caller that gave up (its own timeout, 15 s in discord.js, sends the request again) takes its request out of
+        // the queue: sent late, it would be done twice.
+        const callerGone = new AbortController();
+        res.once('close', () => {
+          if (!res.writableFinished) callerGone.abort();
+        });
         try {
           return await rest.queueRequest({
             ...request,
+            signal: callerGone.signal,
             body: body && body.length > 0 ? body : undefined,
             headers: { ...request.headers, ...(callerAgent ? { [CALLER_AGENT]: callerAgent } : {}) },
           });
@@ -162,7 +169,7 @@ export async function startRestProxy(config: ProxyConfig, log: Logger): Promise<
     }) as unknown as REST;
 
   const server = http.createServer((req, res) => {
-    Promise.resolve(proxyRequests(queueFor(req))(req, res)).catch((error: unknown) => {
+    Promise.resolve(proxyRequests(queueFor(req, res))(req, res)).catch((error: unknown) => {
       log.error({ err: error, method: req.method, url: req.url }, 'REST proxy: a request failed');
       if (!res.headersSent) res.writeHead(502);
       res.end();

@@ -114,6 +114,23 @@ describe('one global limit for every caller', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("drops a queued request whose caller gave up waiting, so the caller's own retry is not done twice", async () => {
+    fake.traffic.reset();
+    fake.faults.add({ method: 'GET', path: /^\/users\/(@|%40)me$/, status: 429, global: true, retryAfterMs: 1000, times: 1 });
+    const before = proxy.stats.requests;
+    const first = machine('0').get(Routes.user('@me'));
+    await until(() => fake.faults.injected.length === 1, 'the global 429');
+    const gaveUp = new AbortController();
+    const abandoned = fetch(`${proxy.url}/v10/channels/${fake.channelId}`, { headers: { authorization: `Bot ${fake.token}` }, signal: gaveUp.signal }).catch((error: unknown) => error);
+    await until(() => proxy.stats.requests === before + 2, 'the second request queued at the proxy');
+    gaveUp.abort();
+    await abandoned;
+    await first;
+    await machine('1').get(Routes.guild(fake.guildId));
+    expect(fake.traffic.all((request) => request.path.startsWith('/channels/'))).toEqual([]);
+    expect(fake.traffic.all((request) => request.path.startsWith('/guilds/'))).toHaveLength(1);
+  });
+
   it('sends a body again whole when Discord answered 429 or 500 first, a file too', async () => {
     const a = machine('0');
     fake.faults.add({ method: 'POST', target: 'channel-message', status: 429, retryAfterMs: 100, times: 1 });
