@@ -95,8 +95,8 @@ function posted(server: string, tag: string): number {
 describe('two machines through one REST proxy', () => {
   it('stay together within 50 requests a second while both post as fast as they can', async () => {
     fake.traffic.reset();
-    const perServer = 40;
-    const results = (await Promise.all(servers.map((server) => keepBusy(server, perServer, 8, 'burst')))).flat();
+    const perServer = 60;
+    const results = (await Promise.all(servers.map((server) => keepBusy(server, perServer, 30, 'burst')))).flat();
     for (const result of results) expect(result.errors).toEqual([]);
     for (const server of servers) expect(posted(server, 'burst')).toBe(perServer);
 
