@@ -15,7 +15,7 @@ import { dispatcherRule, isDispatcher } from './permissions.js';
 import { meetRequirement } from './requirements.js';
 import { Responder } from './responder.js';
 import { runTyped } from './roll-again.js';
-import { requireMenuPlayedHere, requirePlayedHere } from './slash-list.js';
+import { requireMenuPlayedHere, requirePlayedHere, unplayedSuggestions } from './slash-list.js';
 import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
@@ -229,7 +229,9 @@ export class Router {
         await this.submitMenuForm(interaction, menuForm, context);
       } else if (interaction.isAutocomplete()) {
         const suggest = (command && runnableOf(command, interaction)?.autocomplete) ?? command?.autocomplete;
-        if (suggest) await suggest(interaction, context);
+        const unplayed = suggest && command ? await unplayedSuggestions(interaction, command, this.services.store.servers) : null;
+        if (unplayed) await interaction.respond(unplayed);
+        else if (suggest) await suggest(interaction, context);
         else await interaction.respond([]);
       } else if ((interaction.isMessageComponent() || interaction.isModalSubmit()) && command?.component) {
         await inMessageTurn(interaction, () => command.component!(interaction, control, context));

@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Routes,
+  type ApplicationCommandOptionChoiceData,
+  type AutocompleteInteraction,
   type ChatInputCommandInteraction,
   type ContextMenuCommandInteraction,
   type ModalSubmitInteraction,
@@ -21,6 +23,7 @@ import { type SystemId } from '../engine/systems/index.js';
 import { UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { playedSystems, type ServerStore } from '../store/servers.js';
+import { unplayedChoice } from '../views/autocomplete.js';
 import { unplayedCommandText } from '../views/config.js';
 import type { CommandRegistrationStore } from '../store/command-registrations.js';
 import type { SweptShards } from '../store/contests.js';
@@ -52,18 +55,32 @@ export function systemsOfSubcommand(command: BotCommand, subcommand: string | nu
   return command.systems;
 }
 
+/** What a command as typed (its subcommand) belongs to, when this server plays none of it: how to say so. */
+async function unplayedHere(interaction: ChatInputCommandInteraction | AutocompleteInteraction, command: BotCommand, servers: ServerStore) {
+  const subcommand = interaction.options.getSubcommand(false);
+  if (!systemsOfSubcommand(command, subcommand) || !command.systems) return null;
+  const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
+  if (playedHere(command, played)) return null;
+  return { shown: `/${command.data.name}${subcommand ? ` ${subcommand}` : ''}`, systems: command.systems, played };
+}
+
 /**
  * Every server is offered every command: one of a system this server does not play is refused, privately, with
  * how to turn the system on. Commands of no system pass without a look at the settings.
  */
 export async function requirePlayedHere(interaction: ChatInputCommandInteraction, command: BotCommand, servers: ServerStore): Promise<void> {
-  const subcommand = interaction.options.getSubcommand(false);
-  if (!systemsOfSubcommand(command, subcommand) || !command.systems) return;
-  const played = playedSystems(await servers.settings(interaction.guildId ?? ''));
-  if (playedHere(command, played)) return;
-  throw new UserError(unplayedCommandText(`/${command.data.name}${subcommand ? ` ${subcommand}` : ''}`, command.systems, played));
+  const unplayed = await unplayedHere(interaction, command, servers);
+  if (unplayed) throw new UserError(unplayedCommandText(unplayed.shown, unplayed.systems, unplayed.played));
 }
 
+/**
+ * The suggestions of a command this server does not play: none of its own (a sheet's skills, say), only one that
+ * says how to turn its system on; null when it is played here.
+ */
+export async function unplayedSuggestions(interaction: AutocompleteInteraction, command: BotCommand, servers: ServerStore): Promise<ApplicationCommandOptionChoiceData<string>[] | null> {
+  const unplayed = await unplayedHere(interaction, command, servers);
+  return unplayed ? unplayedChoice(unplayed.shown, unplayed.systems) : null;
+}
 
 /** Whether this server plays a command (or a context menu): it belongs to no system, or to one the server plays. */
 export function playedHere(item: { systems?: readonly SystemId[] | undefined }, played: readonly SystemId[]): boolean {

@@ -1,7 +1,7 @@
 /** Autocomplete choices, filtered by what the user typed and kept inside Discord's limits. */
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import { nameKey } from '../engine/names.js';
-import { sheetRulesOf, systemName } from '../engine/systems/index.js';
+import { sheetRulesOf, systemName, type SystemId } from '../engine/systems/index.js';
 import { DISCORD_LIMITS, truncate } from './limits.js';
 
 type Choice = ApplicationCommandOptionChoiceData<string>;
@@ -60,4 +60,15 @@ const NO_SHEET_VALUE = '(no sheet yet)';
 /** Whether a typed value is the no-sheet choice sent as it is. */
 export function isNoSheetChoice(value: string | null | undefined): boolean {
   return value === NO_SHEET_VALUE;
+}
+
+const UNPLAYED_VALUE = '(not played here)';
+
+/**
+ * The one choice an autocomplete offers in a command of a system the server does not play (Discord lists every
+ * command everywhere): how to turn the system on. Sent as it is, the command is refused with the same advice.
+ */
+export function unplayedChoice(command: string, systems: readonly SystemId[]): Choice[] {
+  const names = systems.map((id) => systemName(id)).join(' or ');
+  return [{ name: truncate(`${command} is for ${names}, not played here: /config systems adds it`, DISCORD_LIMITS.choiceName), value: UNPLAYED_VALUE }];
 }

@@ -88,6 +88,9 @@ describe('/config systems', () => {
     expect(await helpSuggestions('roll')).not.toContain('roll challenge');
     expect(await helpSuggestions('roll')).toContain('roll dice');
     expect(await helpSuggestions('')).not.toContain('tactics');
+    // A command of another system suggests nothing of its own there, only how to turn its system on.
+    const skill = await sandbox().one({ user: 'mike', command: 'roll challenge', options: { skill: 'Cl' }, focused: 'skill' });
+    expect(skill.choices).toEqual([{ name: '/roll challenge is for Tac Talk (Decision Engine), not played here: /config systems adds it', value: '(not played here)' }]);
     const asked = await sandbox().one({ user: 'mike', command: 'help', options: { command: 'tactics check' } });
     expect(asked).toMatchObject({ kind: 'reply', ephemeral: true });
     expect(asked.content).toContain('`/tactics check` is for d100 roll-under tactics, which this server does not play');
@@ -102,6 +105,8 @@ describe('/config systems', () => {
     expect(there).toContain('**/tactics**');
     expect(there).toContain('**/roll** challenge');
     expect(await helpSuggestions('ta', westside)).toContain('tactics');
+    const skill2 = await sandbox().one({ user: 'mike', guild: westside, command: 'roll challenge', options: { skill: 'Cl' }, focused: 'skill' });
+    expect(JSON.stringify(skill2.choices)).not.toContain('not played here');
     expect(textOf(await sandbox().one({ user: 'mike', guild: westside, command: 'help', options: { command: 'tactics check' } }))).toContain('/tactics check');
     const tactics = await sandbox().one({ user: 'mike', guild: westside, command: 'tactics check', options: { attribute: 'Aim' } });
     expect(tactics.content ?? '').not.toContain('/config systems');
