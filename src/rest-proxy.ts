@@ -22,7 +22,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { proxyRequests } from '@discordjs/proxy';
-import { DefaultRestOptions, HTTPError, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { DefaultRestOptions, DiscordAPIError, HTTPError, RateLimitError, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import { ConfigError, loadProxyConfig, type ProxyConfig } from './config.js';
 import { createLogger, redactPasswords, type Logger } from './log.js';
 
@@ -159,7 +159,9 @@ export async function startRestProxy(config: ProxyConfig, log: Logger): Promise<
             headers: { ...request.headers, ...(callerAgent ? { [CALLER_AGENT]: callerAgent } : {}) },
           });
         } catch (error) {
-          if (error instanceof Error && !(error instanceof HTTPError) && error.name !== 'AbortError' && !('rawError' in error)) {
+          // Discord's own answers (and a timeout, 504) are passed on by proxyRequests; anything else means no answer.
+          const answered = error instanceof DiscordAPIError || error instanceof HTTPError || error instanceof RateLimitError || (error instanceof Error && error.name === 'AbortError');
+          if (!answered) {
             log.error({ err: error, method: request.method, route: request.fullRoute }, 'REST proxy: Discord could not be reached');
             throw new HTTPError(502, 'Bad Gateway', request.method, `${upstream}${request.fullRoute}`, { body: undefined, files: undefined });
           }
