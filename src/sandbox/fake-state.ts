@@ -240,15 +240,23 @@ export class FakeState {
    * characters (Discord's limit) or an id no guild has.
    */
   /**
-   * The slash commands a server offers: the global ones, then its own registration. A server the bot has registered
-   * nothing in yet borrows the default server's, as if the same list were registered everywhere, so a server made
-   * a moment ago can be used before the bot's registration there lands.
+   * The slash commands a server offers: the global ones, then its own registration. Of a bot that registers per
+   * server (tests that register in the default server only), a server it has registered nothing in yet borrows the
+   * default server's, as if the same list were registered everywhere.
    */
   offeredCommands(guild: FakeGuild): CommandRecord[] {
-    const all = [...this.commands.values()].filter((c) => (c.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
+    return this.offered(guild, [...this.commands.values()].filter((c) => (c.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput));
+  }
+
+  /**
+   * The global commands, then the guild's own. A bot that registers globally has its commands in every server at
+   * once: nothing is borrowed then, so a server shows each command once, as on Discord.
+   */
+  private offered(guild: FakeGuild, all: CommandRecord[]): CommandRecord[] {
+    const global = all.filter((c) => !c.guildId);
     const own = all.filter((c) => c.guildId === guild.id);
-    const local = own.length > 0 || this.hasRegistered(guild.id) ? own : all.filter((c) => c.guildId === this.guildId);
-    return [...all.filter((c) => !c.guildId), ...local];
+    const borrows = own.length === 0 && !this.hasRegistered(guild.id) && !this.hasRegistered('global');
+    return [...global, ...(borrows ? all.filter((c) => c.guildId === this.guildId) : own)];
   }
 
   /** A member's own message (what they typed in the channel): Discord's default message, by that user. */
@@ -261,10 +269,7 @@ export class FakeState {
 
   /** The context-menu commands of one type (2 a member's, 3 a message's) a server offers, as its slash commands are. */
   offeredMenus(guild: FakeGuild, type: ApplicationCommandType.User | ApplicationCommandType.Message): CommandRecord[] {
-    const all = [...this.commands.values()].filter((c) => c.definition.type === type);
-    const own = all.filter((c) => c.guildId === guild.id);
-    const local = own.length > 0 || this.hasRegistered(guild.id) ? own : all.filter((c) => c.guildId === this.guildId);
-    return [...all.filter((c) => !c.guildId), ...local];
+    return this.offered(guild, [...this.commands.values()].filter((c) => c.definition.type === type));
   }
 
   /**
