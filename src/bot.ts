@@ -195,8 +195,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         },
       )
     : Promise.resolve();
-  // After the global list is in place, so a server is never left without commands; in the background, at the pace
-  // of discord.js's queue, never ahead of an answer.
+  // In the background, paced (OWN_LIST_INTERVAL_MS) through discord.js's queue, so answers never wait behind it;
+  // where this process registers, after the global list is in place, so its servers are not left without commands.
   const ownListsCleared = commandsReady.then(() =>
     stopping.signal.aborted
       ? undefined
