@@ -191,7 +191,7 @@ function isWithSubcommands<Control>(declared: CommandWithSubcommands<Control> | 
 }
 
 /**
- * The command as the router, the slash list, heavy work, /help and docs:commands read it, from its one declaration:
+ * The command as the router, the global command list, heavy work, /help and docs:commands read it, from its one declaration:
  * the definition is built from the subcommands' own parts, in the order declared.
  */
 export function defineCommand<Control = unknown>(declared: CommandWithSubcommands<Control> | CommandWithoutSubcommands<Control>): BotCommand<Control> {
@@ -284,7 +284,7 @@ export interface ContextMenuDeclaration<Target extends MenuTarget, Form> {
   help: HelpEntry;
 }
 
-/** A context-menu command as the router, the slash list, /help and docs:commands read it. */
+/** A context-menu command as the router, the global command list, /help and docs:commands read it. */
 export interface BotContextMenu {
   name: string;
   target: MenuTarget;
