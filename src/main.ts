@@ -59,7 +59,8 @@ async function start(config: Config, log: Logger, stoppable: (stop: () => Promis
   if (!config.discordToken && typeof config.shardCount === 'number') {
     const sandbox = await (await sandboxes()).startShardedSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log, shards: config.shardCount });
     const shards = `${config.shardCount} shard${config.shardCount === 1 ? '' : 's'}`;
-    log.info(`no DISCORD_TOKEN: running the sandbox against a fake Discord with ${shards}, one process each`);
+    const processes = sandbox.shards.clusters.length;
+    log.info(`no DISCORD_TOKEN: running the sandbox against a fake Discord with ${shards}, in ${processes} process${processes === 1 ? '' : 'es'}`);
     console.log(`Sandbox ready: ${sandbox.url} (${shards})`);
     console.log(`Open ${sandbox.url} in a browser, or use the JSON API (docs/sandbox.md); its servers are spread over the shards.`);
     return sandbox.stop;
