@@ -55,7 +55,7 @@ export interface ShardManagerOptions {
   env?: Record<string, string>;
   /** Arguments after the entry point (the sandbox's command scope, see main.ts). */
   shardArgs?: string[];
-  /** Respawn timings (tests and benches shorten nothing here by default; see DEFAULT_RESPAWN_POLICY). */
+  /** Respawn timings and the budget's reserve; DEFAULT_RESPAWN_POLICY where not given (no setting: Discord's rules set them). */
   respawn?: Partial<RespawnPolicy>;
 }
 
@@ -121,7 +121,7 @@ const shardList = (shards: number[]): string => `shard${shards.length > 1 ? 's' 
 class IdentifyQueue {
   private readonly freeAt = new Map<number, number>();
   private readonly tails = new Map<number, Promise<void>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sleepers = new Set<() => void>();
   private closed = false;
 
   constructor(private readonly maxConcurrency: number) {}
@@ -148,17 +148,20 @@ class IdentifyQueue {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
         resolve();
-      }, ms);
-      this.timers.add(timer);
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
     });
   }
 
+  /** Stopping: every cluster still waiting for a turn is told no. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const wake of this.sleepers) wake();
   }
 }
 
