@@ -5,7 +5,7 @@ import type { BotCommand, BotServices } from './discord/command.js';
 import { CommittedSeeds } from './discord/committed-seeds.js';
 import { createClient, loginAndWaitUntilReady, type ShardSet } from './discord/client.js';
 import { Router } from './discord/router.js';
-import { CommandList, retireServerLists } from './discord/slash-list.js';
+import { CommandList, registerUntilDone, retireServerLists } from './discord/slash-list.js';
 import { newSeed } from './engine/rng.js';
 import type { Logger } from './log.js';
 import type { Store } from './store/index.js';
@@ -186,14 +186,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // The list is the same for every shard: one process registers it (shard 0's), the others serve it.
   const registers = !options.shards || options.shards.ids.includes(0);
   const commandsReady = registers
-    ? commandList.register({ signal: stopping.signal }).then(
-        (outcome) => {
-          if (outcome.kind === 'unchanged') log.info({ commands: outcome.commands }, 'global command list unchanged: nothing registered');
-        },
-        (error: unknown) => {
-          if (!stopping.signal.aborted) log.error({ err: error }, 'the global command list was not registered; the next start tries again');
-        },
-      )
+    ? registerUntilDone(commandList, log, stopping.signal).then((outcome) => {
+        if (outcome?.kind === 'unchanged') log.info({ commands: outcome.commands }, 'global command list unchanged: nothing registered');
+      })
     : Promise.resolve();
   // In the background, paced (OWN_LIST_INTERVAL_MS) through discord.js's queue, so answers never wait behind it;
   // where this process registers, after the global list is in place, so its servers are not left without commands.

@@ -36,7 +36,7 @@ async function start(config: Config, log: Logger, stoppable: (stop: () => Promis
     });
     log.info(
       { pid: process.pid, cluster: shards.cluster },
-      `bot running as shard${shards.ids.length > 1 ? 's' : ''} ${shards.ids.join(', ')} of ${shards.count}; it registers its servers' slash lists itself`,
+      `bot running as shard${shards.ids.length > 1 ? 's' : ''} ${shards.ids.join(', ')} of ${shards.count}${shards.ids.includes(0) ? '; it registers the global command list when it changed' : ''}`,
     );
     reportClusterReady(running.client);
     return running.stop;
@@ -67,7 +67,7 @@ async function start(config: Config, log: Logger, stoppable: (stop: () => Promis
   }
   if (config.discordToken) {
     const running = await (await bot()).startBot({ token: config.discordToken, databaseUrl: config.databaseUrl, log, ...(config.discordApi ? { restApi: config.discordApi } : {}) });
-    log.info('bot running; it registers each server\'s slash list itself (`npm run deploy` re-registers them by hand)');
+    log.info('bot running; it registers its global command list when it changed (`npm run deploy` registers it by hand)');
     return running.stop;
   }
   const sandbox = await (await sandboxes()).startSandbox({ port: config.sandboxPort, databaseUrl: config.databaseUrl, log });

@@ -1,8 +1,12 @@
 /** The discord.js client, set up the one way the bot uses it. */
 import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
-import { ClusterClient } from 'discord-hybrid-sharding';
-import { IDENTIFIED_NOTICE, IDENTIFY_REQUEST } from './shards.js';
+import type { ClusterClient } from 'discord-hybrid-sharding';
+import { createRequire } from 'node:module';
 import { NO_PINGS } from '../views/limits.js';
+
+/** The IPC request a cluster process sends before each IDENTIFY, and its word that it sent it (src/discord/shards.ts answers). */
+export const IDENTIFY_REQUEST = 'tactalk:identify';
+export const IDENTIFIED_NOTICE = 'tactalk:identified';
 
 /** The shards one process runs, of how many in all. */
 export interface ShardSet {
@@ -22,7 +26,9 @@ const clusters = new WeakMap<Client, ClusterClient<Client>>();
  * are several processes, so each IDENTIFY asks the manager, the one queue of them all, and says when it was sent.
  */
 function joinClusterManager(client: Client): ClusterClient<Client> {
-  const cluster = new ClusterClient<Client>(client);
+  // Loaded by cluster processes only: a bot on its own does not pay ~10 ms of its cold start for it.
+  const { ClusterClient: Joined } = createRequire(import.meta.url)('discord-hybrid-sharding') as typeof import('discord-hybrid-sharding');
+  const cluster = new Joined<Client>(client);
   clusters.set(client, cluster);
   return cluster;
 }

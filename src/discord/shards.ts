@@ -12,13 +12,11 @@ import { ClusterManager, type Cluster } from 'discord-hybrid-sharding';
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Logger } from '../log.js';
+import { IDENTIFIED_NOTICE, IDENTIFY_REQUEST } from './client.js';
 
-/** How the sharded sandbox tells its shard processes the scope of their slash lists (a new fake each run). */
+/** How the sharded sandbox tells its cluster processes the scope of the global command list (a new fake each run). */
 export const COMMANDS_SCOPE_ARG = '--commands-scope=';
 
-/** The IPC request a cluster process sends before each IDENTIFY (src/discord/client.ts), and the manager's answer. */
-export const IDENTIFY_REQUEST = 'tactalk:identify';
-export const IDENTIFIED_NOTICE = 'tactalk:identified';
 
 /** How a dead cluster is respawned: after `firstDelayMs`, doubling on each death in a row up to `maxDelayMs`. */
 export interface RespawnPolicy {

@@ -153,6 +153,35 @@ export class CommandList {
   }
 }
 
+/** Waits between attempts of a registration that failed for a cause that passes (the database, Discord's 5xx, the network). */
+const RETRY_FIRST_MS = 5_000;
+const RETRY_MAX_MS = 300_000;
+
+/**
+ * `register`, tried again with a doubling wait (5 s up to 5 min) until it is done or `signal` stops it: a bot that
+ * started while its database or Discord had a moment of trouble would otherwise serve an old list until its next
+ * start, which in a sharded bot may be weeks away. A list Discord refuses (a 4xx other than 429) is not tried again:
+ * the same list would be refused again, and each try would count against the day's command creates.
+ */
+export async function registerUntilDone(list: CommandList, log: Logger, signal: AbortSignal): Promise<RegistrationOutcome | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await list.register({ signal });
+    } catch (error) {
+      if (signal.aborted) return null;
+      const status = (error as { status?: unknown } | null)?.status;
+      if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) {
+        log.error({ err: error }, 'Discord refused the global command list; the next start tries again');
+        return null;
+      }
+      const waitMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (attempt - 1));
+      log.warn({ err: error, attempt, retryInMs: waitMs }, `the global command list was not registered; trying again in ${Math.round(waitMs / 1000)} s`);
+      await sleep(waitMs, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return null;
+    }
+  }
+}
+
 /** Discord's answer when the bot is no longer in the server: its commands there went with it. */
 const GONE_CODES = new Set([10004 /* Unknown Guild */, 50001 /* Missing Access */]);
 

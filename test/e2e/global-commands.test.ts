@@ -118,6 +118,17 @@ describe('the global command list', () => {
     expect((await again.store.servers.settings(server)).commandsDigest).toBeNull();
   });
 
+  it('a registration Discord fails is tried again while the bot runs, not only at the next start', async () => {
+    const server = fake.guild('Table').id;
+    // discord.js sends a request 4 times before it gives up on a 5xx: one failed attempt of the bot's.
+    fake.faults.add({ target: 'commands', method: 'PUT', path: /^\/applications\/[^/]+\/commands$/, status: 503, times: 4 });
+    const bot = await start([], false);
+    await bot.commandsReady;
+    expect(fake.faults.injected.filter((fault) => fault.status === 503)).toHaveLength(4);
+    expect(fake.commandWrites('global')).toBe(1);
+    expect(names(server)).toContain('roll');
+  });
+
   it('stop() during a registration Discord holds returns, and the next start registers again', async () => {
     fake.guild('Table');
     // Discord holds the bot back for ten minutes: discord.js waits, in its queue, before it sends the list again.
