@@ -90,7 +90,7 @@ async function everyRow(url: string): Promise<Record<string, Array<Record<string
   try {
     const rows: Record<string, Array<Record<string, unknown>>> = {};
     for (const model of MODELS) {
-      const key = model === 'Server' ? 'guildId' : model === 'ChannelWebhook' ? 'channelId' : 'id';
+      const key = model === 'Server' ? 'guildId' : model === 'ChannelWebhook' ? 'channelId' : model === 'CommandRegistration' ? 'scope' : 'id';
       rows[model] = await delegate(db, model).findMany({ orderBy: { [key]: 'asc' } });
     }
     return rows;
