@@ -85,7 +85,7 @@ export interface FakeGatewayOptions {
   maxConcurrency?: number;
   /** Session starts Discord allows in 24 hours (default 1000, Discord's for most bots). */
   sessionStartsPerDay?: number;
-  /** Refuse an IDENTIFY less than 5 s after the previous one of its bucket (default false, see FakeDiscordOptions). */
+  /** Refuse an IDENTIFY less than 5 s after the previous one of its bucket (default: with more than one shard, see FakeDiscordOptions). */
   paceIdentifies?: boolean;
 }
 
@@ -172,7 +172,7 @@ export class FakeGateway {
     this.shardCount = options.shards ?? 1;
     this.maxConcurrency = options.maxConcurrency ?? 1;
     this.sessionStartsPerDay = options.sessionStartsPerDay ?? SESSION_STARTS_PER_DAY;
-    this.paceIdentifies = options.paceIdentifies ?? false;
+    this.paceIdentifies = options.paceIdentifies ?? this.shardCount > 1;
     for (const [name, value] of [['shards', this.shardCount], ['maxConcurrency', this.maxConcurrency], ['sessionStartsPerDay', this.sessionStartsPerDay]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1 (got ${value})`);
     }

@@ -40,9 +40,10 @@ export interface FakeDiscordOptions {
   sessionStartsPerDay?: number;
   /**
    * Refuse an IDENTIFY less than 5 s after the previous one of its bucket (shard_id % maxConcurrency), as Discord
-   * does, and count it a violation. Default false: on where a test or bench models a deployment (a shard manager and
-   * its restarts, whose pacing is the thing under test). Elsewhere tests restart one bot after another on purpose, and
-   * a real bot restarted that fast would only be told to wait; nothing of the bot's would be tested by it.
+   * does, and count it a violation. Default: on when the fake runs more than one shard (a deployment: a shard manager
+   * and its restarts, whose pacing is the thing under test), off with one. Unsharded, tests restart one bot after
+   * another on purpose, and a real bot restarted that fast would only be told to wait; nothing of the bot's would be
+   * tested by it.
    */
   paceIdentifies?: boolean;
   /**

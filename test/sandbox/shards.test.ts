@@ -14,7 +14,9 @@ const clients: Client[] = [];
 
 beforeEach(async () => {
   // The clients here say when they are done with each interaction, as the sandbox's bot does: interact() waits for that.
-  fake = new FakeDiscord({ shards: SHARDS, botSaysWhenDone: true });
+  // Each shard is a client of its own, logged in at once: a max_concurrency of 16 (a large bot's) puts them in
+  // buckets of their own, so Discord's pace of one IDENTIFY per bucket per 5 s allows both.
+  fake = new FakeDiscord({ shards: SHARDS, maxConcurrency: 16, botSaysWhenDone: true });
   await fake.start();
 });
 afterEach(async () => {
@@ -88,7 +90,7 @@ describe('a sharded fake Discord', () => {
     };
     const before = await get();
     expect(before.shards).toBe(SHARDS);
-    expect(before.session_start_limit).toEqual({ total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 });
+    expect(before.session_start_limit).toEqual({ total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 16 });
     await startShard(0);
     const after = await get();
     expect(after.session_start_limit.remaining).toBe(999);
