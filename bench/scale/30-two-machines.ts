@@ -189,8 +189,8 @@ export async function measure(): Promise<ScaleRow[]> {
     rows.push({
       row: `two REST queues, ${QUEUE_REQUESTS} GETs each at once, ${how}: peak`,
       figure: `${queues.peak} req/s, ${queues.seconds.toFixed(1)} s, ${queues.limitHits} global 429s, ${queues.violations} violations`,
-      goal: LIMIT_GOAL,
-      met: queues.peak <= GLOBAL_REQUESTS_PER_SECOND,
+      // The rows without the proxy are the baseline it is measured against: what it prevents, not a goal missed.
+      ...(viaProxy ? { goal: LIMIT_GOAL, met: queues.peak <= GLOBAL_REQUESTS_PER_SECOND } : {}),
       details: { viaProxy, enforce, ...queues },
     });
   }
@@ -202,15 +202,13 @@ export async function measure(): Promise<ScaleRow[]> {
       rows.push({
         row: `two machines, ${2 * BURST_PER_SERVER} /dispatch posts (${IN_FLIGHT_PER_SERVER} in flight per machine), ${how}: combined peak`,
         figure: `${burst.peak} req/s; ${burst.globalRequests} counted requests (${burst.posts} posts) in ${burst.seconds.toFixed(1)} s; ${burst.limitHits} global 429s; ${burst.failed} interactions failed`,
-        goal: LIMIT_GOAL,
-        met: burst.peak <= GLOBAL_REQUESTS_PER_SECOND,
+        ...(viaProxy ? { goal: LIMIT_GOAL, met: burst.peak <= GLOBAL_REQUESTS_PER_SECOND } : {}),
         details: { viaProxy, enforce, ...burst },
       });
       rows.push({
         row: `global 429 (${RETRY_AFTER_MS / 1000} s) given to machine 0's post while both post ${DURING_429_PER_SERVER} more, ${how}: counted requests during it`,
         figure: `${global429.countedDuringWindow} (${global429.fromOtherMachine} from machine 1, ${global429.afterInFlight} later than ${GLOBAL_429_IN_FLIGHT_MS} ms); ${global429.limitHits} more global 429s; ${global429.violations} violations; then ${global429.postsAfter} posts at peak ${global429.peakAfter} req/s; ${global429.failed} interactions failed`,
-        goal: '0',
-        met: global429.countedDuringWindow === 0,
+        ...(viaProxy ? { goal: '0', met: global429.countedDuringWindow === 0 } : {}),
         details: { viaProxy, enforce, ...global429 },
       });
     }
