@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { migrateDatabase } from '../src/store/database.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
-import { ChildBot } from '../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv } from '../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { PLAYERS, ROLL, startOurs, type Target } from './challenge-latency.js';
 import { npmStart } from './processes.js';
@@ -68,9 +68,7 @@ export async function shardThroughput(postgres: BenchPostgres, shards: number, c
     for (const server of servers) fake.guild(server);
     bot = await ChildBot.spawn({
       env: {
-        DISCORD_TOKEN: fake.token,
-        DISCORD_APPLICATION_ID: fake.applicationId,
-        DISCORD_API: fake.restApi,
+        ...fakeDiscordEnv(fake),
         DATABASE_URL: await postgres.newDatabase(),
         SHARD_COUNT: String(shards),
         LOG_LEVEL: 'info',

@@ -15,7 +15,7 @@ import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord } from '../src/sandbox/fake-discord.js';
 import { migrateDatabase } from '../src/store/database.js';
 import { openStore } from '../src/store/index.js';
-import { ChildBot } from '../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv } from '../test/helpers/child-bot.js';
 import { BARE_READY_LINE } from './bare-bot.js';
 
 export type BotKind = 'ours' | 'bare';
@@ -78,7 +78,7 @@ async function launch(kind: BotKind, prepare?: (fake: FakeDiscord, databaseUrl: 
     if (kind === 'bare') await bundleBareBot();
     const spawnedAt = performance.now();
     const bot = await ChildBot.spawn({
-      env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+      env: { ...fakeDiscordEnv(fake), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
       // The bare bot is plain discord.js with Node's defaults: the floor, untuned.
       ...(kind === 'bare' ? { entry: BARE_BUNDLE, readyWhen: (line) => line.msg === BARE_READY_LINE } : npmStart()),
       // JavaScript entries with nothing in front (the loopback guard is TypeScript): the fake's URL is the only API.

@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { openStore } from '../../src/store/index.js';
-import { ChildBot } from '../../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres } from '../postgres.js';
 import { npmStart } from '../processes.js';
 import type { ScaleRow } from './row.js';
@@ -59,9 +59,7 @@ async function startOnce(fake: FakeDiscord, databaseUrl: string, done: () => boo
   const { nodeArgs, entry } = npmStart();
   const bot = await ChildBot.spawn({
     env: {
-      DISCORD_TOKEN: fake.token,
-      DISCORD_APPLICATION_ID: fake.applicationId,
-      DISCORD_API: fake.restApi,
+      ...fakeDiscordEnv(fake),
       DATABASE_URL: databaseUrl,
       SHARD_COUNT: String(SHARDS),
       LOG_LEVEL: 'info',

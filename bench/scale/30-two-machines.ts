@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { startRestProxy } from '../../src/rest-proxy.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_429_IN_FLIGHT_MS, GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
-import { ChildBot, tellFakeWhenHandled } from '../../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, tellFakeWhenHandled } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
 import type { ScaleRow } from './row.js';
 
@@ -58,7 +58,7 @@ async function measureMachines(postgres: BenchPostgres, viaProxy: boolean, enfor
     const databaseUrl = await postgres.newDatabase();
     for (const shard of [0, 1]) {
       const machine = await ChildBot.spawn({
-        env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: api, DATABASE_URL: databaseUrl, SHARD_COUNT: '2', SHARD_IDS: String(shard), LOG_LEVEL: 'debug' },
+        env: { ...fakeDiscordEnv(fake), DISCORD_API: api, DATABASE_URL: databaseUrl, SHARD_COUNT: '2', SHARD_IDS: String(shard), LOG_LEVEL: 'debug' },
         readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
         readyTimeoutMs: 120_000,
         onLog: tellFakeWhenHandled(fake),

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, type LogLine } from '../../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer } from '../../test/helpers/postgres-server.js';
 import { NOT_INSTALLED } from '../postgres.js';
 import { npmStart } from '../processes.js';
@@ -41,9 +41,7 @@ export async function measure(): Promise<ScaleRow[]> {
   try {
     bot = await ChildBot.spawn({
       env: {
-        DISCORD_TOKEN: fake.token,
-        DISCORD_APPLICATION_ID: fake.applicationId,
-        DISCORD_API: fake.restApi,
+        ...fakeDiscordEnv(fake),
         DATABASE_URL: server.urlOf(database),
         SHARD_COUNT: '2',
         SHARDS_PER_PROCESS: '1',

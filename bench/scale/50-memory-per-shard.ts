@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, type LogLine } from '../../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
 import { npmStart } from '../processes.js';
 import type { ScaleRow } from './row.js';
@@ -91,9 +91,7 @@ async function runOnce(postgres: BenchPostgres, shards: number, processes: numbe
   try {
     bot = await ChildBot.spawn({
       env: {
-        DISCORD_TOKEN: fake.token,
-        DISCORD_APPLICATION_ID: fake.applicationId,
-        DISCORD_API: fake.restApi,
+        ...fakeDiscordEnv(fake),
         DATABASE_URL: databaseUrl,
         SHARD_COUNT: String(shards),
         SHARDS_PER_PROCESS: String(shards / processes),

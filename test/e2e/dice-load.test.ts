@@ -13,7 +13,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { registerCommands } from '../../src/deploy.js';
 import { databaseFile } from '../../src/store/sqlite-file-guard.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, tellFakeWhenHandled } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, tellFakeWhenHandled } from '../helpers/child-bot.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 
@@ -40,7 +40,7 @@ it('answers other users directly, never deferred, while the first /roll dice loa
   cleanups.push(async () => fs.rmSync(path.dirname(databaseFile(databaseUrl)), { recursive: true, force: true }));
   const bot = await ChildBot.spawn({
     // debug: the router's "interaction handled" line, which tells the fake the bot is done with an interaction.
-    env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi, DATABASE_URL: databaseUrl, LOG_LEVEL: 'debug' },
+    env: { ...fakeDiscordEnv(fake), DATABASE_URL: databaseUrl, LOG_LEVEL: 'debug' },
     onLog: tellFakeWhenHandled(fake),
     nodeArgs: ['--import', SLOW_LIBRARY],
   });

@@ -45,6 +45,11 @@ export interface ChildBotOptions {
 
 const READY_MESSAGE = /^bot running/;
 
+/** The variables that point a bot process at a fake Discord: its token, its application and its REST base. */
+export function fakeDiscordEnv(fake: { token: string; applicationId: string; restApi: string }): Record<string, string> {
+  return { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi };
+}
+
 /**
  * An `onLog` for a bot whose fake Discord was made with `botSaysWhenDone`: the router's closing line for each
  * interaction ("interaction handled", written at LOG_LEVEL debug) tells the fake the bot is done with it, so interact()

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
-import { ChildBot, tellFakeWhenHandled } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, tellFakeWhenHandled } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -38,8 +38,7 @@ beforeAll(async () => {
   for (const shard of [0, 1]) {
     const machine = await ChildBot.spawn({
       env: {
-        DISCORD_TOKEN: fake.token,
-        DISCORD_APPLICATION_ID: fake.applicationId,
+        ...fakeDiscordEnv(fake),
         DISCORD_API: proxyUrl,
         DATABASE_URL: databaseUrl,
         SHARD_COUNT: '2',

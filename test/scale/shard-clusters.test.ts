@@ -5,7 +5,7 @@
 // but not a process, so only the manager's IDENTIFY queue keeps them apart. SIGTERM under load stops it all cleanly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -25,9 +25,7 @@ beforeAll(async () => {
   });
   bot = await ChildBot.spawn({
     env: {
-      DISCORD_TOKEN: fake.token,
-      DISCORD_APPLICATION_ID: fake.applicationId,
-      DISCORD_API: fake.restApi,
+      ...fakeDiscordEnv(fake),
       DATABASE_URL: await freshPostgresUrl(),
       SHARD_COUNT: String(SHARDS),
       SHARDS_PER_PROCESS: '2',

@@ -7,7 +7,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { openStore } from '../../src/store/index.js';
-import { ChildBot } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 async function startMachine(env: Record<string, string>): Promise<ChildBot> {
   const machine = await ChildBot.spawn({
-    env: { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    env: { ...fakeDiscordEnv(fake), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
     readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
     readyTimeoutMs: 120_000,
   });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -31,9 +31,7 @@ beforeAll(async () => {
   const databaseUrl = await freshPostgresUrl();
   bot = await ChildBot.spawn({
     env: {
-      DISCORD_TOKEN: fake.token,
-      DISCORD_APPLICATION_ID: fake.applicationId,
-      DISCORD_API: fake.restApi,
+      ...fakeDiscordEnv(fake),
       DATABASE_URL: databaseUrl,
       SHARD_COUNT: String(SHARDS),
       SHARDS_PER_PROCESS: '1',

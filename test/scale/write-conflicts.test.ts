@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord, type SandboxInteractionRequest, type SandboxResponse } from '../../src/sandbox/fake-discord.js';
 import { databaseTroubleReply } from '../../src/views/messages.js';
-import { ChildBot, type ChildExit } from '../helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, type ChildExit } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -54,9 +54,7 @@ async function startProcess(name: string): Promise<BotProcess> {
   const conflictLog = path.join(folder, `${name}.conflicts`);
   const bot = await ChildBot.spawn({
     env: {
-      DISCORD_TOKEN: fake.token,
-      DISCORD_APPLICATION_ID: fake.applicationId,
-      DISCORD_API: fake.restApi,
+      ...fakeDiscordEnv(fake),
       DATABASE_URL: databaseUrl,
       // debug: the router's "interaction handled" line, which act() waits for.
       LOG_LEVEL: 'debug',
