@@ -108,10 +108,10 @@ export interface ShardedSandbox {
 
 /**
  * The sandbox as a sharded bot runs: the fake Discord with `shards` shards in this process, the REST proxy in front of
- * it, and the bot as one OS process per shard under discord.js's ShardingManager, each logged in to the fake as its
- * shard and sending its REST calls through the proxy. The fake's servers (the API's `guild` field) fall on the shards
+ * it, and the bot's shard manager with its cluster processes (src/discord/shards.ts), each logged in to the fake as
+ * its shards and sending its REST calls through the proxy. The fake's servers (the API's `guild` field) fall on the shards
  * by their ids, as Discord's do. This process keeps a store open only to list rolls (GET /api/rolls); the bot's caches
- * and timers live in the shard processes.
+ * and timers live in the cluster processes.
  */
 export async function startShardedSandbox(options: ShardedSandboxOptions): Promise<ShardedSandbox> {
   // Shards log in 344 ms apart here, as a large bot's (max_concurrency 16) do: Discord's pace for a small one (one
