@@ -3,25 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { freshStoreEachTest } from '../helpers/database.js';
+import { challengeRoll } from '../helpers/rolls.js';
 
 let store: Store;
 freshStoreEachTest((opened) => (store = opened));
 
 function roll(blind: boolean) {
-  return {
-    guildId: 'g',
-    channelId: 'c',
-    userId: 'kat',
-    kind: 'challenge',
-    inputs: { skill: { name: 'Stealth', level: 45 } },
-    seed: 'abc',
-    dice: { tens: 4, ones: 8 },
-    result: { total: 93 },
-    total: 93,
-    challengeLevel: 77,
-    success: true,
-    blind,
-  };
+  return challengeRoll({ userId: 'kat', inputs: { skill: { name: 'Stealth', level: 45 } }, result: { total: 93 }, total: 93, challengeLevel: 77, blind });
 }
 
 describe('blind rolls in the roll log', () => {

@@ -6,6 +6,7 @@ import { newRollRequest } from '../../src/engine/systems/tactalk/roll-request.js
 import type { Store } from '../../src/store/index.js';
 import { npcOwner } from '../../src/store/operators.js';
 import { freshStoreEachTest } from '../helpers/database.js';
+import { challengeRoll } from '../helpers/rolls.js';
 import { told } from '../helpers/told.js';
 
 const HOME = 'guild-home';
@@ -16,20 +17,18 @@ let store: Store;
 freshStoreEachTest((opened) => (store = opened));
 
 async function homeRoll(secret = false): Promise<string> {
-  return store.rolls.record({
-    guildId: HOME,
-    channelId: 'c',
-    userId: 'dee',
-    kind: 'challenge',
-    inputs: { skill: { name: 'Stealth', level: 50 }, challengeLevel: 120, hidden: true },
-    seed: 'seed',
-    dice: { tens: 7, ones: 3 },
-    result: { total: 123 },
-    total: 123,
-    challengeLevel: 120,
-    success: true,
-    secret,
-  });
+  return store.rolls.record(
+    challengeRoll({
+      guildId: HOME,
+      userId: 'dee',
+      inputs: { skill: { name: 'Stealth', level: 50 }, challengeLevel: 120, hidden: true },
+      dice: { tens: 7, ones: 3 },
+      result: { total: 123 },
+      total: 123,
+      challengeLevel: 120,
+      secret,
+    }),
+  );
 }
 
 describe('an id from another server', () => {

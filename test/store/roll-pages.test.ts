@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { freshStoreEachTest } from '../helpers/database.js';
+import { challengeRoll } from '../helpers/rolls.js';
 
 let store: Store;
 freshStoreEachTest((opened) => (store = opened));
 
 function roll(userId: string, guildId = 'g') {
-  return {
-    guildId,
-    channelId: 'c',
-    userId,
-    kind: 'challenge',
-    inputs: { skill: { name: 'Climbing', level: 40 }, challengeLevel: 90 },
-    seed: 'abc',
-    dice: { tens: 4, ones: 8 },
-    result: {},
-    total: 98,
-    challengeLevel: 90,
-    success: true,
-  };
+  return challengeRoll({ guildId, userId, result: {} });
 }
 
 describe('a page of the roll log', () => {

@@ -2,25 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { ROLL_ID_PATTERN } from '../../src/store/rolls.js';
 import { onPostgres, freshStoreEachTest } from '../helpers/database.js';
+import { challengeRoll } from '../helpers/rolls.js';
 import { told } from '../helpers/told.js';
 
 let store: Store;
 freshStoreEachTest((opened) => (store = opened));
 
 function roll(total: number) {
-  return {
-    guildId: 'g',
-    channelId: 'c',
-    userId: 'mike',
-    kind: 'challenge',
-    inputs: { skill: { name: 'Climbing', level: 40 } },
-    seed: 'abc',
-    dice: { tens: 4, ones: 8 },
-    result: { total },
-    total,
-    challengeLevel: 90,
-    success: total >= 90,
-  };
+  return challengeRoll({ result: { total }, total, success: total >= 90 });
 }
 
 describe('the roll log', () => {
