@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { migrateDatabase } from '../src/store/database.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
-import { ChildBot, fakeDiscordEnv } from '../test/helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv } from '../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { PLAYERS, ROLL, startOurs, type Target } from './challenge-latency.js';
 import { npmStart } from './processes.js';
@@ -73,7 +73,7 @@ export async function shardThroughput(postgres: BenchPostgres, shards: number, c
         SHARD_COUNT: String(shards),
         LOG_LEVEL: 'info',
       },
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 120_000,
       ...npmStart(),
       loopbackOnly: false,

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { startRestProxy } from '../../src/rest-proxy.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_429_IN_FLIGHT_MS, GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
-import { ChildBot, fakeDiscordEnv, tellFakeWhenHandled } from '../../test/helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv, tellFakeWhenHandled } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
 import type { ScaleRow } from './row.js';
 
@@ -59,7 +59,7 @@ async function measureMachines(postgres: BenchPostgres, viaProxy: boolean, enfor
     for (const shard of [0, 1]) {
       const machine = await ChildBot.spawn({
         env: { ...fakeDiscordEnv(fake), DISCORD_API: api, DATABASE_URL: databaseUrl, SHARD_COUNT: '2', SHARD_IDS: String(shard), LOG_LEVEL: 'debug' },
-        readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+        readyWhen: shardsRunning,
         readyTimeoutMs: 120_000,
         onLog: tellFakeWhenHandled(fake),
       });

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer } from '../../test/helpers/postgres-server.js';
 import { NOT_INSTALLED } from '../postgres.js';
 import { npmStart } from '../processes.js';
@@ -47,7 +47,7 @@ export async function measure(): Promise<ScaleRow[]> {
         SHARDS_PER_PROCESS: '1',
         LOG_LEVEL: 'info',
       },
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 180_000,
       nodeArgs,
       entry,

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
+import { ChildBot, tellFakeWhenHandled, shardsRunning, fakeDiscordEnv } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
 import { npmStart } from '../processes.js';
 import type { ScaleRow } from './row.js';
@@ -97,10 +97,8 @@ async function runOnce(postgres: BenchPostgres, shards: number, processes: numbe
         SHARDS_PER_PROCESS: String(shards / processes),
         LOG_LEVEL: 'debug',
       },
-      onLog: (line: LogLine) => {
-        if (line.msg === 'interaction handled' && typeof line.interactionId === 'string') fake.interactionHandled(line.interactionId);
-      },
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      onLog: tellFakeWhenHandled(fake),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 300_000,
       nodeArgs,
       entry,

@@ -45,6 +45,9 @@ export interface ChildBotOptions {
 
 const READY_MESSAGE = /^bot running/;
 
+/** The shard manager's line once every cluster has been ready once (src/discord/shards.ts): a sharded bot is up. */
+export const shardsRunning = (line: LogLine): boolean => /^shards running/.test(line.msg ?? '');
+
 /** The variables that point a bot process at a fake Discord: its token, its application and its REST base. */
 export function fakeDiscordEnv(fake: { token: string; applicationId: string; restApi: string }): Record<string, string> {
   return { DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API: fake.restApi };

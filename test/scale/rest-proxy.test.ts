@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
-import { ChildBot, fakeDiscordEnv, tellFakeWhenHandled } from '../helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv, tellFakeWhenHandled } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -46,7 +46,7 @@ beforeAll(async () => {
         // Debug: the router's "interaction handled" line tells the fake the bot is done with each interaction.
         LOG_LEVEL: 'debug',
       },
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 120_000,
       onLog: tellFakeWhenHandled(fake),
     });

@@ -5,7 +5,7 @@
 // but not a process, so only the manager's IDENTIFY queue keeps them apart. SIGTERM under load stops it all cleanly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -32,7 +32,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'debug',
     },
     onLog: tellFakeWhenHandled(fake),
-    readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+    readyWhen: shardsRunning,
     readyTimeoutMs: 120_000,
   });
   // Each process's own line may reach the shared output after the manager's.
@@ -55,7 +55,7 @@ describe('4 shards in 2 cluster processes', () => {
     expect(running.map((line) => line.shards).sort()).toEqual([[0, 1], [2, 3]]);
     expect(new Set(running.map((line) => line.pid)).size).toBe(2);
     expect(running.every((line) => line.pid !== bot.pid)).toBe(true);
-    expect(bot.logs.find((line) => /^shards running/.test(line.msg ?? ''))).toMatchObject({ shards: [0, 1, 2, 3], count: SHARDS, clusters: 2 });
+    expect(bot.logs.find(shardsRunning)).toMatchObject({ shards: [0, 1, 2, 3], count: SHARDS, clusters: 2 });
     expect(fake.liveShards()).toEqual([0, 1, 2, 3]);
     expect(fake.gatewayCounts).toMatchObject({ identifies: SHARDS, identifyRefusals: 0 });
     expect(fake.violations).toEqual([]);

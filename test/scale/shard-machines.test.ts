@@ -7,7 +7,7 @@ import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { openStore } from '../../src/store/index.js';
-import { ChildBot, fakeDiscordEnv } from '../helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 async function startMachine(env: Record<string, string>): Promise<ChildBot> {
   const machine = await ChildBot.spawn({
     env: { ...fakeDiscordEnv(fake), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
-    readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+    readyWhen: shardsRunning,
     readyTimeoutMs: 120_000,
   });
   machines.push(machine);
@@ -56,7 +56,7 @@ async function startMachine(env: Record<string, string>): Promise<ChildBot> {
 describe('two machines, each running its SHARD_IDS of SHARD_COUNT=2', () => {
   it('each machine runs and answers its own shard only; the one with shard 0 registers the global list, each clears its own servers’ old lists', async () => {
     const second = await startMachine({ SHARD_COUNT: '2', SHARD_IDS: '1' });
-    expect(second.logs.find((line) => /^shards running/.test(line.msg ?? ''))).toMatchObject({ shards: [1], count: 2 });
+    expect(second.logs.find(shardsRunning)).toMatchObject({ shards: [1], count: 2 });
     expect(fake.liveShards()).toEqual([1]);
     // The shard-1 machine clears its server's old list, and only that one; it registers nothing globally.
     await until(() => fake.commandWrites(servers[1]) === 2, 'the old list of the shard-1 server cleared');
@@ -67,7 +67,7 @@ describe('two machines, each running its SHARD_IDS of SHARD_COUNT=2', () => {
     await expect(fake.interact({ user: 'mike', guild: servers[0], command: 'old-roll' })).rejects.toThrow(/not connected to the fake gateway as shard 0 of 2/);
 
     const first = await startMachine({ SHARD_COUNT: 'auto', SHARD_IDS: '0' });
-    expect(first.logs.find((line) => /^shards running/.test(line.msg ?? ''))).toMatchObject({ shards: [0], count: 2 });
+    expect(first.logs.find(shardsRunning)).toMatchObject({ shards: [0], count: 2 });
     expect(fake.liveShards()).toEqual([0, 1]);
     await first.waitForLog((line) => /^global command list registered/.test(line.msg ?? ''), 30_000, 'the global command list registered');
     await until(() => fake.commandWrites(servers[0]) === 2, 'the old list of the shard-0 server cleared');

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import type { FakeDiscordOptions } from '../../src/sandbox/types.js';
-import { ChildBot, isAlive, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, shardsRunning, isAlive, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { adminQuery } from '../helpers/postgres-server.js';
 import { textOf } from '../helpers/sandbox.js';
@@ -52,7 +52,7 @@ describe('a cluster in a crash loop', () => {
     const database = new URL(databaseUrl).pathname.slice(1);
     bot = await ChildBot.spawn({
       env: botEnv(discord, databaseUrl, { SHARD_COUNT: '2', SHARDS_PER_PROCESS: '1' }),
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 120_000,
     });
     const manager = bot;
@@ -99,7 +99,7 @@ describe('the daily session start limit', () => {
     const discord = await startFake({ shards: 2, maxConcurrency: 16, sessionStartsPerDay: 4 });
     bot = await ChildBot.spawn({
       env: botEnv(discord, await freshPostgresUrl(), { SHARD_COUNT: '2', SHARDS_PER_PROCESS: '1' }),
-      readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+      readyWhen: shardsRunning,
       readyTimeoutMs: 120_000,
     });
     const manager = bot;
@@ -136,7 +136,7 @@ describe('SIGTERM while the clusters are still logging in', () => {
     await manager.waitForLog(() => clusterLines(manager, 0, /spawned/).length + clusterLines(manager, 1, /spawned/).length === 2, 30_000, 'both cluster processes spawned');
     await until(() => discord.gatewayCounts.identifies >= 1, 'the first shard logged in');
     const pids = [currentPid(manager, 0), currentPid(manager, 1)];
-    expect(manager.logs.some((line) => /^shards running/.test(line.msg ?? ''))).toBe(false);
+    expect(manager.logs.some(shardsRunning)).toBe(false);
 
     const exit = await manager.kill('SIGTERM');
     expect(exit).toEqual({ code: 0, signal: null });

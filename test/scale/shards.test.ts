@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import type { SandboxInteractionRequest, SandboxInteractionResult, SandboxResponse } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
+import { ChildBot, shardsRunning, fakeDiscordEnv, isAlive, tellFakeWhenHandled, type LogLine } from '../helpers/child-bot.js';
 import { freshPostgresUrl } from '../helpers/database.js';
 import { textOf } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -39,7 +39,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'debug',
     },
     onLog: tellFakeWhenHandled(fake),
-    readyWhen: (line) => /^shards running/.test(line.msg ?? ''),
+    readyWhen: shardsRunning,
     readyTimeoutMs: 120_000,
   });
   await bot.waitForLog(() => bot!.logs.filter((line) => /^bot running as shard/.test(line.msg ?? '')).length === SHARDS, 30_000, 'every shard process running');
