@@ -248,7 +248,7 @@ export async function launchShardManager(options: ShardManagerOptions): Promise<
     if (!budget) return true;
     if (respawn) {
       // Cheap, and the truth: other machines, and IDENTIFYs discord.js made on its own (an invalidated session), count too.
-      const fresh = await askGateway({ ...options, count: 0 }, true);
+      const fresh = await askGateway(options, true);
       if (fresh) Object.assign(budget, budgetOf(fresh));
     }
     if (Date.now() >= budget.resetsAt) budget.remaining = budget.total;
@@ -398,14 +398,18 @@ function budgetOf(gateway: RESTGetAPIGatewayBotResult): SessionBudget {
   return { total: limit.total, remaining: limit.remaining, resetsAt: Date.now() + limit.reset_after };
 }
 
-/** /gateway/bot: the recommended shard count and the session start limit; null (warned) when it cannot be had. */
-async function askGateway(options: ShardManagerOptions, quiet = false): Promise<RESTGetAPIGatewayBotResult | null> {
-  const rest = new REST({ ...(options.restApi ? { api: options.restApi } : {}), retries: quiet ? 0 : 3 }).setToken(options.token);
+/**
+ * /gateway/bot: the recommended shard count and the session start limit; null (warned) when it cannot be had, except
+ * at start with SHARD_COUNT=auto, which cannot go on without it. `refreshing`: a respawn's look at the budget, asked
+ * once, never fatal.
+ */
+async function askGateway(options: ShardManagerOptions, refreshing = false): Promise<RESTGetAPIGatewayBotResult | null> {
+  const rest = new REST({ ...(options.restApi ? { api: options.restApi } : {}), retries: refreshing ? 0 : 3 }).setToken(options.token);
   try {
     return (await rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
   } catch (error) {
-    if (options.count === 'auto') throw new Error(`SHARD_COUNT=auto: Discord's /gateway/bot did not answer (${String((error as Error)?.message ?? error)}); check DISCORD_TOKEN, or set SHARD_COUNT to a number.`);
-    if (quiet) options.log.warn({ err: error }, 'could not read the session start limit from /gateway/bot; counting on the manager’s own tally');
+    if (!refreshing && options.count === 'auto') throw new Error(`SHARD_COUNT=auto: Discord's /gateway/bot did not answer (${String((error as Error)?.message ?? error)}); check DISCORD_TOKEN, or set SHARD_COUNT to a number.`);
+    if (refreshing) options.log.warn({ err: error }, 'could not read the session start limit from /gateway/bot; counting on the manager’s own tally');
     else options.log.warn({ err: error }, 'could not read the session start limit from /gateway/bot; IDENTIFYs take turns as for max_concurrency 1, with no daily budget kept');
     return null;
   }
