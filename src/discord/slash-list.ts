@@ -26,7 +26,7 @@ import { playedSystems, type ServerStore } from '../store/servers.js';
 import { unplayedChoice } from '../views/autocomplete.js';
 import { unplayedCommandText } from '../views/config.js';
 import type { CommandRegistrationStore } from '../store/command-registrations.js';
-import type { SweptShards } from '../store/contests.js';
+import type { SweptShards } from '../store/shards.js';
 import type { BotCommand, BotContextMenu } from './command.js';
 
 type Definition = RESTPostAPIChatInputApplicationCommandsJSONBody;

@@ -4,17 +4,15 @@
  * servers. Also the servers an older version gave a list of their own (their `commandsDigest`), which the bot
  * clears once: Discord would show those commands beside the global ones.
  */
+import type { Dialect } from './database.js';
 import type { Database } from './database-client.js';
-import type { SweptShards } from './contests.js';
-
-/** The shard a server's events go to, Discord's rule: `(guild_id >> 22) % count`; null for an id that is no snowflake. */
-function shardOf(guildId: string, count: number): number | null {
-  if (!/^[0-9]{1,20}$/.test(guildId)) return null;
-  return Number((BigInt(guildId) >> 22n) % BigInt(count));
-}
+import { shardCondition, type SweptShards } from './shards.js';
 
 export class CommandRegistrationStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** The digest of the list last registered at `scope`; null when none was (or it was cut short). */
   async digest(scope: string): Promise<string | null> {
@@ -29,16 +27,11 @@ export class CommandRegistrationStore {
 
   /**
    * The servers of `shards` (null: every server) that still have a list of their own from an older version, in one
-   * query. They are few after the first start of this version, and none after the next: filtered here rather than
-   * in SQL, which keeps the query the same on SQLite and PostgreSQL.
+   * query. They are few after the first start of this version, and none after the next.
    */
   async serversWithOwnLists(shards: SweptShards | null): Promise<string[]> {
-    const rows = await this.db.server.findMany({ where: { commandsDigest: { not: null } }, select: { guildId: true }, orderBy: { guildId: 'asc' } });
-    const ids = rows.map((row) => row.guildId);
-    if (!shards) return ids;
-    return ids.filter((guildId) => {
-      const shard = shardOf(guildId, shards.count);
-      return shard !== null && shards.ids.includes(shard);
-    });
+    const owned = shards ? ` AND ${shardCondition(this.dialect, shards)}` : '';
+    const rows = await this.db.$queryRawUnsafe<Array<{ guildId: string }>>(`SELECT "guildId" FROM "Server" WHERE "commandsDigest" IS NOT NULL${owned} ORDER BY "guildId"`);
+    return rows.map((row) => row.guildId);
   }
 }

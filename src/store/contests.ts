@@ -12,6 +12,7 @@ import type { Turns } from './locks.js';
 import { journalWork } from './journal.js';
 import { saveIfUnchanged, stillPosting } from './message-state.js';
 import { type RollEntry, type RollLog, type RollRecordInput } from './rolls.js';
+import { shardCondition, type SweptShards } from './shards.js';
 import { readStored } from './stored-json.js';
 
 /** What the expiry sweep looks at: open contests, and drafts (whose message may never have been posted). */
@@ -46,12 +47,6 @@ export interface NewContest {
   expiresAt: Date;
 }
 
-/** The servers whose contests a process sweeps: those of its shards, `(guild_id >> 22) % count` (src/bot.ts). */
-export interface SweptShards {
-  ids: readonly number[];
-  count: number;
-}
-
 const CONTEST_FIELDS = { id: true, guildId: true, channelId: true, messageId: true, version: true, state: true, expiresAt: true } as const;
 const CONTEST_COLUMNS = Prisma.raw(Object.keys(CONTEST_FIELDS).map((column) => `"${column}"`).join(', '));
 type ContestRow = { id: number; guildId: string; channelId: string; messageId: string | null; version: number; state: string; expiresAt: Date };
@@ -64,18 +59,6 @@ type ContestRow = { id: number; guildId: string; channelId: string; messageId: s
 
 function fromRow(row: ContestRow): StoredContest {
   return { ...row, state: readStored(contestStateSchema, row.state, { table: 'Contest', id: row.id, column: 'state' }) };
-}
-
-/**
- * Whether a server's id falls to one of `shards`, in SQL: Prisma cannot say `(guild_id >> 22) % count`, so the
- * sweep's page is a raw query (on Prisma's own connection). A guild id that is not a number is no shard's.
- */
-function shardCondition(dialect: Dialect, shards: SweptShards): string {
-  const ids = shards.ids.map((id) => Math.trunc(id)).join(', ');
-  const count = Math.trunc(shards.count);
-  return dialect === 'postgresql'
-    ? `("guildId" ~ '^[0-9]{1,20}$' AND mod(div("guildId"::numeric, 4194304), ${count}) IN (${ids}))`
-    : `("guildId" <> '' AND "guildId" NOT GLOB '*[^0-9]*' AND length("guildId") <= 19 AND ((CAST("guildId" AS INTEGER) >> 22) % ${count}) IN (${ids}))`;
 }
 
 export class ContestStore {

@@ -75,7 +75,7 @@ export async function openStore(databaseUrl: string, log?: Logger, options: Stor
     dialect: opened.dialect,
     operators: new OperatorStore(db, caches),
     channelWebhooks: new ChannelWebhookStore(db),
-    commandRegistrations: new CommandRegistrationStore(db),
+    commandRegistrations: new CommandRegistrationStore(db, opened.dialect),
     contests: new ContestStore(db, turns, opened.dialect, rolls),
     initiatives: new InitiativeStore(db),
     journal: new JournalStore(db, sessions),
