@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type Page } from 'playwright-core';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { ARTIFACTS, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
+import { ARTIFACTS, HAVE_CHROMIUM, scrollIntoView, useBrowserPages } from '../helpers/browser.js';
 
 const SEED = 'blind-page-0';
 const STEALTH = 45;
@@ -75,7 +75,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('a blind roll on the sandbox 
       const result = page.locator('#messages .message.ephemeral', { hasText: `Stealth vs CL ${CL}` });
       await result.waitFor();
       expect(await result.textContent()).toContain(`= ${total}`);
-      await result.scrollIntoViewIfNeeded();
+      await scrollIntoView(result);
       await page.mouse.move(1, 1);
       await shoot('dispatcher-show-me');
 
@@ -90,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('a blind roll on the sandbox 
       expect(await forAll.textContent()).toContain(`Stealth vs CL ${CL}`);
       expect(await blind.textContent()).toContain('Revealed by');
       expect(await page.locator('#messages .message.ephemeral', { hasText: 'Chance of success' }).count()).toBe(0);
-      await forAll.scrollIntoViewIfNeeded();
+      await scrollIntoView(forAll);
       await page.mouse.move(1, 1);
       await shoot('revealed');
       expect(problems).toEqual([]);

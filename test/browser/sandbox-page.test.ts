@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type Page } from 'playwright-core';
 import { rollD100 } from '../../src/engine/dice.js';
 import { seededRng } from '../../src/engine/rng.js';
-import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, useBrowserPages } from '../helpers/browser.js';
+import { ARTIFACTS, CHROMIUM, HAVE_CHROMIUM, scrollIntoView, useBrowserPages } from '../helpers/browser.js';
 import { type TestSandbox } from '../helpers/sandbox.js';
 
 if (!HAVE_CHROMIUM && !process.env.CI) {
@@ -215,7 +215,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('the sandbox page in Chromium
     expect(text).toMatch(/vs CL 35 \(Troy's Shotgun Handling\) → ✅ success/);
     expect(text).toMatch(/vs CL 37 \(Kat's CQC\) → ✅ success/);
     expect(await result.locator('button:not(.apps-button)').count()).toBe(0);
-    await result.scrollIntoViewIfNeeded();
+    await scrollIntoView(result);
     await page.mouse.move(1, 1);
     await page.screenshot({ path: path.join(ARTIFACTS, 'contest-result.png') });
     await result.screenshot({ path: path.join(ARTIFACTS, 'contest-result-embed.png') });

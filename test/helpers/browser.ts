@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { startTestSandbox, stopChecked, type TestSandbox } from './sandbox.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -75,4 +75,19 @@ export function useBrowserPages() {
       return { page, problems };
     },
   };
+}
+
+/**
+ * Scrolls the message `locator` finds into view. The page redraws its whole list when it learns a player's name, and
+ * Playwright's own scroll holds the element it found first, failing if that one is redrawn: this finds it again.
+ */
+export async function scrollIntoView(locator: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await locator.scrollIntoViewIfNeeded();
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !/not attached/i.test(String(error))) throw error;
+    }
+  }
 }

@@ -123,7 +123,8 @@ function refreshUsers(): Promise<void> {
     .then(({ users: known }) => {
       const before = users.size;
       for (const user of known) users.set(user.id, user);
-      if (users.size !== before) renderAll();
+      // A name learned while someone reads back up the channel must not throw them to its end.
+      if (users.size !== before) renderAll(nearBottom());
     })
     .catch(() => undefined)
     .finally(() => (usersRefresh = undefined));
@@ -213,10 +214,12 @@ function drawn(message: Message, compactly: boolean): HTMLElement {
   return element;
 }
 
-function renderAll(): void {
+function renderAll(stick = true): void {
   const shown = visible();
+  const top = list.scrollTop;
   list.replaceChildren(welcome(), ...shown.map((m, i) => drawn(m, compact(shown[i - 1], m))));
-  scrollToBottom();
+  if (stick) scrollToBottom();
+  else list.scrollTop = top;
 }
 
 function rerender(message: Message): void {
