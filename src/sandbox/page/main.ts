@@ -118,13 +118,17 @@ function renderPlayers(): void {
 // ---- names and rendering ---------------------------------------------------------------------------------
 
 let usersRefresh: Promise<void> | undefined;
+/** Whether a message on screen names someone as "unknown user": only then does learning new names redraw the channel. */
+let unknownNamed = false;
 function refreshUsers(): Promise<void> {
   usersRefresh ??= get<{ users: User[] }>('/api/users')
     .then(({ users: known }) => {
       const before = users.size;
       for (const user of known) users.set(user.id, user);
+      if (users.size === before || !unknownNamed) return;
+      unknownNamed = false;
       // A name learned while someone reads back up the channel must not throw them to its end.
-      if (users.size !== before) renderAll(nearBottom());
+      renderAll(nearBottom());
     })
     .catch(() => undefined)
     .finally(() => (usersRefresh = undefined));
@@ -134,7 +138,10 @@ function refreshUsers(): Promise<void> {
 const names: Names = {
   user: (id) => {
     const user = users.get(id);
-    if (!user) void refreshUsers();
+    if (!user) {
+      unknownNamed = true;
+      void refreshUsers();
+    }
     return user?.username ?? 'unknown user';
   },
   role: (id) => server.roles.find((r) => r.id === id)?.name ?? (id === server.guild.id ? 'everyone' : 'role'),
