@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { migrateDatabase } from '../src/store/database.js';
 import { FakeDiscord, type SandboxInteractionRequest } from '../src/sandbox/fake-discord.js';
-import { ChildBot, shardsRunning, fakeDiscordEnv } from '../test/helpers/child-bot.js';
+import type { ChildBot } from '../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { PLAYERS, ROLL, startOurs, type Target } from './challenge-latency.js';
-import { npmStart } from './processes.js';
+import { spawnShardedBot } from './processes.js';
 
 export const NOT_INSTALLED = 'n/a (PostgreSQL not installed)';
 
@@ -66,18 +66,7 @@ export async function shardThroughput(postgres: BenchPostgres, shards: number, c
   try {
     const servers = Array.from({ length: SERVERS }, (_, i) => `Table ${i}`);
     for (const server of servers) fake.guild(server);
-    bot = await ChildBot.spawn({
-      env: {
-        ...fakeDiscordEnv(fake),
-        DATABASE_URL: await postgres.newDatabase(),
-        SHARD_COUNT: String(shards),
-        LOG_LEVEL: 'info',
-      },
-      readyWhen: shardsRunning,
-      readyTimeoutMs: 120_000,
-      ...npmStart(),
-      loopbackOnly: false,
-    });
+    bot = await spawnShardedBot(fake, { databaseUrl: await postgres.newDatabase(), shards, readyTimeoutMs: 120_000 });
     const deadline = Date.now() + 60_000;
     while (servers.some((server) => fake.commands(server).length === 0)) {
       if (Date.now() > deadline) throw new Error(`the shard processes did not register their servers' commands:\n${bot.tail(20)}`);

@@ -15,7 +15,7 @@ import { registerCommands } from '../src/deploy.js';
 import { FakeDiscord } from '../src/sandbox/fake-discord.js';
 import { migrateDatabase } from '../src/store/database.js';
 import { openStore } from '../src/store/index.js';
-import { ChildBot, fakeDiscordEnv } from '../test/helpers/child-bot.js';
+import { ChildBot, fakeDiscordEnv, shardsRunning, type LogLine } from '../test/helpers/child-bot.js';
 import { BARE_READY_LINE } from './bare-bot.js';
 
 export type BotKind = 'ours' | 'bare';
@@ -31,6 +31,38 @@ export function npmStart(): StartCommand {
   const match = /^node ((?:--\S+ )*)(\S+\.m?js)$/.exec(scripts.start);
   if (!match) throw new Error(`bench/processes.ts expects "start" to be "node <options> <a JavaScript entry>", not "${scripts.start}"`);
   return { nodeArgs: match[1]!.trim().split(/\s+/).filter(Boolean), entry: match[2]! };
+}
+
+/** A deployment of our bot in its own process tree, as `npm start` runs it with SHARD_COUNT (spawnShardedBot). */
+export interface ShardedStart {
+  databaseUrl: string;
+  shards: number;
+  /** SHARDS_PER_PROCESS; unset, the bot's default (one process per core). */
+  shardsPerProcess?: number;
+  logLevel?: 'info' | 'debug';
+  readyTimeoutMs: number;
+  /** Unset: the shard manager's line once every cluster has been ready (shardsRunning). */
+  readyWhen?: (line: LogLine) => boolean;
+  onLog?: (line: LogLine) => void;
+}
+
+/** Our bot's shard manager and its cluster processes, started as `npm start` starts them, against `fake`. */
+export function spawnShardedBot(fake: FakeDiscord, start: ShardedStart): Promise<ChildBot> {
+  return ChildBot.spawn({
+    env: {
+      ...fakeDiscordEnv(fake),
+      DATABASE_URL: start.databaseUrl,
+      SHARD_COUNT: String(start.shards),
+      ...(start.shardsPerProcess === undefined ? {} : { SHARDS_PER_PROCESS: String(start.shardsPerProcess) }),
+      LOG_LEVEL: start.logLevel ?? 'info',
+    },
+    readyWhen: start.readyWhen ?? shardsRunning,
+    readyTimeoutMs: start.readyTimeoutMs,
+    ...(start.onLog ? { onLog: start.onLog } : {}),
+    ...npmStart(),
+    // JavaScript entries with nothing in front (the loopback guard is TypeScript): the fake's URL is the only API.
+    loopbackOnly: false,
+  });
 }
 
 const BARE_BUNDLE = 'bench/results/bare-bot.mjs';

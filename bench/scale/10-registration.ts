@@ -16,16 +16,14 @@
 import { performance } from 'node:perf_hooks';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { openStore } from '../../src/store/index.js';
-import { ChildBot, fakeDiscordEnv } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres } from '../postgres.js';
-import { npmStart } from '../processes.js';
+import { spawnShardedBot } from '../processes.js';
 import type { ScaleRow } from './row.js';
 
 const SERVERS = 5_000;
 const SHARDS = 3;
 /** Servers with a list of their own from an older version, in the upgrade run. */
 const OLD_LISTS = 1_500;
-const POLL_MS = 25;
 const TIMEOUT_MS = 600_000;
 
 interface Run {
@@ -41,41 +39,24 @@ interface Run {
   commandsMs: number;
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, bot: ChildBot): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await check())) {
-    if (!bot.running) throw new Error(`the bot exited before ${what}:\n${bot.tail(30)}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${TIMEOUT_MS} ms:\n${bot.tail(30)}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
 const REGISTRATION_LINE = /^global command list (registered|unchanged)/;
 
 /** One start of the bot: spawned, measured until its commands are in place (`done`), stopped with SIGTERM. */
 async function startOnce(fake: FakeDiscord, databaseUrl: string, done: () => boolean | Promise<boolean> = () => true): Promise<Run> {
   fake.traffic.reset();
   const globalBefore = fake.commandWrites('global');
-  const { nodeArgs, entry } = npmStart();
-  const bot = await ChildBot.spawn({
-    env: {
-      ...fakeDiscordEnv(fake),
-      DATABASE_URL: databaseUrl,
-      SHARD_COUNT: String(SHARDS),
-      LOG_LEVEL: 'info',
-    },
+  const bot = await spawnShardedBot(fake, {
+    databaseUrl,
+    shards: SHARDS,
     // Any first line: what follows is waited for through the fake, whatever the shard manager logs.
     readyWhen: () => true,
     readyTimeoutMs: TIMEOUT_MS,
-    nodeArgs,
-    entry,
-    loopbackOnly: false,
   });
   try {
-    await until(() => fake.liveShards().length === SHARDS, `${SHARDS} shards connected`, bot);
+    await bot.until(() => fake.liveShards().length === SHARDS, `${SHARDS} shards connected`, TIMEOUT_MS);
     const shardsMs = performance.now() - bot.startedAt;
-    await until(() => bot.logs.some((line) => REGISTRATION_LINE.test(line.msg ?? '')), 'the global list registered or found unchanged', bot);
-    await until(done, 'the commands in place', bot);
+    await bot.until(() => bot.logs.some((line) => REGISTRATION_LINE.test(line.msg ?? '')), 'the global list registered or found unchanged', TIMEOUT_MS);
+    await bot.until(done, 'the commands in place', TIMEOUT_MS);
     const commandsMs = performance.now() - bot.startedAt;
     const traffic = fake.traffic.summary();
     return {
@@ -88,7 +69,7 @@ async function startOnce(fake: FakeDiscord, databaseUrl: string, done: () => boo
     };
   } finally {
     await bot.stop(30_000);
-    await until(() => fake.liveShards().length === 0, 'every shard gone', bot).catch(() => undefined);
+    await bot.until(() => fake.liveShards().length === 0, 'every shard gone', TIMEOUT_MS).catch(() => undefined);
   }
 }
 

@@ -10,10 +10,11 @@
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord.js';
 import { pino } from 'pino';
-import { startRestProxy } from '../../src/rest-proxy.js';
+import { startRestProxy } from '../../src/discord/rest-proxy.js';
 import { FakeDiscord, type SandboxInteractionResult } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_429_IN_FLIGHT_MS, GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
 import { ChildBot, shardsRunning, fakeDiscordEnv, tellFakeWhenHandled } from '../../test/helpers/child-bot.js';
+import { until } from '../../test/helpers/until.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
 import type { ScaleRow } from './row.js';
 
@@ -29,14 +30,6 @@ const LIMIT_GOAL = `≤ ${GLOBAL_REQUESTS_PER_SECOND} req/s`;
 interface Run {
   burst: { peak: number; globalRequests: number; posts: number; seconds: number; limitHits: number; failed: number };
   global429: { countedDuringWindow: number; fromOtherMachine: number; afterInFlight: number; limitHits: number; violations: number; postsAfter: number; failed: number; peakAfter: number };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Both machines, through `api` (the proxy, or the fake itself), and the bursts. */
@@ -70,7 +63,7 @@ async function measureMachines(postgres: BenchPostgres, viaProxy: boolean, enfor
       for (let i = 0; ; i++) if (fake.shardOf(`Bench Table ${i}`) === shard) return `Bench Table ${i}`;
     });
     for (const server of servers) {
-      await until(() => fake.commands(server).length > 0, `the slash list of ${server}`);
+      await until(() => fake.commands(server).length > 0, `the slash list of ${server}`, 60_000);
       await fake.interact({ user: 'mike', guild: server, command: 'sheet import', options: { file: { filename: 'sheet.json', content: JSON.stringify(SHEET) } } });
     }
     const call = (server: string, tag: string): Promise<SandboxInteractionResult> =>
@@ -98,7 +91,7 @@ async function measureMachines(postgres: BenchPostgres, viaProxy: boolean, enfor
     const violationsBefore = fake.violations.length;
     fake.faults.add({ method: 'POST', target: 'channel-message', path: `/channels/${fake.guild(servers[0]).channelId}/`, status: 429, global: true, retryAfterMs: RETRY_AFTER_MS, times: 1 });
     const held = call(servers[0]!, 'held');
-    await until(() => fake.faults.injected.length === 1, 'the global 429');
+    await until(() => fake.faults.injected.length === 1, 'the global 429', 60_000);
     const given = fake.faults.injected[0]!;
     const during = (await Promise.all([held.then((result) => [result]), ...servers.map((server) => keepBusy(server, DURING_429_PER_SERVER, DURING_429_PER_SERVER, `during ${server}`))])).flat();
     const windowEnd = given.at + RETRY_AFTER_MS;

@@ -11,23 +11,14 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, shardsRunning, fakeDiscordEnv, type LogLine } from '../../test/helpers/child-bot.js';
+import type { ChildBot, LogLine } from '../../test/helpers/child-bot.js';
 import { adminQuery, postgresBinaries, startPostgresServer } from '../../test/helpers/postgres-server.js';
 import { NOT_INSTALLED } from '../postgres.js';
-import { npmStart } from '../processes.js';
+import { spawnShardedBot } from '../processes.js';
 import type { ScaleRow } from './row.js';
 
 const WINDOW_MS = 60_000;
 const IDENTIFY_GOAL = 8;
-
-async function until(check: () => boolean, what: string, bot: ChildBot, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (!bot.running) throw new Error(`the bot exited before ${what}:\n${bot.tail(30)}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms:\n${bot.tail(30)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 export async function measure(): Promise<ScaleRow[]> {
   if (!postgresBinaries() && !process.env.TEST_POSTGRES_URL?.trim()) return [{ row: 'crash loop for 60 s', figure: NOT_INSTALLED }];
@@ -36,23 +27,9 @@ export async function measure(): Promise<ScaleRow[]> {
   await adminQuery(server.adminUrl, `CREATE DATABASE ${database}`);
   const fake = new FakeDiscord({ shards: 2, maxConcurrency: 1, paceIdentifies: true });
   await fake.start();
-  const { nodeArgs, entry } = npmStart();
   let bot: ChildBot | undefined;
   try {
-    bot = await ChildBot.spawn({
-      env: {
-        ...fakeDiscordEnv(fake),
-        DATABASE_URL: server.urlOf(database),
-        SHARD_COUNT: '2',
-        SHARDS_PER_PROCESS: '1',
-        LOG_LEVEL: 'info',
-      },
-      readyWhen: shardsRunning,
-      readyTimeoutMs: 180_000,
-      nodeArgs,
-      entry,
-      loopbackOnly: false,
-    });
+    bot = await spawnShardedBot(fake, { databaseUrl: server.urlOf(database), shards: 2, shardsPerProcess: 1, readyTimeoutMs: 180_000 });
     const manager = bot;
     const ofCluster1 = (message: RegExp) => (line: LogLine) => line.cluster === 1 && typeof line.pid === 'number' && message.test(line.msg ?? '');
     const lines = (message: RegExp) => manager.logs.filter(ofCluster1(message));
@@ -76,7 +53,7 @@ export async function measure(): Promise<ScaleRow[]> {
     await adminQuery(server.adminUrl, `ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
     const healed = performance.now();
     const readyBefore = lines(/: ready$/).length;
-    await until(() => lines(/: ready$/).length > readyBefore, 'cluster 1 ready again', manager, 600_000);
+    await manager.until(() => lines(/: ready$/).length > readyBefore, 'cluster 1 ready again', 600_000);
     const backMs = performance.now() - healed;
     // The cluster's own story, for whoever reads the run's output.
     for (const line of manager.logs.filter((one) => one.cluster === 1)) console.error(`40-crash-loop: ${line.msg}`);

@@ -12,9 +12,9 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
-import { ChildBot, tellFakeWhenHandled, shardsRunning, fakeDiscordEnv } from '../../test/helpers/child-bot.js';
+import { tellFakeWhenHandled, type ChildBot } from '../../test/helpers/child-bot.js';
 import { NOT_INSTALLED, startBenchPostgres, type BenchPostgres } from '../postgres.js';
-import { npmStart } from '../processes.js';
+import { spawnShardedBot } from '../processes.js';
 import type { ScaleRow } from './row.js';
 
 /** Shards, processes, and servers on each shard (a real shard holds ~1,000: what the last two rows weigh). */
@@ -31,15 +31,6 @@ const COMBINATIONS: [shards: number, processes: number, serversPerShard: number]
 ];
 const BURST_PER_SERVER = 8;
 const REGISTRATION_LINE = /^global command list (registered|unchanged)/;
-
-async function until(check: () => boolean | Promise<boolean>, what: string, bot: ChildBot, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (!bot.running) throw new Error(`the bot exited before ${what}:\n${bot.tail(30)}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms:\n${bot.tail(30)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function rssMb(pid: number): number | null {
   try {
@@ -86,30 +77,15 @@ async function runOnce(postgres: BenchPostgres, shards: number, processes: numbe
     onShard[shard]!++;
   }
   const databaseUrl = await postgres.newDatabase();
-  const { nodeArgs, entry } = npmStart();
   let bot: ChildBot | undefined;
   try {
-    bot = await ChildBot.spawn({
-      env: {
-        ...fakeDiscordEnv(fake),
-        DATABASE_URL: databaseUrl,
-        SHARD_COUNT: String(shards),
-        SHARDS_PER_PROCESS: String(shards / processes),
-        LOG_LEVEL: 'debug',
-      },
-      onLog: tellFakeWhenHandled(fake),
-      readyWhen: shardsRunning,
-      readyTimeoutMs: 300_000,
-      nodeArgs,
-      entry,
-      loopbackOnly: false,
-    });
+    bot = await spawnShardedBot(fake, { databaseUrl, shards, shardsPerProcess: shards / processes, logLevel: 'debug', onLog: tellFakeWhenHandled(fake), readyTimeoutMs: 300_000 });
     const manager = bot;
     const startMs = manager.startupMs;
     const running = () => manager.logs.filter((line) => /^bot running as shards? /.test(line.msg ?? ''));
-    await until(() => running().length === processes, 'every cluster process running', manager);
-    await until(() => manager.logs.some((line) => REGISTRATION_LINE.test(line.msg ?? '')), 'the global command list', manager);
-    await until(() => servers.every((server) => fake.commands(server).length > 0), 'the commands offered', manager);
+    await manager.until(() => running().length === processes, 'every cluster process running', 300_000);
+    await manager.until(() => manager.logs.some((line) => REGISTRATION_LINE.test(line.msg ?? '')), 'the global command list', 300_000);
+    await manager.until(() => servers.every((server) => fake.commands(server).length > 0), 'the commands offered', 300_000);
     for (const server of servers) {
       const result = await fake.interact({ user: 'mike', guild: server, command: 'roll dice', options: { expression: '1d20' } });
       if (result.errors.length > 0) throw new Error(`a roll in ${server}: ${result.errors.join('; ')}`);

@@ -126,6 +126,19 @@ export class ChildBot {
     return this.exit === null;
   }
 
+  /**
+   * Waits for a state (a count the fake keeps, a row written), checking it every 25 ms; fails at once, with the bot's
+   * last lines, if the bot exits first. The deadline only stops a run that would otherwise hang.
+   */
+  async until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 180_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (this.exit) throw new Error(`the bot (pid ${this.pid}) exited (${JSON.stringify(this.exit)}) before ${what}:\n${this.tail(30)}`);
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms:\n${this.tail(30)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
   /** Waits for a log line (counting those already seen) matching `predicate`. */
   async waitForLog(predicate: (line: LogLine) => boolean, timeoutMs = 10_000, what = 'a log line'): Promise<LogLine> {
     const deadline = Date.now() + timeoutMs;
