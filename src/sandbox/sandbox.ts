@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
 import { COMMANDS_SCOPE_ARG, startShardManager, type RunningShards } from '../discord/shards.js';
 import type { Logger } from '../log.js';
-import { startRestProxy, type RunningRestProxy } from '../rest-proxy.js';
+import { startRestProxy, type RunningRestProxy } from '../discord/rest-proxy.js';
 import { openStore, type Store } from '../store/index.js';
 import { FakeDiscord } from './fake-discord.js';
 import { addSandboxPage } from './page-server.js';

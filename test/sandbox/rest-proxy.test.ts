@@ -1,4 +1,4 @@
-// The REST proxy (`npm run proxy`, src/rest-proxy.ts) between bots and the fake Discord, which enforces Discord's
+// The REST proxy (`npm run proxy`, src/discord/rest-proxy.ts) between bots and the fake Discord, which enforces Discord's
 // global limit here: the bot works through it as straight (slash lists, embeds, files, webhooks, channel posts), and
 // callers that would send more than 50 requests a second together are held to 50; a global 429 one of them is
 // given holds them all; a body is sent again whole after a 429; an upstream that cannot be reached answers 502.
@@ -7,7 +7,7 @@ import { Routes } from 'discord.js';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import { startRestProxy, type RunningRestProxy } from '../../src/rest-proxy.js';
+import { startRestProxy, type RunningRestProxy } from '../../src/discord/rest-proxy.js';
 import { FakeDiscord } from '../../src/sandbox/fake-discord.js';
 import { GLOBAL_REQUESTS_PER_SECOND } from '../../src/sandbox/fake-traffic.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
