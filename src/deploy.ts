@@ -47,9 +47,9 @@ export async function deployCommands(options: DeployOptions): Promise<{ global: 
   const list = new CommandList({ rest, applicationId: () => applicationId, commands, menus: contextMenus, registrations: store.commandRegistrations, log, scope: options.scope });
   const global = await list.register({ force: true });
   // A server named by hand may have a list the database never knew of (registered by hand, or by another copy).
-  if (options.guildId) await rest.put(Routes.applicationGuildCommands(applicationId, options.guildId), { body: [] });
-  const own = await retireServerLists({ rest, applicationId, registrations: store.commandRegistrations, servers: store.servers, shards: null, log });
-  return { global, ownListsCleared: own.cleared + (options.guildId ? 1 : 0), ownListsFailed: own.failed };
+  const named = options.guildId ? [options.guildId] : [];
+  const own = await retireServerLists({ rest, applicationId, registrations: store.commandRegistrations, servers: store.servers, shards: null, named, log });
+  return { global, ownListsCleared: own.cleared, ownListsFailed: own.failed };
 }
 
 async function main(): Promise<void> {

@@ -197,6 +197,8 @@ export interface OwnListsOptions {
   servers: ServerStore;
   /** This process's shards (null: every server). */
   shards: SweptShards | null;
+  /** Servers cleared too, though the database does not know they have a list (`npm run deploy`'s DISCORD_GUILD_ID). */
+  named?: string[];
   log: Logger;
   /** Stops between servers and cuts the request under way (the bot stopping); the rest wait for the next start. */
   signal?: AbortSignal;
@@ -221,14 +223,19 @@ export interface OwnListsOptions {
  */
 export async function retireServerLists(options: OwnListsOptions): Promise<{ cleared: number; failed: number }> {
   const { rest, servers, log, signal } = options;
-  const guildIds = await options.registrations.serversWithOwnLists(options.shards);
+  const known = new Set(await options.registrations.serversWithOwnLists(options.shards));
+  const guildIds = [...new Set([...(options.named ?? []), ...known])];
+  // Only a server the database knows has a list has one to forget: a named one gets no settings row for it.
+  const forget = async (guildId: string): Promise<void> => {
+    if (known.has(guildId)) await servers.update(guildId, { commandsDigest: null });
+  };
   let cleared = 0;
   let failed = 0;
   let sent = 0;
   for (const guildId of guildIds) {
     if (signal?.aborted) break;
     if (options.isIn && !options.isIn(guildId)) {
-      await servers.update(guildId, { commandsDigest: null });
+      await forget(guildId);
       cleared += 1;
       continue;
     }
@@ -245,7 +252,7 @@ export async function retireServerLists(options: OwnListsOptions): Promise<{ cle
         continue;
       }
     }
-    await servers.update(guildId, { commandsDigest: null });
+    await forget(guildId);
     cleared += 1;
   }
   if (guildIds.length > 0) log.info({ cleared, failed, left: guildIds.length - cleared - failed }, "servers' own command lists from an older version cleared: the global list serves them");

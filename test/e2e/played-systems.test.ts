@@ -188,6 +188,18 @@ describe('npm run deploy', () => {
     expect(names(westside)).toEqual(EVERY);
     expect((await sandbox().bot.store.servers.settings(westside)).commandsDigest).toBeNull();
   });
+
+  it('clears the list of the server named by DISCORD_GUILD_ID though the database never knew of it, and makes it no settings row', async () => {
+    const northside = sandbox().fake.guild('Northside').id;
+    const rest = new REST({ api: sandbox().fake.restApi }).setToken(sandbox().fake.token);
+    // Registered by hand, or by another copy of the bot: nothing in this bot's database says so.
+    await rest.put(Routes.applicationGuildCommands(sandbox().fake.applicationId, northside), { body: [{ name: 'roll', description: 'a /roll registered by hand' }] });
+    expect(names(northside).filter((name) => name === 'roll')).toHaveLength(2);
+    const done = await deployCommands({ rest, applicationId: sandbox().fake.applicationId, store: sandbox().bot.store, log: pino({ level: 'silent' }), guildId: northside, scope: 'test' });
+    expect(done).toMatchObject({ ownListsCleared: 1, ownListsFailed: 0 });
+    expect(names(northside)).toEqual(EVERY);
+    expect(await sandbox().bot.store.db.server.findUnique({ where: { guildId: northside } })).toBeNull();
+  });
 });
 
 describe('no seed numbers', () => {
