@@ -50,6 +50,20 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * An entry point's settings (`load` is loadConfig or loadProxyConfig): a bad one is said in one line, with any
+ * password in it hidden, and the process ends with 1, with no stack or JSON for someone who only mistyped a value.
+ */
+export function settingsOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${redactPasswords(error.message)}`);
+    process.exit(1);
+  }
+}
+
 const SNOWFLAKE = /^\d{15,21}$/;
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | null {

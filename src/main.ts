@@ -5,8 +5,8 @@
  * spawns runs this file again as some shards of the bot (SHARDS_PER_PROCESS).
  */
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, redactPasswords, type Logger } from './log.js';
+import { loadConfig, settingsOrExit, type Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
 
 // Loaded for the mode this process runs in only: a shard manager then carries no commands, store or fake Discord.
 const bot = () => import('./bot.js');
@@ -93,16 +93,7 @@ function sandboxPortProblem(error: unknown, port: number): string | null {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${redactPasswords(error.message)}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = settingsOrExit(loadConfig);
   // A cluster process's every line says which shards it runs: they all write to the manager's terminal.
   const shards = config.managedShards;
   const log = shards ? createLogger(config.logLevel).child({ shards: shards.ids, cluster: shards.cluster }) : createLogger(config.logLevel);

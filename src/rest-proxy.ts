@@ -4,21 +4,12 @@
  * SIGINT.
  */
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadProxyConfig, type ProxyConfig } from './config.js';
+import { loadProxyConfig, settingsOrExit } from './config.js';
 import { startRestProxy, type RunningRestProxy } from './discord/rest-proxy.js';
-import { createLogger, redactPasswords } from './log.js';
+import { createLogger } from './log.js';
 
 async function main(): Promise<void> {
-  let config: ProxyConfig;
-  try {
-    config = loadProxyConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${redactPasswords(error.message)}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = settingsOrExit(loadProxyConfig);
   const log = createLogger(config.logLevel);
   let proxy: RunningRestProxy;
   try {
