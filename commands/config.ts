@@ -6,7 +6,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { defineCommand, type ComponentInteraction, type HandlerContext, type Requirement } from '../src/discord/command.js';
 import { dispatcherRule, managesServer } from '../src/discord/permissions.js';
-import { commandsOf, commonCommands } from '../src/discord/slash-list.js';
+import { commandsOf, commonCommands } from '../src/discord/played-here.js';
 import { mayManageWebhooks } from '../src/discord/npc-voice.js';
 import { npcVoiceLine } from '../src/views/npc-voice.js';
 import { UserError } from '../src/errors.js';

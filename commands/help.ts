@@ -10,7 +10,7 @@ import { ApplicationCommandOptionType, type AutocompleteInteraction, type ChatIn
 import type { APIApplicationCommandOption } from 'discord.js';
 import { defineCommand, type BotCommand, type HandlerContext, type HelpEntry } from '../src/discord/command.js';
 import { dispatcherRule } from '../src/discord/permissions.js';
-import { playedHere, systemsOfSubcommand } from '../src/discord/slash-list.js';
+import { playedHere, systemsOfSubcommand } from '../src/discord/played-here.js';
 import { UserError } from '../src/errors.js';
 import type { SystemId } from '../src/engine/systems/index.js';
 import { playedSystems } from '../src/store/servers.js';

@@ -23,7 +23,7 @@ import { DISCORD_LIMITS } from '../views/limits.js';
 import { subcommandPath, type HandlerContext, type RunnablePath, type TypedRoll } from './command.js';
 import { meetRequirement } from './requirements.js';
 import type { AnswerPayload } from './responder.js';
-import { requirePlayedHere } from './slash-list.js';
+import { requirePlayedHere } from './played-here.js';
 
 const KEPT_TYPES = new Set<number>(INVOCATION_OPTION_TYPES);
 

@@ -15,7 +15,7 @@ import { dispatcherRule, isDispatcher } from './permissions.js';
 import { meetRequirement } from './requirements.js';
 import { Responder } from './responder.js';
 import { runTyped } from './roll-again.js';
-import { requireMenuPlayedHere, requirePlayedHere, unplayedSuggestions } from './slash-list.js';
+import { requireMenuPlayedHere, requirePlayedHere, unplayedSuggestions } from './played-here.js';
 import { inMessageTurn } from './stored-message.js';
 import { HandlerTurns } from './turns.js';
 import { dispatcherOnlyText, dispatcherRequirement } from '../views/permissions.js';
